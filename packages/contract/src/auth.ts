@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { Limits } from './http.ts';
+
+export const loginBody = z.object({
+  username: z.string().trim().min(1).max(100),
+  password: z.string().min(1).max(200),
+  captcha: z.string().trim().max(16).optional(),
+  checkKey: z.string().trim().max(64).optional(),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+
+/** SPEC section 5: at least 8 characters with upper and lower case letters, digits and special symbols. */
+export function isStrongPassword(password: string): boolean {
+  return (
+    password.length >= Limits.passwordMinLength &&
+    /[a-z]/.test(password) &&
+    /[A-Z]/.test(password) &&
+    /\d/.test(password) &&
+    /[^A-Za-z0-9]/.test(password)
+  );
+}
+
+export const updatePasswordBody = z.object({
+  username: z.string().trim().min(1).max(100),
+  oldpassword: z.string().min(1).max(200),
+  password: z.string().min(1).max(200),
+  confirmpassword: z.string().min(1).max(200),
+});
+export type UpdatePasswordBody = z.infer<typeof updatePasswordBody>;
+
+export const selectDepartBody = z.object({
+  orgCode: z.string().trim().min(1).max(64),
+  username: z.string().trim().max(100).optional(),
+});
+export type SelectDepartBody = z.infer<typeof selectDepartBody>;
+
+export interface UserInfo {
+  id: string;
+  username: string;
+  realname: string;
+  nickname: string | null;
+  orgCode: string | null;
+  avatar: string | null;
+  birthday: string | null;
+  phone: string | null;
+  email: string | null;
+  sex: number | null;
+  workNo: string | null;
+  status: number;
+  /** true while the user still has to replace an initial or reset password */
+  mustChangePassword: boolean;
+}
+
+export interface Depart {
+  id: string;
+  orgCode: string;
+  departName: string;
+  parentId: string | null;
+}
+
+export interface DictOption {
+  value: string;
+  text: string;
+  label: string;
+  title: string;
+}
+
+export interface TenantSummary {
+  id: string;
+  name: string;
+}
+
+export interface LoginResult {
+  token: string;
+  userInfo: UserInfo;
+  departs: Depart[];
+  multi_depart: 0 | 1 | 2;
+  sysAllDictItems: Record<string, DictOption[]>;
+  tenantList: TenantSummary[];
+}
+
+export interface CurrentUserDeparts {
+  list: Depart[];
+  orgCode: string | null;
+}
+
+/** Menu item as the console turns it into routes (SPEC section 3). */
+export interface MenuMeta {
+  title: string;
+  icon?: string | null;
+  url?: string | null;
+  target?: string | null;
+  keepAlive: boolean;
+  internalOrExternal: boolean;
+  permissionList?: AuthItem[];
+  permission?: string[];
+  componentName?: string;
+}
+
+export interface MenuItem {
+  id: string;
+  path: string;
+  name: string;
+  component: string;
+  hidden: boolean;
+  alwaysShow: boolean;
+  redirect?: string | null;
+  /** '0' means: do not register a route for this item */
+  route: '0' | '1';
+  meta: MenuMeta;
+  children?: MenuItem[];
+}
+
+/** A button permission (SPEC section 6). type '2' is excluded from checks; status '0' valid. */
+export interface AuthItem {
+  action: string;
+  describe: string;
+  type: '1' | '2';
+  status?: '0' | '1';
+}
+
+export interface PermissionResult {
+  menu: MenuItem[];
+  auth: AuthItem[];
+  allAuth: AuthItem[];
+}
+
+export interface CaptchaResult {
+  /** data URL of an SVG image */
+  image: string;
+}

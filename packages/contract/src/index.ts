@@ -1,0 +1,6 @@
+export * from './envelope.ts';
+export * from './http.ts';
+export * from './paths.ts';
+export * from './auth.ts';
+export * from './permissions.ts';
+export * from './messages/index.ts';

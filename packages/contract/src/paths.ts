@@ -1,0 +1,22 @@
+/** API paths below API_PREFIX. Spellings are a contract with existing callers. */
+export const ApiPath = {
+  health: '/health',
+  docs: '/docs',
+  randomImage: '/sys/randomImage/:key',
+  login: '/sys/login',
+  logout: '/sys/logout',
+  userPermission: '/sys/permission/getUserPermissionByToken',
+  currentUserDeparts: '/sys/user/getCurrentUserDeparts',
+  selectDepart: '/sys/selectDepart',
+  updatePassword: '/sys/user/updatePassword',
+  dictItems: '/sys/dict/getDictItems/:code',
+  dashboardSummary: '/dashboard/summary',
+} as const;
+
+export function randomImagePath(key: string): string {
+  return ApiPath.randomImage.replace(':key', encodeURIComponent(key));
+}
+
+export function dictItemsPath(code: string): string {
+  return ApiPath.dictItems.replace(':code', encodeURIComponent(code));
+}

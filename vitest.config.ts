@@ -1,0 +1,23 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit and API integration tests of every workspace; browser tests have their own config under e2e/.
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'], environment: 'node' } },
+      {
+        test: {
+          name: 'server',
+          include: ['apps/server/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: './apps/web/vite.config.ts',
+        test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], environment: 'jsdom' },
+      },
+    ],
+  },
+});
