@@ -1,0 +1,46 @@
+// `npm test`: lint, type checks, console build, unit + API integration tests, then browser tests; ends with one total line.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const reports = join(root, '.tmp', 'test-reports');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+function run(title, command, args) {
+  console.log(`\n== ${title}`);
+  return spawnSync(command, args, { cwd: root, stdio: 'inherit' }).status ?? 1;
+}
+
+for (const [title, script] of [['lint', 'lint'], ['type check', 'typecheck'], ['console build', 'build']]) {
+  if (run(title, 'npm', ['run', script]) !== 0) {
+    console.log(`\n${title} failed`);
+    process.exit(1);
+  }
+}
+
+const suites = [
+  ['unit and API integration tests', []],
+  ['browser tests', ['--config', 'e2e/vitest.config.ts']],
+];
+let failedRun = false;
+const totals = { passed: 0, failed: 0, skipped: 0 };
+for (const [index, [title, args]] of suites.entries()) {
+  const output = join(reports, `suite-${index}.json`);
+  const status = run(title, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${output}`]);
+  if (status !== 0) failedRun = true;
+  if (!existsSync(output)) {
+    failedRun = true;
+    continue;
+  }
+  const report = JSON.parse(readFileSync(output, 'utf8'));
+  totals.passed += report.numPassedTests ?? 0;
+  // A file that fails to load has no failed test of its own: count it as one failure.
+  totals.failed += Math.max(report.numFailedTests ?? 0, report.numFailedTestSuites ?? 0);
+  totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+}
+if (failedRun && totals.failed === 0) totals.failed = 1;
+console.log(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failedRun ? 1 : 0);
