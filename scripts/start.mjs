@@ -23,6 +23,6 @@ if (bundleTime < Math.max(...sources.map(newestChange))) {
 }
 
 // The server keeps the caller's working directory, so DATA_DIR=./data lands where `npm start` was run.
-const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'apps/server/src/main.ts')], { stdio: 'inherit' });
+const server = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(root, 'apps/server/src/main.ts')], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
