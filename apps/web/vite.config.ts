@@ -1,16 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-// Heavy libraries get their own long-cached chunks; pages are lazy chunks of their own.
-const vendorChunks: Record<string, RegExp> = {
-  react: /node_modules\/(react|react-dom|scheduler|react-router)\//,
-  antd: /node_modules\/(antd|@rc-component|rc-[a-z-]+|@ant-design\/(cssinjs|cssinjs-utils|colors|fast-color|react-slick))\//,
-  'ant-icons': /node_modules\/@ant-design\/(icons|icons-svg)\//,
-  'pro-components': /node_modules\/@ant-design\/pro-components\//,
-  i18n: /node_modules\/(i18next|react-i18next|dayjs)\//,
-  query: /node_modules\/(@tanstack|zustand)\//,
-};
-
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react()],
@@ -21,11 +11,18 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
-    rollupOptions: {
+    rolldownOptions: {
       output: {
-        manualChunks(id: string) {
-          for (const [name, pattern] of Object.entries(vendorChunks)) if (pattern.test(id)) return name;
-          return undefined;
+        // Libraries get long-cached chunks of their own; pages stay lazy chunks loaded by route.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 30 },
+            { name: 'pro-components', test: /node_modules[\\/]@ant-design[\\/]pro-components[\\/]/, priority: 25 },
+            { name: 'ant-icons', test: /node_modules[\\/]@ant-design[\\/]icons(-svg)?[\\/]/, priority: 24 },
+            { name: 'antd', test: /node_modules[\\/](antd|@rc-component|rc-[\w-]+|@ant-design)[\\/]/, priority: 20 },
+            { name: 'i18n', test: /node_modules[\\/](i18next|react-i18next|dayjs)[\\/]/, priority: 15 },
+            { name: 'data', test: /node_modules[\\/](@tanstack|zustand)[\\/]/, priority: 15 },
+          ],
         },
       },
     },

@@ -1,0 +1,1 @@
+export { STORAGE_PREFIX, StorageKey, getStored, removeStored, setStored } from './local-store.ts';
