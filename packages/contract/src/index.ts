@@ -4,3 +4,5 @@ export * from './paths.ts';
 export * from './auth.ts';
 export * from './permissions.ts';
 export * from './messages/index.ts';
+export * from './dashboard.ts';
+export * from './menu-keys.ts';

@@ -1,0 +1,117 @@
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Perm } from '@isps/contract';
+import { resolveTokenPepper, type Config } from './config.ts';
+import { createDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrations/index.ts';
+import { seedIfEmpty, type SeedOutcome } from './db/seed/index.ts';
+import { dashboardRoutes } from './modules/dashboard/index.ts';
+import { monitorRoutes } from './modules/monitor/index.ts';
+import { systemRoutes } from './modules/system/index.ts';
+import { accessPlugin } from './platform/access.ts';
+import { connectRedis, createCache } from './platform/cache.ts';
+import { systemClock, type Clock } from './platform/clock.ts';
+import { errorsPlugin } from './platform/errors.ts';
+import { i18nPlugin } from './platform/i18n.ts';
+import { PasswordHasher } from './platform/passwords.ts';
+import { servicesPlugin } from './platform/services.ts';
+import { staticConsole } from './platform/static-console.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    seedOutcome: SeedOutcome;
+  }
+}
+
+export interface BuildOptions {
+  clock?: Clock;
+  /** extra routes registered under API_PREFIX after the product's own (tests use it for failure paths) */
+  extraRoutes?: (app: FastifyInstance) => Promise<void>;
+}
+
+const contentSecurityPolicy = {
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    // antd writes its CSS-in-JS into <style> elements at run time
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'blob:'],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'", 'ws:', 'wss:'],
+    objectSrc: ["'none'"],
+    frameAncestors: ["'self'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+  },
+};
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    genReqId: () => randomUUID(),
+    bodyLimit: 1_048_576,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const database = createDatabase(config);
+  let seedOutcome: SeedOutcome;
+  try {
+    await migrateToLatest(database.db);
+    const hasher = new PasswordHasher(config.passwordHashing);
+    seedOutcome = await seedIfEmpty(database.db, { hasher, adminPassword: config.adminPassword, clock });
+    const cache = await createCache({ redisUrl: config.redisUrl, prefix: config.cacheKeyPrefix, clock });
+    await app.register(servicesPlugin, { config, database, cache, clock, hasher, tokenPepper: resolveTokenPepper(config) });
+  } catch (error) {
+    await database.destroy();
+    throw error;
+  }
+  app.decorate('seedOutcome', seedOutcome);
+
+  await app.register(i18nPlugin);
+  await app.register(errorsPlugin);
+  // before any plugin that adds routes, so every route (docs included) passes through the access declaration
+  await app.register(accessPlugin);
+
+  await app.register(helmet, { contentSecurityPolicy });
+  const rateLimitRedis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
+  if (rateLimitRedis) app.addHook('onClose', async () => void (await rateLimitRedis.quit()));
+  await app.register(rateLimit, {
+    global: false,
+    ...(rateLimitRedis ? { redis: rateLimitRedis, nameSpace: `${config.cacheKeyPrefix}rate:` } : {}),
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'ISPS Console API', version: '0.1.0' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Access-Token' } } },
+      security: [{ token: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(async (docs) => {
+    docs.addHook('onRoute', (route) => {
+      route.config ??= {};
+      // the UI shell is public; the API description itself is for administrators
+      route.config.permission = /\/(json|yaml)$/.test(route.url) ? Perm.apiDocs : 'public';
+    });
+    await docs.register(swaggerUi, { routePrefix: `${config.apiPrefix}/docs`, staticCSP: true });
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(monitorRoutes);
+      await api.register(systemRoutes);
+      await api.register(dashboardRoutes);
+      if (options.extraRoutes) await api.register(options.extraRoutes);
+    },
+    { prefix: config.apiPrefix },
+  );
+  await app.register(staticConsole, { root: config.webDistDir, apiPrefix: config.apiPrefix });
+  return app;
+}

@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+export type DatabaseDialect = 'sqlite' | 'postgres' | 'mysql';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  apiPrefix: string;
+  dataDir: string;
+  databaseUrl: string;
+  dialect: DatabaseDialect;
+  redisUrl: string | null;
+  mqttUrl: string | null;
+  mqttPort: number;
+  adminPassword: string | null;
+  loginCaptcha: boolean;
+  logLevel: LogLevel;
+  /** from TOKEN_PEPPER; when null the pepper is read from (or generated into) DATA_DIR/secrets.json */
+  tokenPepper: string | null;
+  /** argon2id cost; tests lower it, production keeps the OWASP baseline */
+  passwordHashing: { memoryCost: number; timeCost: number };
+  rateLimit: { loginPerMinute: number; captchaPerMinute: number };
+  /** namespace of every cache key, so several consoles (or test runs) can share one Redis */
+  cacheKeyPrefix: string;
+  webDistDir: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const port = z.coerce.number().int().min(0).max(65535);
+
+interface Rule<T> {
+  schema: z.ZodType<T>;
+  allowed: string;
+}
+
+const rules = {
+  PORT: { schema: port, allowed: 'an integer from 0 to 65535' } as Rule<number>,
+  HOST: { schema: z.string().min(1).regex(/^[A-Za-z0-9.:_-]+$/), allowed: 'a host name or IP address' } as Rule<string>,
+  API_PREFIX: {
+    schema: z.string().regex(/^\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/),
+    allowed: 'a path such as /api (leading slash, no trailing slash)',
+  } as Rule<string>,
+  DATA_DIR: { schema: z.string().min(1), allowed: 'a directory path' } as Rule<string>,
+  DATABASE_URL: {
+    schema: z.string().min(1).refine((v) => !v.includes('://') || /^(postgres|postgresql|mysql|mariadb):\/\//.test(v)),
+    allowed: 'postgres://…, mysql://… or a SQLite file path',
+  } as Rule<string>,
+  REDIS_URL: { schema: z.string().regex(/^rediss?:\/\/.+/), allowed: 'redis://host:port or rediss://…' } as Rule<string>,
+  MQTT_URL: { schema: z.string().regex(/^(mqtts?|wss?|tcp):\/\/.+/), allowed: 'mqtt://host:port (or mqtts://, ws://, wss://)' } as Rule<string>,
+  MQTT_PORT: { schema: port, allowed: 'an integer from 0 to 65535 (0 disables the embedded broker)' } as Rule<number>,
+  ADMIN_PASSWORD: { schema: z.string().min(8).max(200), allowed: 'a password of at least 8 characters' } as Rule<string>,
+  LOGIN_CAPTCHA: { schema: z.enum(['on', 'off']), allowed: 'on or off' } as Rule<'on' | 'off'>,
+  LOG_LEVEL: { schema: z.enum(LOG_LEVELS), allowed: LOG_LEVELS.join(', ') } as Rule<LogLevel>,
+  TOKEN_PEPPER: { schema: z.string().min(32), allowed: 'a random string of at least 32 characters' } as Rule<string>,
+};
+
+type RuleName = keyof typeof rules;
+
+export function dialectOf(databaseUrl: string): DatabaseDialect {
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return 'postgres';
+  if (/^(mysql|mariadb):\/\//.test(databaseUrl)) return 'mysql';
+  return 'sqlite';
+}
+
+const serverSrcDir = dirname(fileURLToPath(import.meta.url));
+
+/** Reads and validates the environment contract (DESIGN section 4); throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const problems: string[] = [];
+  function read<N extends RuleName>(name: N, fallback?: string): z.infer<(typeof rules)[N]['schema']> | undefined {
+    const raw = env[name];
+    const value = raw === undefined || raw === '' ? fallback : raw;
+    if (value === undefined) return undefined;
+    const parsed = rules[name].schema.safeParse(value);
+    if (!parsed.success) {
+      const shown = name === 'ADMIN_PASSWORD' || name === 'TOKEN_PEPPER' ? '(hidden)' : JSON.stringify(value);
+      problems.push(`${name} must be ${rules[name].allowed}; got ${shown}`);
+      return undefined;
+    }
+    return parsed.data as z.infer<(typeof rules)[N]['schema']>;
+  }
+
+  const dataDir = resolve(read('DATA_DIR', './data') ?? './data');
+  const databaseUrlRaw = read('DATABASE_URL', join(dataDir, 'isps.db'));
+  const config = {
+    port: read('PORT', '8080'),
+    host: read('HOST', '0.0.0.0'),
+    apiPrefix: read('API_PREFIX', '/api'),
+    dataDir,
+    databaseUrl: databaseUrlRaw,
+    redisUrl: read('REDIS_URL') ?? null,
+    mqttUrl: read('MQTT_URL') ?? null,
+    mqttPort: read('MQTT_PORT', '1884'),
+    adminPassword: read('ADMIN_PASSWORD') ?? null,
+    loginCaptcha: read('LOGIN_CAPTCHA', 'on'),
+    logLevel: read('LOG_LEVEL', 'info'),
+    tokenPepper: read('TOKEN_PEPPER') ?? null,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  const databaseUrl = config.databaseUrl as string;
+  const dialect = dialectOf(databaseUrl);
+  return {
+    port: config.port as number,
+    host: config.host as string,
+    apiPrefix: config.apiPrefix as string,
+    dataDir,
+    databaseUrl: dialect === 'sqlite' ? resolve(databaseUrl.replace(/^(sqlite|file):/, '')) : databaseUrl,
+    dialect,
+    redisUrl: config.redisUrl,
+    mqttUrl: config.mqttUrl,
+    mqttPort: config.mqttPort as number,
+    adminPassword: config.adminPassword,
+    loginCaptcha: config.loginCaptcha === 'on',
+    logLevel: config.logLevel as LogLevel,
+    tokenPepper: config.tokenPepper,
+    passwordHashing: { memoryCost: 19_456, timeCost: 2 },
+    rateLimit: { loginPerMinute: 20, captchaPerMinute: 30 },
+    cacheKeyPrefix: 'isps:',
+    webDistDir: resolve(serverSrcDir, '../../web/dist'),
+  };
+}
+
+interface Secrets {
+  tokenPepper: string;
+}
+
+/** The token pepper: TOKEN_PEPPER when given, else DATA_DIR/secrets.json, created (mode 0600) at first start. */
+export function resolveTokenPepper(config: Config): string {
+  if (config.tokenPepper) return config.tokenPepper;
+  const file = join(config.dataDir, 'secrets.json');
+  if (existsSync(file)) {
+    const secrets = JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>;
+    if (typeof secrets.tokenPepper === 'string' && secrets.tokenPepper.length >= 32) return secrets.tokenPepper;
+    throw new ConfigError([`${file} holds no valid tokenPepper; restore it or set TOKEN_PEPPER`]);
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const secrets: Secrets = { tokenPepper: randomBytes(32).toString('base64url') };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' });
+  // the mode passed to writeFileSync is filtered by umask; make sure nobody else can read it
+  chmodSync(file, 0o600);
+  return secrets.tokenPepper;
+}

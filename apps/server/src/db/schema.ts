@@ -1,0 +1,139 @@
+/** Row shapes of the tables, as Kysely sees them. Times are UTC ISO strings; flags are integers 0/1. */
+interface Audited {
+  id: string;
+  create_by: string | null;
+  create_time: string | null;
+  update_by: string | null;
+  update_time: string | null;
+}
+
+export interface SysUser extends Audited {
+  username: string;
+  realname: string;
+  nickname: string | null;
+  password: string;
+  avatar: string | null;
+  birthday: string | null;
+  sex: number | null;
+  email: string | null;
+  phone: string | null;
+  org_code: string | null;
+  status: number;
+  del_flag: number;
+  work_no: string | null;
+  must_change_password: number;
+  tenant_id: string | null;
+}
+
+export interface SysRole extends Audited {
+  role_name: string;
+  role_code: string;
+  role_type: number;
+  description: string | null;
+  tenant_id: string | null;
+}
+
+export interface SysUserRole extends Audited {
+  user_id: string;
+  role_id: string;
+}
+
+export interface SysPermission extends Audited {
+  parent_id: string | null;
+  name: string;
+  url: string | null;
+  component: string | null;
+  component_name: string | null;
+  redirect: string | null;
+  menu_type: number;
+  perms: string | null;
+  perms_type: string | null;
+  sort_no: number;
+  always_show: number;
+  icon: string | null;
+  is_route: number;
+  is_leaf: number;
+  keep_alive: number;
+  hidden: number;
+  internal_or_external: number;
+  status: string;
+  del_flag: number;
+}
+
+export interface SysRolePermission extends Audited {
+  role_id: string;
+  permission_id: string;
+}
+
+export interface SysDepart extends Audited {
+  parent_id: string | null;
+  depart_name: string;
+  org_code: string;
+  org_type: string | null;
+  depart_order: number;
+  mobile: string | null;
+  address: string | null;
+  memo: string | null;
+  del_flag: number;
+  tenant_id: string | null;
+}
+
+export interface SysUserDepart extends Audited {
+  user_id: string;
+  dep_id: string;
+}
+
+export interface SysDict extends Audited {
+  dict_name: string;
+  dict_code: string;
+  description: string | null;
+  del_flag: number;
+}
+
+export interface SysDictItem extends Audited {
+  dict_id: string;
+  item_text: string;
+  item_value: string;
+  description: string | null;
+  sort_order: number;
+  status: number;
+}
+
+export interface SysTenant extends Audited {
+  name: string;
+  code: string;
+  begin_date: string | null;
+  end_date: string | null;
+  status: number;
+}
+
+export interface SysUserToken extends Audited {
+  user_id: string;
+  token_hash: string;
+  expires_at: string;
+}
+
+export interface SysLog extends Audited {
+  log_type: number;
+  operate_type: number;
+  content: string;
+  userid: string | null;
+  username: string | null;
+  ip: string | null;
+  cost_time: number;
+}
+
+export interface Database {
+  sys_user: SysUser;
+  sys_role: SysRole;
+  sys_user_role: SysUserRole;
+  sys_permission: SysPermission;
+  sys_role_permission: SysRolePermission;
+  sys_depart: SysDepart;
+  sys_user_depart: SysUserDepart;
+  sys_dict: SysDict;
+  sys_dict_item: SysDictItem;
+  sys_tenant: SysTenant;
+  sys_user_token: SysUserToken;
+  sys_log: SysLog;
+}

@@ -1,0 +1,186 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Insertable, Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.ts';
+import type { PasswordHasher } from '../../platform/passwords.ts';
+import type { Database, SysPermission } from '../schema.ts';
+import { dictionaryDefinition } from './dictionaries.ts';
+import { areaTitleKey, menuDefinition, screenPermissionCodes, screenTitleKey } from './menus.ts';
+
+export const ADMIN_USERNAME = 'admin';
+export const ROOT_ORG_CODE = 'A01';
+export const RoleCode = { admin: 'admin', user: 'user', deviceAdmin: 'device_admin' } as const;
+/** sys_role.role_type: 1 user role, 2 device administrator role (SPEC section 3) */
+export const RoleType = { user: 1, deviceAdmin: 2 } as const;
+
+export interface SeedOutcome {
+  seeded: boolean;
+  /** only when ADMIN_PASSWORD was not given; shown once by main.ts and never stored in clear */
+  generatedAdminPassword: string | null;
+}
+
+const SEED_BY = 'system';
+
+/** Strong by construction: random base64url plus one character of each class isStrongPassword asks for. */
+export function generateAdminPassword(): string {
+  return `${randomBytes(12).toString('base64url')}-Aa7`;
+}
+
+function permissionRows(now: string): { rows: Insertable<Database['sys_permission']>[]; visibleIds: string[] } {
+  const rows: Insertable<Database['sys_permission']>[] = [];
+  const visibleIds: string[] = [];
+  const base = { create_by: SEED_BY, create_time: now, update_by: null, update_time: null, del_flag: 0, status: '1' };
+  menuDefinition.forEach((area, areaIndex) => {
+    const areaVisible = area.screens.some((s) => s.visible);
+    const areaId = randomUUID();
+    const areaRow: SysPermission = {
+      ...base,
+      id: areaId,
+      parent_id: null,
+      name: areaTitleKey(area),
+      url: `/${area.key}`,
+      component: 'layouts/RouteView',
+      component_name: null,
+      redirect: area.redirect ?? null,
+      menu_type: 0,
+      perms: null,
+      perms_type: null,
+      sort_no: (areaIndex + 1) * 10,
+      always_show: 0,
+      icon: area.icon,
+      is_route: areaVisible ? 1 : 0,
+      is_leaf: 0,
+      keep_alive: 0,
+      hidden: areaVisible ? 0 : 1,
+      internal_or_external: 0,
+    };
+    rows.push(areaRow);
+    if (areaVisible) visibleIds.push(areaId);
+    area.screens.forEach((screen, screenIndex) => {
+      const screenId = randomUUID();
+      const codes = screenPermissionCodes(area, screen);
+      rows.push({
+        ...areaRow,
+        id: screenId,
+        parent_id: areaId,
+        name: screenTitleKey(area, screen),
+        url: `/${area.key}/${screen.key}`,
+        component: `${area.key}/${screen.key}`,
+        component_name: `${area.key}-${screen.key}`,
+        redirect: null,
+        menu_type: 1,
+        sort_no: screenIndex + 1,
+        icon: screen.icon ?? null,
+        is_route: screen.visible ? 1 : 0,
+        is_leaf: codes.length === 0 ? 1 : 0,
+        hidden: screen.visible ? 0 : 1,
+      });
+      if (screen.visible) visibleIds.push(screenId);
+      codes.forEach((code, codeIndex) => {
+        const id = randomUUID();
+        rows.push({
+          ...areaRow,
+          id,
+          parent_id: screenId,
+          name: `${code.split(':').pop() ?? code} (${area.key}/${screen.key})`,
+          url: null,
+          component: null,
+          redirect: null,
+          menu_type: 2,
+          perms: code,
+          perms_type: '1',
+          sort_no: codeIndex + 1,
+          icon: null,
+          is_route: 0,
+          is_leaf: 1,
+          hidden: 0,
+        });
+        if (screen.visible) visibleIds.push(id);
+      });
+    });
+  });
+  return { rows, visibleIds };
+}
+
+async function insertChunked<T extends keyof Database>(db: Kysely<Database>, table: T, rows: Insertable<Database[T]>[]) {
+  for (let i = 0; i < rows.length; i += 100) {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    await db.insertInto(table).values(rows.slice(i, i + 100) as any).execute();
+  }
+}
+
+/** First start only: an existing user table means the console is set up, and nothing is touched. */
+export async function seedIfEmpty(
+  database: Kysely<Database>,
+  options: { hasher: PasswordHasher; adminPassword: string | null; clock: Clock },
+): Promise<SeedOutcome> {
+  const existing = await database.selectFrom('sys_user').select('id').limit(1).executeTakeFirst();
+  if (existing) return { seeded: false, generatedAdminPassword: null };
+
+  const generatedAdminPassword = options.adminPassword ? null : generateAdminPassword();
+  const passwordHash = await options.hasher.hash(options.adminPassword ?? (generatedAdminPassword as string));
+  const now = new Date(options.clock()).toISOString();
+  const audit = { create_by: SEED_BY, create_time: now, update_by: null, update_time: null };
+
+  await database.transaction().execute(async (db) => {
+    const tenantId = randomUUID();
+    await db.insertInto('sys_tenant').values({ ...audit, id: tenantId, name: 'Default', code: 'default', begin_date: null, end_date: null, status: 1 }).execute();
+
+    const adminId = randomUUID();
+    await db
+      .insertInto('sys_user')
+      .values({
+        ...audit,
+        id: adminId,
+        username: ADMIN_USERNAME,
+        realname: 'Administrator',
+        nickname: null,
+        password: passwordHash,
+        avatar: null,
+        birthday: null,
+        sex: null,
+        email: null,
+        phone: null,
+        org_code: ROOT_ORG_CODE,
+        status: 1,
+        del_flag: 0,
+        work_no: null,
+        must_change_password: 1,
+        tenant_id: tenantId,
+      })
+      .execute();
+
+    const roles = [
+      { code: RoleCode.admin, name: 'System administrator', type: RoleType.user },
+      { code: RoleCode.user, name: 'User', type: RoleType.user },
+      { code: RoleCode.deviceAdmin, name: 'Device administrator', type: RoleType.deviceAdmin },
+    ].map((r) => ({ ...audit, id: randomUUID(), role_code: r.code, role_name: r.name, role_type: r.type, description: r.name, tenant_id: tenantId }));
+    await db.insertInto('sys_role').values(roles).execute();
+    const adminRole = roles[0]!;
+    await db.insertInto('sys_user_role').values({ ...audit, id: randomUUID(), user_id: adminId, role_id: adminRole.id }).execute();
+
+    const { rows, visibleIds } = permissionRows(now);
+    await insertChunked(db, 'sys_permission', rows);
+    const grants = [
+      ...rows.map((p) => ({ role: adminRole.id, permission: p.id })),
+      ...roles.slice(1).flatMap((role) => visibleIds.map((id) => ({ role: role.id, permission: id }))),
+    ].map((g) => ({ ...audit, id: randomUUID(), role_id: g.role, permission_id: g.permission }));
+    await insertChunked(db, 'sys_role_permission', grants);
+
+    const departId = randomUUID();
+    await db
+      .insertInto('sys_depart')
+      .values({ ...audit, id: departId, parent_id: null, depart_name: 'ISPS', org_code: ROOT_ORG_CODE, org_type: '1', depart_order: 0, mobile: null, address: null, memo: null, del_flag: 0, tenant_id: tenantId })
+      .execute();
+    await db.insertInto('sys_user_depart').values({ ...audit, id: randomUUID(), user_id: adminId, dep_id: departId }).execute();
+
+    for (const dict of dictionaryDefinition) {
+      const dictId = randomUUID();
+      await db.insertInto('sys_dict').values({ ...audit, id: dictId, dict_name: dict.name, dict_code: dict.code, description: dict.name, del_flag: 0 }).execute();
+      await db
+        .insertInto('sys_dict_item')
+        .values(dict.items.map(([value, text], index) => ({ ...audit, id: randomUUID(), dict_id: dictId, item_text: text, item_value: value, description: null, sort_order: index + 1, status: 1 })))
+        .execute();
+    }
+  });
+  return { seeded: true, generatedAdminPassword };
+}

@@ -1,0 +1,187 @@
+/** The console's menu and button-permission tree (SPEC section 2). Titles are i18n keys `menu.<area>.<screen>`. */
+export interface ScreenDefinition {
+  key: string;
+  /** button permissions `<area>:<screen>:<action>` */
+  actions?: readonly string[];
+  /** full permission codes that do not follow the `<area>:<screen>:<action>` pattern */
+  extraPerms?: readonly string[];
+  /** built and routed now; every other screen is seeded hidden and without a route until it exists */
+  visible?: boolean;
+  icon?: string;
+}
+
+export interface AreaDefinition {
+  key: string;
+  icon: string;
+  redirect?: string;
+  screens: readonly ScreenDefinition[];
+}
+
+const CRUD = ['list', 'add', 'edit', 'delete', 'export', 'import'] as const;
+const VIEW = ['view'] as const;
+
+export const menuDefinition: readonly AreaDefinition[] = [
+  {
+    key: 'dashboard',
+    icon: 'dashboard',
+    redirect: '/dashboard/analysis',
+    screens: [
+      { key: 'analysis', actions: VIEW, visible: true, icon: 'area-chart' },
+      { key: 'clock', visible: true, icon: 'clock-circle' },
+      { key: 'panel' },
+      { key: 'result' },
+    ],
+  },
+  {
+    key: 'device',
+    icon: 'cluster',
+    screens: [
+      { key: 'list', actions: [...CRUD, 'sync'] },
+      { key: 'area', actions: CRUD },
+      { key: 'door', actions: [...CRUD, 'open'] },
+      { key: 'people', actions: [...CRUD, 'frozen', 'recycleBin'] },
+      { key: 'deviceType', actions: CRUD },
+      { key: 'deviceCode', actions: [...CRUD, 'audit'] },
+      { key: 'deviceRole', actions: CRUD },
+      { key: 'deviceSetting', actions: CRUD },
+      { key: 'softUpdate', actions: CRUD },
+      { key: 'oaRule', actions: CRUD },
+      { key: 'attendance', actions: ['list', 'export'] },
+      { key: 'attendanceMonth', actions: ['list', 'export'] },
+      { key: 'alarm', actions: ['list', 'delete', 'export'] },
+      { key: 'cabinet', actions: [...CRUD, 'allocate'] },
+      { key: 'doorStatus', actions: VIEW },
+    ],
+  },
+  {
+    key: 'storage',
+    icon: 'database',
+    screens: [
+      { key: 'cabinet', actions: [...CRUD, 'allocate'] },
+      { key: 'openRecord', actions: ['list', 'export'] },
+      { key: 'appDevice', actions: CRUD },
+      { key: 'userInfo', actions: CRUD },
+      { key: 'manager', actions: CRUD },
+      { key: 'checkUpdate', actions: CRUD },
+      { key: 'interfaceTest', actions: VIEW },
+    ],
+  },
+  {
+    key: 'ks',
+    icon: 'key',
+    screens: [
+      { key: 'key', actions: CRUD },
+      { key: 'keyPeople', actions: CRUD },
+      { key: 'role', actions: CRUD },
+    ],
+  },
+  {
+    key: 'watch',
+    icon: 'eye',
+    screens: [
+      { key: 'watch', actions: CRUD },
+      { key: 'mission', actions: CRUD },
+      { key: 'position', actions: CRUD },
+      { key: 'quest', actions: CRUD },
+      { key: 'record', actions: ['list', 'export'] },
+      { key: 'task', actions: CRUD },
+    ],
+  },
+  {
+    key: 'devices',
+    icon: 'appstore',
+    screens: [
+      { key: 'alarmPackage', actions: CRUD },
+      { key: 'logFile', actions: ['list', 'delete'] },
+      { key: 'log', actions: ['list', 'export'] },
+      { key: 'pluginData', actions: CRUD },
+      { key: 'plugin', actions: CRUD },
+    ],
+  },
+  {
+    key: 'vistor',
+    icon: 'team',
+    screens: [
+      { key: 'list', actions: [...CRUD, 'frozen', 'recycleBin'] },
+      { key: 'apiLogin', actions: ['list', 'delete'] },
+    ],
+  },
+  {
+    key: 'system',
+    icon: 'setting',
+    screens: [
+      { key: 'user', actions: [...CRUD, 'frozen', 'recycleBin', 'resetPassword', 'agent'] },
+      { key: 'role', actions: [...CRUD, 'authorize'] },
+      { key: 'permission', actions: [...CRUD, 'dataRule'] },
+      { key: 'dataRule', actions: CRUD },
+      { key: 'depart', actions: [...CRUD, 'authorize'] },
+      { key: 'departRole', actions: [...CRUD, 'authorize'] },
+      { key: 'departUser', actions: ['list', 'add', 'delete'] },
+      { key: 'dict', actions: [...CRUD, 'refreshCache'] },
+      { key: 'dictItem', actions: CRUD },
+      { key: 'log', actions: ['list', 'export'] },
+      { key: 'dataLog', actions: ['list', 'compare'] },
+      { key: 'quartzJob', actions: [...CRUD, 'pause', 'resume', 'execute'] },
+      { key: 'announcement', actions: [...CRUD, 'release', 'revoke'] },
+      { key: 'category', actions: CRUD },
+      { key: 'checkRule', actions: CRUD },
+      { key: 'fillRule', actions: CRUD },
+      { key: 'dataSource', actions: [...CRUD, 'test'] },
+      { key: 'position', actions: CRUD },
+      { key: 'vendor', actions: CRUD },
+      { key: 'tenant', actions: CRUD },
+      { key: 'addressBook', actions: ['list', 'export'] },
+      { key: 'attendanceRule', actions: CRUD },
+      { key: 'userAnnouncement', actions: ['list', 'read'] },
+    ],
+  },
+  {
+    key: 'monitor',
+    icon: 'fund',
+    screens: [
+      { key: 'disk', actions: VIEW },
+      { key: 'httpTrace', actions: VIEW },
+      { key: 'jvm', actions: VIEW },
+      { key: 'redis', actions: VIEW },
+      { key: 'redisTerminal', actions: ['view', 'execute'] },
+      { key: 'server', actions: VIEW },
+      { key: 'tomcat', actions: VIEW },
+      { key: 'apiDocs', extraPerms: ['system:api:docs'] },
+    ],
+  },
+  {
+    key: 'message',
+    icon: 'message',
+    screens: [
+      { key: 'message', actions: CRUD },
+      { key: 'template', actions: [...CRUD, 'testSend'] },
+      { key: 'fileStorage', actions: ['list', 'delete'] },
+      { key: 'order', actions: CRUD },
+    ],
+  },
+  {
+    key: 'exception',
+    icon: 'warning',
+    screens: [{ key: '403' }, { key: '404' }, { key: '500' }],
+  },
+];
+
+export function areaTitleKey(area: AreaDefinition): string {
+  return `menu.${area.key}`;
+}
+
+export function screenTitleKey(area: AreaDefinition, screen: ScreenDefinition): string {
+  return `menu.${area.key}.${screen.key}`;
+}
+
+export function screenPermissionCodes(area: AreaDefinition, screen: ScreenDefinition): string[] {
+  return [...(screen.actions ?? []).map((a) => `${area.key}:${screen.key}:${a}`), ...(screen.extraPerms ?? [])];
+}
+
+export function seededMenuTitleKeys(): string[] {
+  return menuDefinition.flatMap((area) => [areaTitleKey(area), ...area.screens.map((s) => screenTitleKey(area, s))]);
+}
+
+export function seededPermissionCodes(): string[] {
+  return menuDefinition.flatMap((area) => area.screens.flatMap((s) => screenPermissionCodes(area, s)));
+}

@@ -1,0 +1,36 @@
+import type { DashboardSummary } from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import { LoginLog } from '../system/login-service.ts';
+
+const DAY_MS = 86_400_000;
+
+/** Counts for the home page; days are UTC calendar days, oldest first, today last. */
+export async function dashboardSummary(app: FastifyInstance): Promise<DashboardSummary> {
+  const count = async (table: 'sys_user' | 'sys_role' | 'sys_depart') => {
+    let query = app.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n'));
+    if (table !== 'sys_role') query = query.where('del_flag', '=', 0);
+    return Number((await query.executeTakeFirst())?.n ?? 0);
+  };
+  const todayStart = Math.floor(app.clock() / DAY_MS) * DAY_MS;
+  const firstDay = todayStart - 6 * DAY_MS;
+  const logins = await app.db
+    .selectFrom('sys_log')
+    .select('create_time')
+    .where('log_type', '=', LoginLog.logType)
+    .where('operate_type', '=', LoginLog.login)
+    .where('create_time', '>=', new Date(firstDay).toISOString())
+    .execute();
+  const days = Array.from({ length: 7 }, (_, i) => ({ date: new Date(firstDay + i * DAY_MS).toISOString().slice(0, 10), count: 0 }));
+  for (const row of logins) {
+    const day = days.find((d) => d.date === row.create_time?.slice(0, 10));
+    if (day) day.count += 1;
+  }
+  return {
+    userCount: await count('sys_user'),
+    roleCount: await count('sys_role'),
+    departCount: await count('sys_depart'),
+    onlineTokenCount: await app.tokens.countActive(),
+    loginsToday: days[6]?.count ?? 0,
+    loginsLast7Days: days,
+  };
+}

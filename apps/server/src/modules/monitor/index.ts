@@ -1,0 +1,1 @@
+export { monitorRoutes } from './routes.ts';

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import svgCaptcha from 'svg-captcha';
+import { Limits, isStrongPassword, type LoginBody, type LoginResult, type UpdatePasswordBody } from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import { AppError, refuse } from '../../platform/envelope.ts';
+import { allDictOptions } from './dict-service.ts';
+import { UserStatus, findActiveUserById, findActiveUserByName, setCurrentOrgCode, toUserInfo, userDeparts, userTenants } from './user-service.ts';
+
+const captchaKey = (checkKey: string) => `captcha:${checkKey}`;
+const failuresKey = (username: string) => `login:failures:${username.toLowerCase()}`;
+const lockKey = (username: string) => `login:lock:${username.toLowerCase()}`;
+
+/** sys_log.log_type 1 (login log); operate_type tells login from logout. */
+export const LoginLog = { logType: 1, login: 1, logout: 2 } as const;
+
+interface StoredCaptcha {
+  code: string;
+  expiresAt: number;
+}
+
+interface Failures {
+  count: number;
+  since: number;
+}
+
+/** A fresh captcha image for `checkKey`, valid once for 60 seconds. */
+export async function issueCaptcha(app: FastifyInstance, checkKey: string): Promise<string> {
+  let image: { data: string; text: string };
+  try {
+    image = svgCaptcha.create({ size: 4, noise: 2, ignoreChars: '0oO1ilI', color: true, background: '#f0f2f5' });
+  } catch {
+    throw new AppError('refused', 'login.captchaError');
+  }
+  const stored: StoredCaptcha = { code: image.text, expiresAt: app.clock() + Limits.captchaLifetimeMs };
+  await app.cache.set(captchaKey(checkKey), JSON.stringify(stored), Limits.captchaLifetimeMs);
+  return `data:image/svg+xml;base64,${Buffer.from(image.data).toString('base64')}`;
+}
+
+async function checkCaptcha(app: FastifyInstance, body: LoginBody): Promise<void> {
+  if (!body.captcha || !body.checkKey) refuse('login.captchaRequired');
+  const raw = await app.cache.take(captchaKey(body.checkKey));
+  const stored = raw ? (JSON.parse(raw) as StoredCaptcha) : null;
+  if (!stored || stored.expiresAt <= app.clock() || stored.code.toLowerCase() !== body.captcha.toLowerCase()) {
+    refuse('login.captchaWrong');
+  }
+}
+
+async function refuseIfLocked(app: FastifyInstance, username: string): Promise<void> {
+  const until = Number((await app.cache.get(lockKey(username))) ?? 0);
+  const left = until - app.clock();
+  if (left > 0) refuse('login.locked', { minutes: Math.ceil(left / 60_000) });
+}
+
+/** Counts a failure for the name, existing or not, so locking reveals nothing about which names exist. */
+async function recordFailure(app: FastifyInstance, username: string): Promise<never> {
+  const now = app.clock();
+  const raw = await app.cache.get(failuresKey(username));
+  const previous = raw ? (JSON.parse(raw) as Failures) : null;
+  const failures: Failures =
+    previous && now - previous.since < Limits.loginFailureWindowMs ? { count: previous.count + 1, since: previous.since } : { count: 1, since: now };
+  if (failures.count >= Limits.loginFailureLimit) {
+    await app.cache.del(failuresKey(username));
+    await app.cache.set(lockKey(username), String(now + Limits.loginLockMs), Limits.loginLockMs);
+    refuse('login.locked', { minutes: Math.ceil(Limits.loginLockMs / 60_000) });
+  }
+  await app.cache.set(failuresKey(username), JSON.stringify(failures), Limits.loginFailureWindowMs);
+  refuse('login.wrongCredentials');
+}
+
+export async function writeLoginLog(
+  app: FastifyInstance,
+  entry: { operateType: number; userId: string; username: string; ip: string; content: string; costMs: number },
+): Promise<void> {
+  await app.db
+    .insertInto('sys_log')
+    .values({
+      id: randomUUID(),
+      log_type: LoginLog.logType,
+      operate_type: entry.operateType,
+      content: entry.content,
+      userid: entry.userId,
+      username: entry.username,
+      ip: entry.ip,
+      cost_time: Math.max(0, Math.round(entry.costMs)),
+      create_by: entry.username,
+      create_time: new Date(app.clock()).toISOString(),
+      update_by: null,
+      update_time: null,
+    })
+    .execute();
+}
+
+export async function login(app: FastifyInstance, body: LoginBody, ip: string): Promise<LoginResult> {
+  const started = performance.now();
+  if (app.settings.loginCaptcha) await checkCaptcha(app, body);
+  await refuseIfLocked(app, body.username);
+
+  const user = await findActiveUserByName(app, body.username);
+  const passwordOk = user ? await app.hasher.verify(user.password, body.password) : await app.hasher.verifyNobody(body.password);
+  if (!user || !passwordOk) return recordFailure(app, body.username);
+  await app.cache.del(failuresKey(body.username));
+  if (Number(user.status) !== UserStatus.normal) refuse('login.frozen');
+
+  const departs = await userDeparts(app, user.id);
+  const multiDepart: 0 | 1 | 2 = departs.length === 0 ? 0 : departs.length === 1 ? 1 : 2;
+  let current = user;
+  const only = departs[0];
+  if (multiDepart === 1 && only && user.org_code !== only.orgCode) {
+    await setCurrentOrgCode(app, user.id, only.orgCode, user.username);
+    current = { ...user, org_code: only.orgCode };
+  }
+  const token = await app.tokens.issue(user.id, user.username);
+  await writeLoginLog(app, {
+    operateType: LoginLog.login,
+    userId: user.id,
+    username: user.username,
+    ip,
+    content: `User ${user.username} logged in`,
+    costMs: performance.now() - started,
+  });
+  return {
+    token,
+    userInfo: toUserInfo(current),
+    departs,
+    multi_depart: multiDepart,
+    sysAllDictItems: await allDictOptions(app),
+    tenantList: await userTenants(app, user),
+  };
+}
+
+export async function logout(app: FastifyInstance, token: string, user: { id: string; username: string }, ip: string): Promise<void> {
+  await app.tokens.revoke(token);
+  await writeLoginLog(app, { operateType: LoginLog.logout, userId: user.id, username: user.username, ip, content: `User ${user.username} logged out`, costMs: 0 });
+}
+
+/** Own password only; every session of the user ends, so the client logs in again (SPEC section 5). */
+export async function updateOwnPassword(app: FastifyInstance, caller: { id: string; username: string }, body: UpdatePasswordBody): Promise<void> {
+  if (body.username !== caller.username) refuse('password.notSelf');
+  const user = await findActiveUserById(app, caller.id);
+  if (!user || !(await app.hasher.verify(user.password, body.oldpassword))) refuse('password.oldWrong');
+  if (body.password !== body.confirmpassword) refuse('password.mismatch');
+  if (body.password === body.oldpassword) refuse('password.sameAsOld');
+  if (!isStrongPassword(body.password)) refuse('password.weak');
+  const passwordHash = await app.hasher.hash(body.password);
+  await app.db
+    .updateTable('sys_user')
+    .set({ password: passwordHash, must_change_password: 0, update_by: caller.username, update_time: new Date(app.clock()).toISOString() })
+    .where('id', '=', caller.id)
+    .execute();
+  await app.tokens.revokeAllOf(caller.id);
+}

@@ -1,0 +1,96 @@
+import type { AuthItem, MenuItem, PermissionResult } from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Selectable } from 'kysely';
+import type { SysPermission } from '../../db/schema.ts';
+
+type Row = Selectable<SysPermission>;
+
+function toAuthItem(row: Row): AuthItem {
+  return {
+    action: row.perms ?? '',
+    describe: row.name,
+    type: row.perms_type === '2' ? '2' : '1',
+    status: row.status === '0' ? '0' : '1',
+  };
+}
+
+function isExternal(url: string | null): boolean {
+  return !!url && /^https?:\/\//.test(url);
+}
+
+function routeName(row: Row): string {
+  const path = row.url ?? row.id;
+  return isExternal(path) ? row.id : path.replace(/^\//, '').replace(/[/:{}]+/g, '-');
+}
+
+function toMenuItem(row: Row, children: MenuItem[]): MenuItem {
+  const external = isExternal(row.url);
+  const item: MenuItem = {
+    id: row.id,
+    path: external ? `/${routeName(row)}` : (row.url ?? ''),
+    name: routeName(row),
+    component: row.component ?? '',
+    hidden: Number(row.hidden) === 1,
+    alwaysShow: Number(row.always_show) === 1,
+    redirect: row.redirect,
+    route: Number(row.is_route) === 1 ? '1' : '0',
+    meta: {
+      title: row.name,
+      icon: row.icon,
+      url: external ? row.url : null,
+      keepAlive: Number(row.keep_alive) === 1,
+      internalOrExternal: Number(row.internal_or_external) === 1,
+      ...(row.component_name ? { componentName: row.component_name } : {}),
+    },
+  };
+  if (children.length > 0) item.children = children;
+  return item;
+}
+
+function menuTree(rows: Row[]): MenuItem[] {
+  const menus = rows.filter((r) => Number(r.menu_type) !== 2);
+  const ids = new Set(menus.map((r) => r.id));
+  const byParent = new Map<string | null, Row[]>();
+  for (const row of menus) {
+    // a child whose parent the user was not granted would dangle; it is not reachable from the menu either
+    const parent = row.parent_id && ids.has(row.parent_id) ? row.parent_id : row.parent_id ? undefined : null;
+    if (parent === undefined) continue;
+    const list = byParent.get(parent) ?? [];
+    list.push(row);
+    byParent.set(parent, list);
+  }
+  const build = (parent: string | null): MenuItem[] =>
+    (byParent.get(parent) ?? [])
+      .sort((a, b) => Number(a.sort_no) - Number(b.sort_no))
+      .map((row) => toMenuItem(row, build(row.id)));
+  return build(null);
+}
+
+/** The menu, the caller's buttons and every button of the system (SPEC section 6). */
+export async function permissionResultOf(app: FastifyInstance, userId: string): Promise<PermissionResult> {
+  const granted = await app.db
+    .selectFrom('sys_permission as p')
+    .selectAll('p')
+    .where('p.del_flag', '=', 0)
+    .where('p.id', 'in', (eb) =>
+      eb
+        .selectFrom('sys_role_permission as rp')
+        .innerJoin('sys_user_role as ur', 'ur.role_id', 'rp.role_id')
+        .select('rp.permission_id')
+        .where('ur.user_id', '=', userId),
+    )
+    .orderBy('p.sort_no')
+    .execute();
+  const allButtons = await app.db
+    .selectFrom('sys_permission')
+    .selectAll()
+    .where('menu_type', '=', 2)
+    .where('del_flag', '=', 0)
+    .orderBy('perms')
+    .execute();
+  return {
+    menu: menuTree(granted),
+    auth: granted.filter((r) => Number(r.menu_type) === 2 && r.perms).map(toAuthItem),
+    allAuth: allButtons.filter((r) => r.perms).map(toAuthItem),
+  };
+}

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { ApiPath, loginBody, selectDepartBody, updatePasswordBody } from '@isps/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { callerOf } from '../../platform/access.ts';
+import { refuse } from '../../platform/envelope.ts';
+import { dictOptions } from './dict-service.ts';
+import { issueCaptcha, login, logout, updateOwnPassword } from './login-service.ts';
+import { permissionResultOf } from './permission-service.ts';
+import { findActiveUserById, setCurrentOrgCode, toUserInfo, userDeparts } from './user-service.ts';
+
+const tags = ['system'];
+
+export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { rateLimit } = app.settings;
+
+  app.get(
+    ApiPath.randomImage,
+    {
+      schema: { tags, summary: 'Captcha image for a check key', params: z.object({ key: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) }) },
+      config: { permission: 'public', rateLimit: { max: rateLimit.captchaPerMinute, timeWindow: 60_000 } },
+    },
+    async (request, reply) => reply.ok(await issueCaptcha(app, request.params.key)),
+  );
+
+  app.post(
+    ApiPath.login,
+    {
+      schema: { tags, summary: 'Log in with user name and password', body: loginBody },
+      config: { permission: 'public', rateLimit: { max: rateLimit.loginPerMinute, timeWindow: 60_000 } },
+    },
+    async (request, reply) => reply.ok(await login(app, request.body, request.ip), 'login.ok'),
+  );
+
+  app.post(
+    ApiPath.logout,
+    { schema: { tags, summary: 'End this session' }, config: { permission: 'authenticated', allowWhilePasswordChangeDue: true } },
+    async (request, reply) => {
+      await logout(app, request.accessToken as string, callerOf(request), request.ip);
+      return reply.ok(null, 'logout.ok');
+    },
+  );
+
+  app.get(
+    ApiPath.userPermission,
+    { schema: { tags, summary: 'Menu tree and button permissions of the caller' }, config: { permission: 'authenticated', allowWhilePasswordChangeDue: true } },
+    async (request, reply) => reply.ok(await permissionResultOf(app, callerOf(request).id)),
+  );
+
+  app.get(
+    ApiPath.currentUserDeparts,
+    { schema: { tags, summary: 'Groups of the caller and the current one' }, config: { permission: 'authenticated' } },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const user = await findActiveUserById(app, caller.id);
+      return reply.ok({ list: await userDeparts(app, caller.id), orgCode: user?.org_code ?? null });
+    },
+  );
+
+  app.post(
+    ApiPath.selectDepart,
+    { schema: { tags, summary: 'Choose the current group', body: selectDepartBody }, config: { permission: 'authenticated' } },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const departs = await userDeparts(app, caller.id);
+      if (!departs.some((d) => d.orgCode === request.body.orgCode)) refuse('depart.notMember');
+      await setCurrentOrgCode(app, caller.id, request.body.orgCode, caller.username);
+      const user = await findActiveUserById(app, caller.id);
+      if (!user) refuse('depart.notMember');
+      return reply.ok({ userInfo: toUserInfo(user) }, 'depart.switched');
+    },
+  );
+
+  app.post(
+    ApiPath.updatePassword,
+    {
+      schema: { tags, summary: 'Change the own password', body: updatePasswordBody },
+      config: { permission: 'authenticated', allowWhilePasswordChangeDue: true },
+    },
+    async (request, reply) => {
+      await updateOwnPassword(app, callerOf(request), request.body);
+      return reply.ok(null, 'password.changed');
+    },
+  );
+
+  app.get(
+    ApiPath.dictItems,
+    {
+      schema: { tags, summary: 'Options of a dictionary', params: z.object({ code: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/) }) },
+      config: { permission: 'authenticated' },
+    },
+    async (request, reply) => reply.ok(await dictOptions(app, request.params.code)),
+  );
+};

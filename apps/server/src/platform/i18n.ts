@@ -1,0 +1,28 @@
+import fp from 'fastify-plugin';
+import { LANG_HEADER, toLanguage, type Envelope, type Language, type MessageKey } from '@isps/contract';
+import { envelope } from './envelope.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    readonly lang: Language;
+  }
+  interface FastifyReply {
+    /** A successful envelope with a message localised for the caller. */
+    ok<T>(result: T, key?: MessageKey): Envelope<T>;
+  }
+}
+
+export const i18nPlugin = fp(
+  async (app) => {
+    app.decorateRequest('lang', {
+      getter() {
+        const header = this.headers[LANG_HEADER];
+        return toLanguage(Array.isArray(header) ? header[0] : header);
+      },
+    });
+    app.decorateReply('ok', function ok<T>(this: { request: { lang: Language } }, result: T, key: MessageKey = 'common.ok') {
+      return envelope(this.request.lang, 'ok', result, key);
+    });
+  },
+  { name: 'i18n' },
+);

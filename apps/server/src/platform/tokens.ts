@@ -1,0 +1,71 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Limits } from '@isps/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Clock } from './clock.ts';
+
+/** Opaque bearer tokens: 32 random bytes given to the client, only a peppered SHA-256 kept (DESIGN section 5). */
+export class TokenService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly pepper: string,
+    private readonly clock: Clock,
+  ) {}
+
+  private digest(token: string): string {
+    return createHash('sha256').update(this.pepper + token).digest('hex');
+  }
+
+  async issue(userId: string, createdBy: string): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.clock();
+    await this.db
+      .insertInto('sys_user_token')
+      .values({
+        id: randomUUID(),
+        user_id: userId,
+        token_hash: this.digest(token),
+        expires_at: new Date(now + Limits.tokenLifetimeMs).toISOString(),
+        create_by: createdBy,
+        create_time: new Date(now).toISOString(),
+        update_by: null,
+        update_time: null,
+      })
+      .execute();
+    return token;
+  }
+
+  /** The user id of a valid, unexpired token, or null. */
+  async resolve(token: string): Promise<string | null> {
+    if (token.length < 20 || token.length > 100) return null;
+    const row = await this.db
+      .selectFrom('sys_user_token')
+      .select(['user_id', 'expires_at'])
+      .where('token_hash', '=', this.digest(token))
+      .executeTakeFirst();
+    if (!row || row.expires_at <= new Date(this.clock()).toISOString()) return null;
+    return row.user_id;
+  }
+
+  async revoke(token: string): Promise<void> {
+    await this.db.deleteFrom('sys_user_token').where('token_hash', '=', this.digest(token)).execute();
+  }
+
+  async revokeAllOf(userId: string): Promise<void> {
+    await this.db.deleteFrom('sys_user_token').where('user_id', '=', userId).execute();
+  }
+
+  async countActive(): Promise<number> {
+    const row = await this.db
+      .selectFrom('sys_user_token')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('expires_at', '>', new Date(this.clock()).toISOString())
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Expired rows are useless; dropping them keeps the table small. */
+  async purgeExpired(): Promise<void> {
+    await this.db.deleteFrom('sys_user_token').where('expires_at', '<=', new Date(this.clock()).toISOString()).execute();
+  }
+}
