@@ -19,6 +19,8 @@ export interface RequestOptions {
   /** skip the notices and modals below; the caller deals with the failure */
   silent?: boolean;
   signal?: AbortSignal;
+  /** extra headers, set after the session headers */
+  headers?: Record<string, string>;
 }
 
 /** A failed call: HTTP status (504 for a timeout) and the envelope when the server sent one. */
@@ -59,7 +61,7 @@ export function buildUrl(url: string, baseURL: string, params: Params | undefine
   return `${joined}${joined.includes('?') ? '&' : '?'}${search}`;
 }
 
-function buildHeaders(url: string, data: unknown): Headers {
+function buildHeaders(url: string, data: unknown, extra: Record<string, string> | undefined): Headers {
   const headers = new Headers({ Accept: 'application/json' });
   if (data !== undefined && !(data instanceof FormData)) headers.set('Content-Type', 'application/json;charset=UTF-8');
   if (sendsSessionHeaders(url)) {
@@ -67,6 +69,7 @@ function buildHeaders(url: string, data: unknown): Headers {
     if (token) headers.set(TOKEN_HEADER, token);
     headers.set(LANG_HEADER, storedLanguage());
   }
+  for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
   return headers;
 }
 
@@ -185,7 +188,7 @@ async function send(url: string, options: RequestOptions): Promise<Response> {
     const data = options.data;
     return await fetch(buildUrl(url, options.baseURL ?? API_BASE, options.params, method), {
       method,
-      headers: buildHeaders(url, data),
+      headers: buildHeaders(url, data, options.headers),
       body: data === undefined ? undefined : data instanceof FormData ? data : JSON.stringify(data),
       signal: controller.signal,
     });

@@ -1,0 +1,131 @@
+import { useQuery } from '@tanstack/react-query';
+import { Suspense, lazy, useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { ChangePasswordDialog } from '../features/user/index.ts';
+import { ApiError, feedback } from '../shared/api/index.ts';
+import { translateTitle } from '../shared/i18n/index.ts';
+import { EmptyMenuError, fetchUserPermissions, logout, useSession } from '../shared/session/index.ts';
+import { FullPageSpin, useDocumentTitle } from '../shared/ui/index.ts';
+import { UserLayout } from './layouts/user-layout.tsx';
+import { menuRoutes, titlesByPath } from './menu-model.tsx';
+import { NotFoundPage } from './not-found-page.tsx';
+import { lazyPage } from './page-registry.tsx';
+import { HOME_PATH, LOGIN_PATH, guard } from './route-guard.ts';
+
+const LoginPage = lazy(() => import('../features/user/pages/login.tsx'));
+// The signed-in frame (and ProLayout with it) loads only once there is a session.
+const BasicLayout = lazy(() => import('./layouts/basic-layout.tsx').then((m) => ({ default: m.BasicLayout })));
+
+function MenuPage({ component, title }: { component: string; title: string }) {
+  useDocumentTitle(translateTitle(title));
+  const Page = lazyPage(component);
+  if (!Page) return <NotFoundPage />;
+  return (
+    <Suspense fallback={<FullPageSpin />}>
+      <Page />
+    </Suspense>
+  );
+}
+
+function PublicRoutes() {
+  return (
+    <Routes>
+      <Route element={<UserLayout />}>
+        <Route
+          path={LOGIN_PATH}
+          element={
+            <Suspense fallback={<FullPageSpin />}>
+              <LoginPage />
+            </Suspense>
+          }
+        />
+      </Route>
+      {/* Other public screens arrive with later issues; until then they are not found. */}
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  );
+}
+
+/** First login with an initial password: nothing else is reachable until it is replaced. */
+function ForcedPasswordChange() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('password.title'));
+  return (
+    <UserLayout>
+      <ChangePasswordDialog open forced />
+    </UserLayout>
+  );
+}
+
+/** Fetches the menu once per token, then registers its routes inside the basic layout. */
+function SignedInRoutes() {
+  const token = useSession((s) => s.token);
+  const menu = useSession((s) => s.menu);
+  const setPermissions = useSession((s) => s.setPermissions);
+  const navigate = useNavigate();
+  const { t } = useTranslation();
+  const permissions = useQuery({
+    queryKey: ['user-permission', token],
+    queryFn: fetchUserPermissions,
+    enabled: menu === null,
+    staleTime: Infinity,
+  });
+
+  useEffect(() => {
+    if (permissions.data) setPermissions(permissions.data.menu, permissions.data.auth, permissions.data.allAuth);
+  }, [permissions.data, setPermissions]);
+
+  useEffect(() => {
+    if (!permissions.isError) return;
+    const error = permissions.error;
+    // The request layer has already explained HTTP failures; an empty or refused menu is explained here.
+    if (error instanceof EmptyMenuError || (error instanceof ApiError && error.status === 200)) {
+      feedback().notify('error', t('request.systemNotice'), error instanceof EmptyMenuError ? t('permission.emptyMenu') : error.message, 4);
+    } else if (!(error instanceof ApiError)) {
+      feedback().notify('error', t('request.systemNotice'), t('permission.loadFailed'), 4);
+    }
+    void logout().then(() => navigate(LOGIN_PATH, { replace: true }));
+  }, [permissions.isError, permissions.error, navigate, t]);
+
+  const routes = useMemo(() => (menu ? menuRoutes(menu) : []), [menu]);
+  const titles = useMemo(() => (menu ? titlesByPath(menu) : new Map<string, string>()), [menu]);
+
+  if (!menu) return <FullPageSpin />;
+  return (
+    <Routes>
+      <Route path="/" element={<Navigate to={HOME_PATH} replace />} />
+      <Route
+        element={
+          <Suspense fallback={<FullPageSpin />}>
+            <BasicLayout menu={menu} />
+          </Suspense>
+        }
+      >
+        {routes.map((route) =>
+          route.kind === 'redirect' ? (
+            <Route key={route.path} path={route.path} element={<Navigate to={route.to} replace />} />
+          ) : route.kind === 'page' ? (
+            <Route key={route.path} path={route.path} element={<MenuPage component={route.component} title={titles.get(route.path) ?? route.title} />} />
+          ) : (
+            <Route key={route.path} path={route.path} element={<NotFoundPage />} />
+          ),
+        )}
+        <Route path="/404" element={<NotFoundPage />} />
+        <Route path="*" element={<Navigate to="/404" replace />} />
+      </Route>
+    </Routes>
+  );
+}
+
+/** SPEC section 2 guard, then either the public pages or the signed-in console. */
+export function AppRoutes() {
+  const location = useLocation();
+  const token = useSession((s) => s.token);
+  const mustChangePassword = useSession((s) => s.userInfo?.mustChangePassword ?? false);
+  const decision = guard(location.pathname, location.search, location.hash, !!token);
+  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  if (!token) return <PublicRoutes />;
+  if (mustChangePassword) return <ForcedPasswordChange />;
+  return <SignedInRoutes />;
+}

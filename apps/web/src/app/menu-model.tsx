@@ -1,0 +1,82 @@
+import type { MenuItem } from '@isps/contract';
+import { translateTitle } from '../shared/i18n/index.ts';
+import { fillUrlTemplate, isExternalUrl } from '../shared/session/index.ts';
+import { hasPage } from './page-registry.tsx';
+
+export type MenuRoute =
+  | { kind: 'page'; path: string; component: string; title: string }
+  | { kind: 'missing'; path: string; title: string }
+  | { kind: 'redirect'; path: string; to: string; title: string };
+
+/** An http(s) address, after its placeholders are filled, that the menu opens in a new window. */
+export function externalUrl(item: MenuItem): string | null {
+  const candidate = isExternalUrl(item.path) ? item.path : item.meta.url ? fillUrlTemplate(item.meta.url) : null;
+  return isExternalUrl(candidate) ? candidate : null;
+}
+
+const isLayout = (component: string | null | undefined) => !component || component.startsWith('layouts/');
+
+function firstChildPath(item: MenuItem): string | null {
+  const child = item.children?.find((c) => c.route !== '0' && !externalUrl(c));
+  return child?.path ?? null;
+}
+
+/**
+ * The routes a menu registers (SPEC section 2), flattened because menu paths are absolute:
+ * 'layouts/*' parents only pass through to their redirect, route '0' and external items register nothing.
+ */
+export function menuRoutes(items: readonly MenuItem[], out: MenuRoute[] = []): MenuRoute[] {
+  for (const item of items) {
+    if (item.route === '0' || externalUrl(item)) continue;
+    const title = item.meta.title;
+    if (isLayout(item.component)) {
+      const to = item.redirect || firstChildPath(item);
+      if (to && to !== item.path) out.push({ kind: 'redirect', path: item.path, to, title });
+    } else if (hasPage(item.component)) {
+      out.push({ kind: 'page', path: item.path, component: item.component, title });
+    } else {
+      out.push({ kind: 'missing', path: item.path, title });
+    }
+    menuRoutes(item.children ?? [], out);
+  }
+  return out;
+}
+
+/** Menu title key of every path, hidden items included, for the document title. */
+export function titlesByPath(items: readonly MenuItem[], out = new Map<string, string>()): Map<string, string> {
+  for (const item of items) {
+    out.set(item.path, item.meta.title);
+    titlesByPath(item.children ?? [], out);
+  }
+  return out;
+}
+
+export interface SideMenuItem {
+  key: string;
+  path: string;
+  name: string;
+  /** antd icon name from the server, drawn by the layout */
+  iconName?: string;
+  external: boolean;
+  hideChildrenInMenu?: boolean;
+  children?: SideMenuItem[];
+}
+
+/** The visible side menu: hidden and unregistered items are left out; alwaysShow folds the children away. */
+export function sideMenu(items: readonly MenuItem[]): SideMenuItem[] {
+  return items
+    .filter((item) => !item.hidden && (item.route !== '0' || externalUrl(item)))
+    .map((item) => {
+      const url = externalUrl(item);
+      const children = sideMenu(item.children ?? []);
+      return {
+        key: item.id || item.path,
+        path: url ?? item.path,
+        name: translateTitle(item.meta.title),
+        iconName: item.meta.icon || undefined,
+        external: !!url,
+        hideChildrenInMenu: item.alwaysShow || undefined,
+        children: children.length ? children : undefined,
+      };
+    });
+}

@@ -1,0 +1,49 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import type { Locale } from 'antd/es/locale';
+import enUS from 'antd/locale/en_US';
+import jaJP from 'antd/locale/ja_JP';
+import zhCN from 'antd/locale/zh_CN';
+import dayjs from 'dayjs';
+import 'dayjs/locale/ja';
+import 'dayjs/locale/zh-cn';
+import type { Language } from '@isps/contract';
+import { useEffect, type ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { queryClient, setFeedback } from '../shared/api/index.ts';
+import { i18n, storedLanguage } from '../shared/i18n/index.ts';
+
+const antdLocales: Record<Language, Locale> = { 'zh-CN': zhCN, 'en-US': enUS, 'ja-JP': jaJP };
+const dayjsLocales: Record<Language, string> = { 'zh-CN': 'zh-cn', 'en-US': 'en', 'ja-JP': 'ja' };
+
+const language = storedLanguage();
+dayjs.locale(dayjsLocales[language]);
+document.documentElement.lang = language;
+
+/** SPEC section 9 default primary colour. */
+export const theme = { token: { colorPrimary: '#1890ff', borderRadius: 6 } };
+
+// Lets the request layer show notices and modals inside the themed, localised antd context.
+function FeedbackBridge() {
+  const { notification, modal } = AntApp.useApp();
+  useEffect(() => {
+    setFeedback({
+      notify: (kind, title, description, durationSeconds) => notification[kind]({ title, description, duration: durationSeconds }),
+      modal: (kind, props) => void modal[kind](props),
+    });
+  }, [notification, modal]);
+  return null;
+}
+
+export function Providers({ children }: { children: ReactNode }) {
+  return (
+    <I18nextProvider i18n={i18n}>
+      <ConfigProvider locale={antdLocales[language]} theme={theme}>
+        <AntApp>
+          <FeedbackBridge />
+          <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+        </AntApp>
+      </ConfigProvider>
+    </I18nextProvider>
+  );
+}

@@ -1,0 +1,23 @@
+import { ApiPath } from '@isps/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { http, unwrap } from '../../../shared/api/index.ts';
+
+export interface DashboardSummary {
+  userCount: number;
+  roleCount: number;
+  departCount: number;
+  onlineTokenCount: number;
+  loginsToday: number;
+  loginsLast7Days: { day: string; count: number }[];
+}
+
+export async function getDashboardSummary(): Promise<DashboardSummary> {
+  return unwrap(await http.get<DashboardSummary>(ApiPath.dashboardSummary));
+}
+
+export const dashboardSummaryQuery = () =>
+  queryOptions({ queryKey: ['dashboard-summary'], queryFn: getDashboardSummary, refetchInterval: 60_000 });
+
+export function useDashboardSummary() {
+  return useQuery(dashboardSummaryQuery());
+}

@@ -1,0 +1,26 @@
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import styles from './login-chart.module.css';
+
+/** A small bar chart of daily logins; each bar carries its number for screen readers. */
+export function LoginChart({ days }: { days: { day: string; count: number }[] }) {
+  const { t } = useTranslation();
+  const max = Math.max(1, ...days.map((d) => d.count));
+  return (
+    <ol className={styles.chart}>
+      {days.map(({ day, count }) => (
+        <li key={day} className={styles.column} aria-label={t('dashboard.loginsOnDay', { day, count })}>
+          <span className={styles.value} aria-hidden>
+            {count}
+          </span>
+          <span className={styles.track} aria-hidden>
+            <span className={styles.bar} style={{ height: `${(count / max) * 100}%` }} />
+          </span>
+          <span className={styles.label} aria-hidden>
+            {dayjs(day).format('MM-DD')}
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,1 @@
+export { ChangePasswordDialog, type ChangePasswordDialogProps } from './components/change-password-dialog.tsx';

@@ -1,0 +1,107 @@
+import { LockOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
+import { Button, Form, Input, Skeleton, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { feedback } from '../../../shared/api/index.ts';
+import { useSession } from '../../../shared/session/index.ts';
+import { useDocumentTitle } from '../../../shared/ui/index.ts';
+import { newCheckKey, useCaptcha } from '../api/get-captcha.ts';
+import { useLogin } from '../api/login.ts';
+import { greetingKey } from '../greeting.ts';
+import styles from './login.module.css';
+
+interface LoginForm {
+  username: string;
+  password: string;
+  captcha: string;
+}
+
+const HOME = '/dashboard/analysis';
+
+/** Only paths inside the console are followed after login, never another origin. */
+function safeRedirect(value: string | null): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/user/login')) return HOME;
+  return value;
+}
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('login.pageTitle'));
+  const [form] = Form.useForm<LoginForm>();
+  const [checkKey, setCheckKey] = useState(newCheckKey);
+  const captcha = useCaptcha(checkKey);
+  const login = useLogin();
+  const signIn = useSession((s) => s.signIn);
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
+
+  function refreshCaptcha() {
+    setCheckKey(newCheckKey());
+    form.setFieldValue('captcha', '');
+  }
+
+  async function submit(values: LoginForm) {
+    const answer = await login
+      .mutateAsync({ username: values.username.trim(), password: values.password, captcha: values.captcha.trim(), checkKey })
+      .catch(() => null);
+    if (!answer) {
+      refreshCaptcha();
+      return;
+    }
+    if (!answer.success || !answer.result?.token) {
+      feedback().notify('error', t('login.failed'), answer.message || t('login.failed'), 4);
+      refreshCaptcha();
+      return;
+    }
+    signIn(answer.result.token, answer.result.userInfo);
+    feedback().notify('success', t('login.welcome'), t('login.welcomeBack', { greeting: t(greetingKey(new Date().getHours())) }), 3);
+    navigate(safeRedirect(search.get('redirect')), { replace: true });
+  }
+
+  return (
+    <div className={styles.login}>
+      <Typography.Title level={2} className={styles.heading}>
+        {t('login.heading')}
+      </Typography.Title>
+      <Form<LoginForm> form={form} size="large" onFinish={(values) => void submit(values)} autoComplete="on">
+        <Form.Item name="username" rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}>
+          <Input
+            prefix={<UserOutlined aria-hidden />}
+            placeholder={t('login.username')}
+            aria-label={t('login.username')}
+            autoComplete="username"
+            autoFocus
+          />
+        </Form.Item>
+        <Form.Item name="password" rules={[{ required: true, message: t('login.passwordRequired') }]}>
+          <Input.Password
+            prefix={<LockOutlined aria-hidden />}
+            placeholder={t('login.password')}
+            aria-label={t('login.password')}
+            autoComplete="current-password"
+          />
+        </Form.Item>
+        <div className={styles.captchaRow}>
+          <Form.Item name="captcha" className={styles.captchaInput} rules={[{ required: true, whitespace: true, message: t('login.captchaRequired') }]}>
+            <Input
+              prefix={<SafetyCertificateOutlined aria-hidden />}
+              placeholder={t('login.captcha')}
+              aria-label={t('login.captcha')}
+              autoComplete="off"
+              maxLength={16}
+            />
+          </Form.Item>
+          <button type="button" className={styles.captchaImage} onClick={refreshCaptcha} aria-label={t('login.captchaImage')} title={t('login.captchaImage')}>
+            {captcha.data ? <img src={captcha.data} alt={t('login.captchaImage')} /> : <Skeleton.Button active block />}
+          </button>
+        </div>
+        <Form.Item>
+          <Button type="primary" htmlType="submit" block loading={login.isPending}>
+            {t('login.submit')}
+          </Button>
+        </Form.Item>
+      </Form>
+    </div>
+  );
+}

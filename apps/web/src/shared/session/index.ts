@@ -1,0 +1,3 @@
+export { ButtonAuthKey, currentToken, useSession, type SessionState } from './session-store.ts';
+export { EmptyMenuError, fetchUserPermissions, logout } from './session-api.ts';
+export { fillUrlTemplate, isExternalUrl } from './url-template.ts';

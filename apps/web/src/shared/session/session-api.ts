@@ -1,0 +1,35 @@
+import { ApiPath, TOKEN_HEADER, type PermissionResult } from '@isps/contract';
+import { http, unwrap } from '../api/client.ts';
+import { queryClient } from '../api/query-client.ts';
+import { useSession } from './session-store.ts';
+
+/** The menu tree and button permissions of the signed-in user; fails on an empty menu (SPEC section 7). */
+export async function fetchUserPermissions(): Promise<PermissionResult> {
+  const result = unwrap(await http.get<PermissionResult>(ApiPath.userPermission));
+  if (!result || !Array.isArray(result.menu) || result.menu.length === 0) throw new EmptyMenuError();
+  return result;
+}
+
+export class EmptyMenuError extends Error {
+  constructor() {
+    super('empty menu');
+    this.name = 'EmptyMenuError';
+  }
+}
+
+/** SPEC section 4: the local session goes first, the server is told afterwards and its failure is ignored. */
+export async function logout(): Promise<void> {
+  const token = useSession.getState().token;
+  useSession.getState().clear();
+  queryClient.clear();
+  if (!token) return;
+  try {
+    await http.post(ApiPath.logout, undefined, {
+      silent: true,
+      // The token was just removed from storage, so it is sent explicitly this once.
+      headers: { [TOKEN_HEADER]: token },
+    });
+  } catch {
+    // A server that cannot be reached cannot hold the session either.
+  }
+}

@@ -1,0 +1,39 @@
+import { useEffect, useState, type ComponentType } from 'react';
+
+type IconModule = { default: ComponentType };
+
+// One lazy chunk per icon: a server-named menu icon loads only that icon, never the whole set.
+const iconModules = import.meta.glob<IconModule>('../../../../../node_modules/@ant-design/icons/es/icons/*.js');
+const iconLoaders = new Map(
+  Object.entries(iconModules).map(([path, load]) => [path.slice(path.lastIndexOf('/') + 1, -'.js'.length), load] as const),
+);
+const loaded = new Map<string, ComponentType>();
+
+/** 'dashboard', 'clock-circle-o' and 'DashboardOutlined' all name the same outlined icon. */
+export function iconComponentName(name: string): string {
+  if (/^[A-Z]/.test(name)) return /(Outlined|Filled|TwoTone)$/.test(name) ? name : `${name}Outlined`;
+  const words = name.replace(/-o$/, '').split(/[-_\s]+/).filter(Boolean);
+  return `${words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}Outlined`;
+}
+
+/** An antd icon named by the server (menu meta.icon); renders nothing for an unknown name. */
+export function IconByName({ name }: { name: string | null | undefined }) {
+  const key = name ? iconComponentName(name) : '';
+  const [Icon, setIcon] = useState<ComponentType | null>(() => loaded.get(key) ?? null);
+  useEffect(() => {
+    const load = iconLoaders.get(key);
+    if (!load || loaded.has(key)) {
+      setIcon(() => loaded.get(key) ?? null);
+      return;
+    }
+    let current = true;
+    void load().then((module) => {
+      loaded.set(key, module.default);
+      if (current) setIcon(() => module.default);
+    });
+    return () => {
+      current = false;
+    };
+  }, [key]);
+  return Icon ? <Icon /> : null;
+}

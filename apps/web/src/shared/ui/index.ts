@@ -1,0 +1,4 @@
+export { Copyright } from './copyright.tsx';
+export { FullPageSpin } from './full-page-spin.tsx';
+export { LanguageSwitch } from './language-switch.tsx';
+export { useDocumentTitle } from './use-document-title.ts';
