@@ -19,6 +19,10 @@ export class MemoryCache implements Cache {
   constructor(private readonly clock: Clock) {}
 
   async get(key: string): Promise<string | null> {
+    return this.read(key);
+  }
+
+  private read(key: string): string | null {
     const entry = this.entries.get(key);
     if (!entry) return null;
     if (entry.expiresAt <= this.clock()) {
@@ -34,7 +38,8 @@ export class MemoryCache implements Cache {
   }
 
   async take(key: string): Promise<string | null> {
-    const value = await this.get(key);
+    // read and delete without an await in between, so two concurrent takes cannot both see the value
+    const value = this.read(key);
     this.entries.delete(key);
     return value;
   }

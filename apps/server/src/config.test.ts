@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, resolveTokenPepper } from './config.ts';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('configuration', () => {
+  it('uses the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 8080, host: '0.0.0.0', apiPrefix: '/api', mqttPort: 1884, loginCaptcha: true, logLevel: 'info', redisUrl: null, dialect: 'sqlite' });
+    expect(config.databaseUrl).toBe(join(config.dataDir, 'isps.db'));
+  });
+
+  it('recognises each database kind', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).dialect).toBe('postgres');
+    expect(loadConfig({ DATABASE_URL: 'mysql://u@h/db' }).dialect).toBe('mysql');
+    expect(loadConfig({ DATABASE_URL: '/var/lib/isps/console.db' })).toMatchObject({ dialect: 'sqlite', databaseUrl: '/var/lib/isps/console.db' });
+    expect(loadConfig({ LOGIN_CAPTCHA: 'off' }).loginCaptcha).toBe(false);
+  });
+
+  it('names every bad variable and what it allows', () => {
+    const problems = problemsOf({ PORT: 'eighty', LOGIN_CAPTCHA: 'maybe', DATABASE_URL: 'oracle://x', API_PREFIX: 'api/', LOG_LEVEL: 'loud', MQTT_PORT: '70000' });
+    expect(problems).toHaveLength(6);
+    expect(problems.find((p) => p.startsWith('PORT'))).toBe('PORT must be an integer from 0 to 65535; got "eighty"');
+    expect(problems.find((p) => p.startsWith('LOGIN_CAPTCHA'))).toContain('on or off');
+    expect(problems.find((p) => p.startsWith('DATABASE_URL'))).toContain('postgres://');
+    expect(problems.find((p) => p.startsWith('LOG_LEVEL'))).toContain('info');
+    expect(problems.some((p) => p.startsWith('API_PREFIX'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('MQTT_PORT'))).toBe(true);
+  });
+
+  it('never echoes a rejected secret', () => {
+    const [problem] = problemsOf({ ADMIN_PASSWORD: 'short' });
+    expect(problem).toContain('ADMIN_PASSWORD');
+    expect(problem).not.toContain('short');
+  });
+
+  it('generates the token pepper once into DATA_DIR/secrets.json with mode 0600', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'isps-config-'));
+    try {
+      const config = loadConfig({ DATA_DIR: dataDir });
+      const first = resolveTokenPepper(config);
+      expect(first.length).toBeGreaterThanOrEqual(32);
+      expect(resolveTokenPepper(config)).toBe(first);
+      const file = join(dataDir, 'secrets.json');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ tokenPepper: first });
+      const given = 'g'.repeat(40);
+      expect(resolveTokenPepper(loadConfig({ DATA_DIR: dataDir, TOKEN_PEPPER: given }))).toBe(given);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
