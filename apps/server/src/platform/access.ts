@@ -76,8 +76,11 @@ export const accessPlugin = fp(
 
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
+      route.config ??= {};
+      const config = route.config;
       for (const method of methods) {
-        app.routeCatalogue.push({ method, url: route.url, permission: route.config?.permission });
+        // read late: onRoute hooks of plugins registered afterwards (the docs) may still declare the access
+        app.routeCatalogue.push({ method, url: route.url, get permission() { return config.permission; } });
       }
     });
 

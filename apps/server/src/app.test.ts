@@ -1,0 +1,168 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiPath, MENU_TITLE_KEYS, Perm } from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import { seededMenuTitleKeys, seededPermissionCodes } from './db/seed/menus.ts';
+import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, type TestApp } from './test/harness.ts';
+
+/** A concrete URL for a route pattern: parameters and wildcards get harmless values. */
+function concrete(url: string): string {
+  return url.replace(/:[A-Za-z]+/g, 'sample').replace(/\*$/, 'sample');
+}
+
+describe('route declarations', () => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let noPermissionToken: string;
+
+  beforeAll(async () => {
+    t = await buildTestApp('sqlite');
+    app = t.app;
+    // a real user whose role grants nothing
+    await app.db
+      .insertInto('sys_role')
+      .values({ id: 'empty-role', role_name: 'Nothing', role_code: 'nothing', role_type: 1, description: null, tenant_id: null, create_by: 'test', create_time: null, update_by: null, update_time: null })
+      .execute();
+    await createTestUser(app, 'walker', { roles: ['nothing'] });
+    noPermissionToken = await login(app, 'walker', USER_PASSWORD);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('declares access on every route', () => {
+    const undeclared = app.routeCatalogue.filter((r) => r.permission === undefined).map((r) => `${r.method} ${r.url}`);
+    expect(undeclared).toEqual([]);
+    expect(app.routeCatalogue.length).toBeGreaterThan(10);
+  });
+
+  it('keeps the public list short', () => {
+    const publicApi = app.routeCatalogue
+      .filter((r) => r.permission === 'public' && r.method !== 'HEAD' && r.url.startsWith('/api') && !r.url.startsWith('/api/docs'))
+      .map((r) => `${r.method} ${r.url}`)
+      .sort();
+    expect(publicApi).toEqual(['GET /api/health', 'GET /api/sys/randomImage/:key', 'POST /api/sys/login']);
+  });
+
+  it('refuses every non-public route without a token (401) and without the permission (403/510)', async () => {
+    const guarded = app.routeCatalogue.filter((r) => r.permission !== 'public' && r.method !== 'HEAD');
+    expect(guarded.length).toBeGreaterThan(5);
+    for (const route of guarded) {
+      const request = { method: route.method as 'GET', url: concrete(route.url) };
+      const anonymous = await injectAs(app, null, request);
+      expect(anonymous.statusCode, `${route.method} ${route.url} without token`).toBe(401);
+      expect(anonymous.envelope.code).toBe(401);
+      if (route.permission === 'authenticated') continue;
+      const denied = await injectAs(app, noPermissionToken, { ...request, headers: { lang: 'en-US' } });
+      expect(denied.statusCode, `${route.method} ${route.url} without permission`).toBe(403);
+      expect(denied.envelope).toMatchObject({ success: false, code: 510 });
+      expect(denied.envelope.message).toContain(route.permission);
+    }
+  });
+
+  it('declares only permission codes that exist as seeded buttons', async () => {
+    const seeded = new Set(seededPermissionCodes());
+    const declared = app.routeCatalogue.map((r) => r.permission).filter((p) => p && p !== 'public' && p !== 'authenticated');
+    expect(declared.filter((code) => !seeded.has(code as string))).toEqual([]);
+    const buttons = await app.db.selectFrom('sys_permission').select('perms').where('menu_type', '=', 2).execute();
+    expect(new Set(buttons.map((b) => b.perms))).toEqual(seeded);
+    for (const code of Object.values(Perm)) expect(seeded.has(code)).toBe(true);
+  });
+
+  it('publishes every seeded menu title key in the contract', () => {
+    expect([...MENU_TITLE_KEYS]).toEqual(seededMenuTitleKeys());
+  });
+
+  it('serves the API description to administrators only', async () => {
+    const admin = await adminToken(app);
+    const spec = await injectAs(app, admin, { method: 'GET', url: '/api/docs/json' });
+    expect(spec.statusCode).toBe(200);
+    expect(spec.json<{ paths: Record<string, unknown> }>().paths).toHaveProperty('/api/sys/login');
+    expect((await injectAs(app, null, { method: 'GET', url: '/api/docs/json' })).statusCode).toBe(401);
+    expect((await injectAs(app, noPermissionToken, { method: 'GET', url: '/api/docs/json' })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'GET', url: '/api/docs/' })).statusCode).toBe(200);
+  });
+
+  it('sends security headers that let the console run', async () => {
+    const answer = await app.inject({ method: 'GET', url: api(app, ApiPath.health) });
+    const csp = String(answer.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+    expect(csp).toContain('img-src');
+    expect(csp).toContain('data:');
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('limits the login rate with an envelope', async () => {
+    const limited = await buildTestApp('sqlite', { config: { rateLimit: { loginPerMinute: 2, captchaPerMinute: 2 } } });
+    try {
+      const attempt = () => injectAs(limited.app, null, { method: 'POST', url: '/api/sys/login', payload: { username: 'x', password: 'y' }, headers: { lang: 'en-US' } });
+      await attempt();
+      await attempt();
+      const third = await attempt();
+      expect(third.statusCode).toBe(429);
+      expect(third.envelope).toMatchObject({ success: false, code: 429 });
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('health', () => {
+  it('answers 503 with an envelope when the database does not answer', async () => {
+    const t = await buildTestApp('sqlite');
+    await t.app.db.destroy();
+    const answer = await injectAs(t.app, null, { method: 'GET', url: '/api/health', headers: { lang: 'en-US' } });
+    expect(answer.statusCode).toBe(503);
+    expect(answer.envelope).toMatchObject({ success: false, code: 503 });
+    await t.close();
+  });
+});
+
+describe('console files', () => {
+  let dist: string;
+  beforeAll(() => {
+    dist = mkdtempSync(join(tmpdir(), 'isps-dist-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>ISPS Console</title>');
+    writeFileSync(join(dist, 'assets', 'app-1a2b.js'), 'console.log(1)');
+  });
+  afterAll(() => rmSync(dist, { recursive: true, force: true }));
+
+  it('serves the built console with a single-page fallback', async () => {
+    const t = await buildTestApp('sqlite', { config: { webDistDir: dist } });
+    try {
+      const html = { accept: 'text/html,application/xhtml+xml' };
+      const root = await t.app.inject({ method: 'GET', url: '/', headers: html });
+      expect(root.statusCode).toBe(200);
+      expect(root.body).toContain('ISPS Console');
+      const deep = await t.app.inject({ method: 'GET', url: '/system/user?x=1', headers: html });
+      expect(deep.statusCode).toBe(200);
+      expect(deep.body).toContain('ISPS Console');
+      const asset = await t.app.inject({ method: 'GET', url: '/assets/app-1a2b.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['cache-control']).toContain('immutable');
+      expect((await t.app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
+      expect((await t.app.inject({ method: 'GET', url: '/../../etc/passwd', headers: { accept: '*/*' } })).statusCode).toBe(404);
+      const apiMiss = await t.app.inject({ method: 'GET', url: '/api/unknown', headers: html });
+      expect(apiMiss.statusCode).toBe(404);
+      expect(apiMiss.json()).toMatchObject({ success: false, code: 404 });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('says how to build the console when it is missing', async () => {
+    const t = await buildTestApp('sqlite', { config: { webDistDir: join(dist, 'absent') } });
+    try {
+      const root = await t.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+      expect(root.statusCode).toBe(200);
+      expect(root.headers['content-type']).toContain('text/plain');
+      expect(root.body).toContain('npm run build');
+    } finally {
+      await t.close();
+    }
+  });
+});
