@@ -20,7 +20,7 @@ export default defineConfig({
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 30 },
             { name: 'pro-components', test: /node_modules[\\/]@ant-design[\\/]pro-components[\\/]/, priority: 25 },
-            { name: 'antd', test: /node_modules[\\/](antd|@rc-component|rc-[\w-]+|@ant-design[\/](cssinjs|cssinjs-utils|colors|fast-color|react-slick))[\\/]/, priority: 20 },
+            { name: 'antd', test: /node_modules[\\/](antd|@rc-component|rc-[\w-]+|@ant-design[\\/](cssinjs|cssinjs-utils|colors|fast-color|react-slick))[\\/]/, priority: 20 },
             { name: 'i18n', test: /node_modules[\\/](i18next|react-i18next|dayjs)[\\/]/, priority: 15 },
             { name: 'data', test: /node_modules[\\/](@tanstack|zustand)[\\/]/, priority: 15 },
           ],

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, lazy, useEffect, useMemo } from 'react';
+import { Suspense, lazy, useEffect, useMemo, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { ChangePasswordDialog } from '../features/user/index.ts';
@@ -17,10 +17,8 @@ const LoginPage = lazy(() => import('../features/user/pages/login.tsx'));
 // The signed-in frame (and ProLayout with it) loads only once there is a session.
 const BasicLayout = lazy(() => import('./layouts/basic-layout.tsx').then((m) => ({ default: m.BasicLayout })));
 
-function MenuPage({ component, title }: { component: string; title: string }) {
+function MenuPage({ page: Page, title }: { page: ComponentType; title: string }) {
   useDocumentTitle(translateTitle(title));
-  const Page = lazyPage(component);
-  if (!Page) return <NotFoundPage />;
   return (
     <Suspense fallback={<FullPageSpin />}>
       <Page />
@@ -89,6 +87,7 @@ function SignedInRoutes() {
   }, [permissions.isError, permissions.error, navigate, t]);
 
   const routes = useMemo(() => (menu ? menuRoutes(menu) : []), [menu]);
+  const pages = useMemo(() => new Map(routes.flatMap((r) => (r.kind === 'page' ? [[r.path, lazyPage(r.component)] as const] : []))), [routes]);
   const titles = useMemo(() => (menu ? titlesByPath(menu) : new Map<string, string>()), [menu]);
 
   if (!menu) return <FullPageSpin />;
@@ -105,8 +104,8 @@ function SignedInRoutes() {
         {routes.map((route) =>
           route.kind === 'redirect' ? (
             <Route key={route.path} path={route.path} element={<Navigate to={route.to} replace />} />
-          ) : route.kind === 'page' ? (
-            <Route key={route.path} path={route.path} element={<MenuPage component={route.component} title={titles.get(route.path) ?? route.title} />} />
+          ) : route.kind === 'page' && pages.get(route.path) ? (
+            <Route key={route.path} path={route.path} element={<MenuPage page={pages.get(route.path)!} title={titles.get(route.path) ?? route.title} />} />
           ) : (
             <Route key={route.path} path={route.path} element={<NotFoundPage />} />
           ),

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ComponentType } from 'react';
+import { createElement, useEffect, useState, type ComponentType } from 'react';
 
 type IconModule = { default: ComponentType };
 
@@ -19,21 +19,20 @@ export function iconComponentName(name: string): string {
 /** An antd icon named by the server (menu meta.icon); renders nothing for an unknown name. */
 export function IconByName({ name }: { name: string | null | undefined }) {
   const key = name ? iconComponentName(name) : '';
-  const [Icon, setIcon] = useState<ComponentType | null>(() => loaded.get(key) ?? null);
+  const [fetched, setFetched] = useState<{ key: string; Icon: ComponentType } | null>(null);
   useEffect(() => {
     const load = iconLoaders.get(key);
-    if (!load || loaded.has(key)) {
-      setIcon(() => loaded.get(key) ?? null);
-      return;
-    }
+    if (!load || loaded.has(key)) return;
     let current = true;
     void load().then((module) => {
       loaded.set(key, module.default);
-      if (current) setIcon(() => module.default);
+      if (current) setFetched({ key, Icon: module.default });
     });
     return () => {
       current = false;
     };
   }, [key]);
-  return Icon ? <Icon /> : null;
+  const icon = loaded.get(key) ?? (fetched?.key === key ? fetched.Icon : null);
+  // Icons are module-level components from the cache above, so creating the element here is stable.
+  return icon ? createElement(icon) : null;
 }

@@ -1,15 +1,6 @@
-import { ApiPath } from '@isps/contract';
+import { ApiPath, type DashboardSummary } from '@isps/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http, unwrap } from '../../../shared/api/index.ts';
-
-export interface DashboardSummary {
-  userCount: number;
-  roleCount: number;
-  departCount: number;
-  onlineTokenCount: number;
-  loginsToday: number;
-  loginsLast7Days: { day: string; count: number }[];
-}
 
 export async function getDashboardSummary(): Promise<DashboardSummary> {
   return unwrap(await http.get<DashboardSummary>(ApiPath.dashboardSummary));

@@ -3,13 +3,13 @@ import { useTranslation } from 'react-i18next';
 import styles from './login-chart.module.css';
 
 /** A small bar chart of daily logins; each bar carries its number for screen readers. */
-export function LoginChart({ days }: { days: { day: string; count: number }[] }) {
+export function LoginChart({ days }: { days: { date: string; count: number }[] }) {
   const { t } = useTranslation();
   const max = Math.max(1, ...days.map((d) => d.count));
   return (
     <ol className={styles.chart}>
-      {days.map(({ day, count }) => (
-        <li key={day} className={styles.column} aria-label={t('dashboard.loginsOnDay', { day, count })}>
+      {days.map(({ date, count }) => (
+        <li key={date} className={styles.column} aria-label={t('dashboard.loginsOnDay', { day: date, count })}>
           <span className={styles.value} aria-hidden>
             {count}
           </span>
@@ -17,7 +17,7 @@ export function LoginChart({ days }: { days: { day: string; count: number }[] })
             <span className={styles.bar} style={{ height: `${(count / max) * 100}%` }} />
           </span>
           <span className={styles.label} aria-hidden>
-            {dayjs(day).format('MM-DD')}
+            {dayjs(date).format('MM-DD')}
           </span>
         </li>
       ))}

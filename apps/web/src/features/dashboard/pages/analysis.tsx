@@ -2,7 +2,8 @@ import { ApartmentOutlined, LoginOutlined, SafetyOutlined, TeamOutlined, WifiOut
 import { Button, Card, Col, Result, Row, Skeleton, Statistic } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDashboardSummary, type DashboardSummary } from '../api/get-dashboard-summary.ts';
+import type { DashboardSummary } from '@isps/contract';
+import { useDashboardSummary } from '../api/get-dashboard-summary.ts';
 import { LoginChart } from '../components/login-chart.tsx';
 
 const cards: { key: keyof Omit<DashboardSummary, 'loginsLast7Days'>; icon: ReactNode }[] = [
