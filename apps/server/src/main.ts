@@ -1,11 +1,11 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 
-function firstStartBanner(config: Config, password: string | null): string {
+function firstStartBanner(config: Config, port: number, password: string | null): string {
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const lines = [
     'ISPS Console is set up.',
-    `  Open:      http://${host}:${config.port}/`,
+    `  Open:      http://${host}:${port}/`,
     '  User name: admin',
     password ? `  Password:  ${password}` : '  Password:  the value of ADMIN_PASSWORD',
     password ? '  This password is shown only now. You must change it at first login.' : '  You must change it at first login.',
@@ -35,7 +35,10 @@ async function main(): Promise<void> {
     process.stderr.write(`ISPS Console cannot start: ${error instanceof Error ? error.message : String(error)}${cause}\n`);
     process.exit(1);
   }
-  if (app.seedOutcome.seeded) process.stdout.write(firstStartBanner(config, app.seedOutcome.generatedAdminPassword));
+  const address = app.server.address();
+  // PORT=0 picks a free port; the banner shows the one actually bound
+  const port = address && typeof address === 'object' ? address.port : config.port;
+  if (app.seedOutcome.seeded) process.stdout.write(firstStartBanner(config, port, app.seedOutcome.generatedAdminPassword));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       app.close().then(

@@ -38,7 +38,9 @@ export const servicesPlugin = fp<PlatformServices>(
     app.decorate('cache', services.cache);
     app.decorate('clock', services.clock);
     app.decorate('hasher', services.hasher);
-    app.decorate('tokens', new TokenService(services.database.db, services.tokenPepper, services.clock));
+    const tokens = new TokenService(services.database.db, services.tokenPepper, services.clock);
+    app.decorate('tokens', tokens);
+    app.addHook('onReady', () => tokens.purgeExpired());
     app.addHook('onClose', async () => {
       await services.cache.close();
       await services.database.destroy();

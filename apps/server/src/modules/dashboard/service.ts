@@ -1,6 +1,6 @@
 import type { DashboardSummary } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
-import { LoginLog } from '../system/login-service.ts';
+import { LoginLog } from '../../platform/audit-log.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
 import { Limits, isStrongPassword, type LoginBody, type LoginResult, type UpdatePasswordBody } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
+import { LoginLog, writeLoginLog } from '../../platform/audit-log.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { allDictOptions } from './dict-service.ts';
 import { UserStatus, findActiveUserById, findActiveUserByName, setCurrentOrgCode, toUserInfo, userDeparts, userTenants } from './user-service.ts';
@@ -9,9 +9,6 @@ import { UserStatus, findActiveUserById, findActiveUserByName, setCurrentOrgCode
 const captchaKey = (checkKey: string) => `captcha:${checkKey}`;
 const failuresKey = (username: string) => `login:failures:${username.toLowerCase()}`;
 const lockKey = (username: string) => `login:lock:${username.toLowerCase()}`;
-
-/** sys_log.log_type 1 (login log); operate_type tells login from logout. */
-export const LoginLog = { logType: 1, login: 1, logout: 2 } as const;
 
 interface StoredCaptcha {
   code: string;
@@ -65,29 +62,6 @@ async function recordFailure(app: FastifyInstance, username: string): Promise<ne
   }
   await app.cache.set(failuresKey(username), JSON.stringify(failures), Limits.loginFailureWindowMs);
   refuse('login.wrongCredentials');
-}
-
-export async function writeLoginLog(
-  app: FastifyInstance,
-  entry: { operateType: number; userId: string; username: string; ip: string; content: string; costMs: number },
-): Promise<void> {
-  await app.db
-    .insertInto('sys_log')
-    .values({
-      id: randomUUID(),
-      log_type: LoginLog.logType,
-      operate_type: entry.operateType,
-      content: entry.content,
-      userid: entry.userId,
-      username: entry.username,
-      ip: entry.ip,
-      cost_time: Math.max(0, Math.round(entry.costMs)),
-      create_by: entry.username,
-      create_time: new Date(app.clock()).toISOString(),
-      update_by: null,
-      update_time: null,
-    })
-    .execute();
 }
 
 export async function login(app: FastifyInstance, body: LoginBody, ip: string): Promise<LoginResult> {

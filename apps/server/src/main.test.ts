@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const main = join(dirname(fileURLToPath(import.meta.url)), 'main.ts');
+const children: ChildProcess[] = [];
+
+/** Runs main.ts as `tsx` would, until it prints the marker or exits. */
+function start(env: Record<string, string>, until?: RegExp): Promise<{ code: number | null; stdout: string; stderr: string; child: ChildProcess }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', main], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (until?.test(stdout)) resolve({ code: null, stdout, stderr, child });
+    });
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr, child }));
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+afterAll(async () => {
+  for (const child of children) await stop(child);
+});
+
+describe('main', () => {
+  it('exits non-zero naming a bad variable, without a stack trace', async () => {
+    const run = await start({ PORT: 'eighty', LOGIN_CAPTCHA: 'sometimes' });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('PORT must be an integer from 0 to 65535');
+    expect(run.stderr).toContain('LOGIN_CAPTCHA must be on or off');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('prints the first-login banner once, on the first start only', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'isps-main-'));
+    try {
+      const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOGIN_CAPTCHA: 'off' };
+      const first = await start(env, /first login\.\n=+\n/);
+      expect(first.stdout).toContain('User name: admin');
+      const url = /Open:\s+(http:\/\/\S+)/.exec(first.stdout)?.[1];
+      const password = /Password:\s+(\S+)/.exec(first.stdout)?.[1];
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      const login = await fetch(`${url}api/sys/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password }) });
+      expect(((await login.json()) as { success: boolean }).success).toBe(true);
+      await stop(first.child);
+
+      const second = await start(env, /Server listening/);
+      expect(second.code).toBeNull();
+      // the banner would follow the listening line at once
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(second.stdout).not.toContain('Password');
+      await stop(second.child);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
