@@ -92,6 +92,7 @@ describe('route declarations', () => {
     expect(csp).toContain("style-src 'self' 'unsafe-inline'");
     expect(csp).toContain('img-src');
     expect(csp).toContain('data:');
+    expect(csp).not.toContain('upgrade-insecure-requests');
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
   });
 

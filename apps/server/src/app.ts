@@ -47,6 +47,8 @@ const contentSecurityPolicy = {
     frameAncestors: ["'self'"],
     baseUri: ["'self'"],
     formAction: ["'self'"],
+    // consoles are often reached over plain http on a LAN address; upgrading would break every asset
+    upgradeInsecureRequests: null,
   },
 };
 

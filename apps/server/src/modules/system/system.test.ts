@@ -53,7 +53,9 @@ describe.each(dialects)('system API on %s', (dialect) => {
   const get = (token: string | null, path: string, headers: Record<string, string> = {}) => injectAs(app, token, { method: 'GET', url: api(app, path), headers });
 
   beforeAll(async () => {
+    // PostgreSQL with Redis is the scaled-out shape (DESIGN section 9); the other engines keep the in-process cache
     t = await buildTestApp(dialect, {
+      redis: withRedis && dialect === 'postgres',
       extraRoutes: async (routes) => {
         routes.get('/test/broken-query', { config: { permission: 'public' } }, async () => {
           await sql`select secret_column from no_such_table`.execute(routes.db);
@@ -65,6 +67,10 @@ describe.each(dialects)('system API on %s', (dialect) => {
   });
   afterAll(async () => {
     await t.close();
+  });
+
+  it('uses the expected cache', () => {
+    expect(app.cache.kind).toBe(withRedis && dialect === 'postgres' ? 'redis' : 'memory');
   });
 
   describe('envelope', () => {
