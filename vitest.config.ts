@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
+      { test: { name: 'repo', include: ['*.test.ts', 'scripts/**/*.test.ts'], environment: 'node', testTimeout: 30_000 } },
       { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'], environment: 'node' } },
       {
         test: {

@@ -124,3 +124,46 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file, fullPage: false });
   return file;
 }
+
+interface Answer<T> {
+  success: boolean;
+  code: number;
+  message: string;
+  result: T;
+}
+
+/** Calls the API like a device or script would: JSON in, envelope out. */
+export async function api<T = unknown>(
+  server: { url: string },
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; lang?: string } = {},
+): Promise<{ status: number; body: Answer<T> }> {
+  const headers: Record<string, string> = { lang: options.lang ?? 'en-US' };
+  if (options.token) headers['X-Access-Token'] = options.token;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${server.url}/api${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  return { status: res.status, body: (await res.json()) as Answer<T> };
+}
+
+export async function apiLogin(server: { url: string }, username: string, password: string): Promise<Answer<{ token: string }>> {
+  const { body } = await api<{ token: string }>(server, 'POST', '/sys/login', {
+    body: { username, password, captcha: 'none', checkKey: 'e2e' },
+  });
+  return body;
+}
+
+/** Replaces the initial admin password through the API, for tests that start after the first login. */
+export async function changeAdminPassword(server: { url: string }, from: string, to: string): Promise<void> {
+  const login = await apiLogin(server, 'admin', from);
+  if (!login.success) throw new Error(`login failed: ${login.message}`);
+  const { body } = await api(server, 'POST', '/sys/user/updatePassword', {
+    token: login.result.token,
+    body: { username: 'admin', oldpassword: from, password: to, confirmpassword: to },
+  });
+  if (!body.success) throw new Error(`password change failed: ${body.message}`);
+}

@@ -1,0 +1,113 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { text } from './catalogues.ts';
+import { ADMIN_PASSWORD, api, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+
+const NEW_PASSWORD = 'Changed#Pass2';
+const en = (key: Parameters<typeof text>[1], params?: Record<string, string>) => text('en-US', key, params);
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function fillLogin(page: Page, username: string, password: string) {
+  await page.getByLabel(en('login.username'), { exact: true }).fill(username);
+  await page.getByLabel(en('login.password'), { exact: true }).fill(password);
+  await page.getByLabel(en('login.captcha'), { exact: true }).fill('abcd');
+  await page.getByRole('button', { name: en('login.submit'), exact: true }).click();
+}
+
+async function storedToken(page: Page): Promise<string | null> {
+  return page.evaluate(() => {
+    const raw = window.localStorage.getItem('pro__Access-Token');
+    return raw ? (JSON.parse(raw) as { value: string }).value : null;
+  });
+}
+
+describe('signing in, the first password change, deep links and signing out', () => {
+  it('walks the whole session life cycle like a person', async () => {
+    const context = await newContext(browser, { lang: 'en-US' });
+    const page = await context.newPage();
+
+    // Without a token every page leads to the login page, remembering where the person wanted to go.
+    await page.goto(`${server.url}/`);
+    await page.waitForURL(/\/user\/login\?redirect=/);
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/dashboard/analysis');
+    await expect.poll(() => page.getByRole('img', { name: en('login.captchaImage') }).count()).toBe(1);
+
+    // A wrong password gets the server's own message and keeps the person on the login page.
+    await fillLogin(page, 'admin', 'Wrong#Pass9');
+    await expect.poll(() => page.getByText('The user name or password is wrong').count()).toBeGreaterThan(0);
+    expect(new URL(page.url()).pathname).toBe('/user/login');
+
+    // The first login with the initial password demands a new one before anything else.
+    await fillLogin(page, 'admin', ADMIN_PASSWORD);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(en('password.mustChange')).waitFor();
+    await dialog.getByLabel(en('password.old')).fill(ADMIN_PASSWORD);
+    await dialog.getByLabel(en('password.new'), { exact: true }).fill(NEW_PASSWORD);
+    await dialog.getByLabel(en('password.confirm')).fill('Different#Pass3');
+    await dialog.getByRole('button', { name: en('common.ok') }).click();
+    await dialog.getByText(en('password.mismatch')).waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await dialog.getByLabel(en('password.confirm')).fill(NEW_PASSWORD);
+    await dialog.getByRole('button', { name: en('common.ok') }).click();
+    await page.waitForURL(/\/user\/login/);
+    await expect.poll(() => storedToken(page)).toBeNull();
+
+    // Logging in with the new password shows the menu and the home page.
+    await fillLogin(page, 'admin', NEW_PASSWORD);
+    await page.waitForURL(/\/dashboard\/analysis$/);
+    await page.getByRole('menuitem', { name: en('menu.dashboard.clock') }).waitFor();
+    await page.getByRole('menuitem', { name: en('menu.dashboard.analysis') }).waitFor();
+    expect(await page.title()).toBe(`${en('menu.dashboard.analysis')} - ${en('app.productName')}`);
+
+    // The menu navigates inside the console.
+    await page.getByRole('menuitem', { name: en('menu.dashboard.clock') }).click();
+    await page.waitForURL(/\/dashboard\/clock$/);
+
+    // Logging out asks first; cancelling keeps the session.
+    const token = await storedToken(page);
+    expect(token).toBeTruthy();
+    await page.getByRole('button', { name: en('header.userMenu') }).click();
+    await page.getByRole('menuitem', { name: en('header.logout') }).click();
+    await page.getByText(en('header.logoutConfirm')).waitFor();
+    await page.getByRole('button', { name: en('common.cancel') }).click();
+    expect(await storedToken(page)).toBe(token);
+    await page.getByRole('button', { name: en('header.userMenu') }).click();
+    await page.getByRole('menuitem', { name: en('header.logout') }).click();
+    await page.getByRole('button', { name: en('common.ok') }).click();
+    await page.waitForURL(/\/user\/login/);
+    await expect.poll(() => storedToken(page)).toBeNull();
+
+    // The server revoked the old token.
+    const { status, body } = await api(server, 'GET', '/sys/permission/getUserPermissionByToken', { token: token! });
+    expect(status).toBe(401);
+    expect(body.code).toBe(401);
+
+    // A deep link opened while logged out lands there after login.
+    await page.goto(`${server.url}/dashboard/clock?tab=1`);
+    await page.waitForURL(/\/user\/login\?redirect=/);
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/dashboard/clock?tab=1');
+    await fillLogin(page, 'admin', NEW_PASSWORD);
+    await page.waitForURL(/\/dashboard\/clock\?tab=1$/);
+
+    // With a token the login page sends the person home; an unknown page shows the 404 page.
+    await page.goto(`${server.url}/user/login`);
+    await page.waitForURL(/\/dashboard\/analysis$/);
+    await page.goto(`${server.url}/no/such/page`);
+    await page.getByText(en('exception.404')).waitFor();
+    await screenshot(page, 'not-found-en-US-desktop');
+    await context.close();
+  });
+});
