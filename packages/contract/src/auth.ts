@@ -111,7 +111,10 @@ export interface MenuItem {
   children?: MenuItem[];
 }
 
-/** A button permission (SPEC section 6). type '2' is excluded from checks; status '0' valid. */
+/**
+ * A button permission (SPEC section 6). type '2' is excluded from checks. In `allAuth`, status '0' means the
+ * button is not enforced and shows for everyone; '1' means it shows only for users whose `auth` holds it.
+ */
 export interface AuthItem {
   action: string;
   describe: string;
