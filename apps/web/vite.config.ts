@@ -15,11 +15,8 @@ export default defineConfig({
       output: {
         // Libraries get long-cached chunks of their own; pages stay lazy chunks loaded by route.
         codeSplitting: {
-          // A group holds only what its test names; shared dependencies stay where they are first needed.
-          includeDependenciesRecursively: false,
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 30 },
-            { name: 'pro-components', test: /node_modules[\\/]@ant-design[\\/]pro-components[\\/]/, priority: 25 },
             { name: 'antd', test: /node_modules[\\/](antd|@rc-component|rc-[\w-]+|@ant-design[\\/](cssinjs|cssinjs-utils|colors|fast-color|react-slick))[\\/]/, priority: 20 },
             { name: 'i18n', test: /node_modules[\\/](i18next|react-i18next|dayjs)[\\/]/, priority: 15 },
             { name: 'data', test: /node_modules[\\/](@tanstack|zustand)[\\/]/, priority: 15 },

@@ -4,11 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { ChangePasswordDialog } from '../features/user/index.ts';
 import { ApiError, feedback } from '../shared/api/index.ts';
-import { translateTitle } from '../shared/i18n/index.ts';
 import { EmptyMenuError, fetchUserPermissions, logout, useSession } from '../shared/session/index.ts';
 import { FullPageSpin, useDocumentTitle } from '../shared/ui/index.ts';
 import { UserLayout } from './layouts/user-layout.tsx';
-import { menuRoutes, titlesByPath } from './menu-model.tsx';
+import { menuRoutes } from './menu-model.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { lazyPage } from './page-registry.tsx';
 import { HOME_PATH, LOGIN_PATH, guard } from './route-guard.ts';
@@ -17,8 +16,7 @@ const LoginPage = lazy(() => import('../features/user/pages/login.tsx'));
 // The signed-in frame (and ProLayout with it) loads only once there is a session.
 const BasicLayout = lazy(() => import('./layouts/basic-layout.tsx').then((m) => ({ default: m.BasicLayout })));
 
-function MenuPage({ page: Page, title }: { page: ComponentType; title: string }) {
-  useDocumentTitle(translateTitle(title));
+function MenuPage({ page: Page }: { page: ComponentType }) {
   return (
     <Suspense fallback={<FullPageSpin />}>
       <Page />
@@ -88,7 +86,6 @@ function SignedInRoutes() {
 
   const routes = useMemo(() => (menu ? menuRoutes(menu) : []), [menu]);
   const pages = useMemo(() => new Map(routes.flatMap((r) => (r.kind === 'page' ? [[r.path, lazyPage(r.component)] as const] : []))), [routes]);
-  const titles = useMemo(() => (menu ? titlesByPath(menu) : new Map<string, string>()), [menu]);
 
   if (!menu) return <FullPageSpin />;
   return (
@@ -105,7 +102,7 @@ function SignedInRoutes() {
           route.kind === 'redirect' ? (
             <Route key={route.path} path={route.path} element={<Navigate to={route.to} replace />} />
           ) : route.kind === 'page' && pages.get(route.path) ? (
-            <Route key={route.path} path={route.path} element={<MenuPage page={pages.get(route.path)!} title={titles.get(route.path) ?? route.title} />} />
+            <Route key={route.path} path={route.path} element={<MenuPage page={pages.get(route.path)!} />} />
           ) : (
             <Route key={route.path} path={route.path} element={<NotFoundPage />} />
           ),

@@ -19,6 +19,9 @@ describe('route guard', () => {
 
   it('sends a signed-in visit of the login page home', () => {
     expect(guard('/user/login', '', '', true)).toEqual({ kind: 'redirect', to: '/dashboard/analysis' });
+    expect(guard('/user/login', '?redirect=%2Fdashboard%2Fclock%3Fa%3D1', '', true)).toEqual({ kind: 'redirect', to: '/dashboard/clock?a=1' });
+    expect(guard('/user/login', '?redirect=https%3A%2F%2Fevil.test', '', true)).toEqual({ kind: 'redirect', to: '/dashboard/analysis' });
+    expect(guard('/user/login', '?redirect=%2F%2Fevil.test', '', true)).toEqual({ kind: 'redirect', to: '/dashboard/analysis' });
     expect(guard('/dashboard/clock', '', '', true)).toEqual({ kind: 'allow' });
     expect(guard('/vistor/user/main', '', '', true)).toEqual({ kind: 'allow' });
   });

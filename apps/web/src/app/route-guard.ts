@@ -1,3 +1,7 @@
+import { LOGIN_PATH, redirectTarget } from '../shared/session/redirect-target.ts';
+
+export { HOME_PATH, LOGIN_PATH } from '../shared/session/redirect-target.ts';
+
 /** SPEC section 2: paths that need no token. */
 export const PUBLIC_PATHS = [
   '/user/login',
@@ -12,9 +16,6 @@ export const PUBLIC_PATHS = [
   '/panel',
   '/result',
 ] as const;
-
-export const LOGIN_PATH = '/user/login';
-export const HOME_PATH = '/dashboard/analysis';
 
 const normalise = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
 
@@ -33,6 +34,7 @@ export function guard(pathname: string, search: string, hash: string, hasToken: 
     const wanted = `${pathname}${search}${hash}`;
     return { kind: 'redirect', to: path === '/' ? LOGIN_PATH : `${LOGIN_PATH}?redirect=${encodeURIComponent(wanted)}` };
   }
-  if (path === LOGIN_PATH) return { kind: 'redirect', to: HOME_PATH };
+  // Right after login the page is still /user/login?redirect=…: both this guard and the login page go there.
+  if (path === LOGIN_PATH) return { kind: 'redirect', to: redirectTarget(search) };
   return { kind: 'allow' };
 }

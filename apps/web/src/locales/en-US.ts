@@ -49,6 +49,7 @@ export const enUS = {
   'login.welcomeBack': '{{greeting}}, welcome back',
 
   'header.welcome': 'Welcome, {{name}}',
+  'header.menu': 'Menu',
   'header.userMenu': 'User menu',
   'header.changePassword': 'Change password',
   'header.logout': 'Log out',

@@ -1,19 +1,19 @@
-import { DownOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { DownOutlined, KeyOutlined, LogoutOutlined, MenuOutlined, UserOutlined } from '@ant-design/icons';
 import { ProLayout } from '@ant-design/pro-components';
 import type { MenuItem } from '@isps/contract';
-import { App, Avatar, Dropdown } from 'antd';
+import { App, Avatar, Button, Dropdown, Grid } from 'antd';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { ChangePasswordDialog } from '../../features/user/index.ts';
-import { storedLanguage } from '../../shared/i18n/index.ts';
+import { storedLanguage, translateTitle } from '../../shared/i18n/index.ts';
 import { logout, useSession } from '../../shared/session/index.ts';
 import { Copyright, LanguageSwitch } from '../../shared/ui/index.ts';
 import { IconByName } from '../../shared/ui/icon-by-name.tsx';
-import { sideMenu, type SideMenuItem } from '../menu-model.tsx';
+import { sideMenu, titlesByPath, type SideMenuItem } from '../menu-model.tsx';
 import styles from './basic-layout.module.css';
 
-/** SPEC section 9 defaults: dark side navigation, 200 px wide, 80 px collapsed. */
+/** SPEC section 9 defaults: dark side navigation, 200 px wide, 80 px collapsed; the header spans the page. */
 const layoutSettings = { siderWidth: 200, collapsedWidth: 80, fixSiderbar: true, fixedHeader: true } as const;
 
 const darkSider = {
@@ -99,15 +99,31 @@ export function BasicLayout({ menu }: { menu: readonly MenuItem[] }) {
   const { t } = useTranslation();
   const location = useLocation();
   const [passwordOpen, setPasswordOpen] = useState(false);
+  // ProLayout treats widths below 768 px as mobile and shows the menu as a drawer there.
+  const isMobile = Grid.useBreakpoint().md === false;
+  const [collapsed, setCollapsed] = useState(isMobile);
+  const actions = (
+    <div className={styles.actions}>
+      <LanguageSwitch />
+      <UserMenu onChangePassword={() => setPasswordOpen(true)} />
+    </div>
+  );
   const menuData = useMemo(() => withIcons(sideMenu(menu)), [menu]);
   const language = storedLanguage();
+  const titles = useMemo(() => titlesByPath(menu), [menu]);
+  const pageTitle = titles.has(location.pathname) ? translateTitle(titles.get(location.pathname)) : t('exception.pageNotFound');
+  // ProLayout writes document.title itself, so it is handed the whole 'page - product' text.
+  const documentTitle = `${pageTitle} - ${t('app.productName')}`;
 
   return (
     <>
       <ProLayout
+        className={styles.layout}
         title={t('app.productName')}
         logo={<img src="/logo.svg" alt="" width={32} height={32} />}
         layout="side"
+        collapsed={collapsed}
+        onCollapse={setCollapsed}
         locale={language === 'ja-JP' ? 'en-US' : language}
         menu={{ locale: false, collapsedWidth: layoutSettings.collapsedWidth }}
         siderWidth={layoutSettings.siderWidth}
@@ -120,21 +136,29 @@ export function BasicLayout({ menu }: { menu: readonly MenuItem[] }) {
         menuItemRender={(item, dom) => renderMenuLink({ path: item.path, external: Boolean((item as { external?: boolean }).external) }, dom)}
         subMenuItemRender={(_item, dom) => dom}
         onMenuHeaderClick={() => undefined}
-        menuHeaderRender={(logo, title) => (
+        menuHeaderRender={(logo) => (
           <Link to="/dashboard/analysis" className={styles.brand} aria-label={t('app.home')}>
             {logo}
-            {title}
+            <span className={styles.product}>{t('app.productName')}</span>
           </Link>
         )}
-        pageTitleRender={false}
-        token={{ sider: darkSider, header: { colorBgHeader: '#fff' }, pageContainer: { paddingInlinePageContainerContent: 24, paddingBlockPageContainerContent: 24 } }}
-        actionsRender={() => [<LanguageSwitch key="language" />, <UserMenu key="user" onChangePassword={() => setPasswordOpen(true)} />]}
+        pageTitleRender={() => documentTitle}
+        contentStyle={{ padding: 0 }}
+        token={{ sider: darkSider, header: { colorBgHeader: '#fff', heightLayoutHeader: 56 }, pageContainer: { paddingInlinePageContainerContent: 24, paddingBlockPageContainerContent: 24 } }}
+        headerContentRender={() => (
+          <div className={styles.mobileHeader}>
+            <Button type="text" icon={<MenuOutlined />} aria-label={t('header.menu')} aria-expanded={!collapsed} onClick={() => setCollapsed(!collapsed)} />
+            {actions}
+          </div>
+        )}
         footerRender={() => (
           <footer className={styles.footer}>
             <Copyright />
           </footer>
         )}
       >
+        {/* ProLayout draws no header beside a side menu on desktop, so the console brings its own there. */}
+        {isMobile ? null : <header className={styles.desktopHeader}>{actions}</header>}
         <main className={styles.content}>
           <Outlet />
         </main>

@@ -2,9 +2,9 @@ import { LockOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-desi
 import { Button, Form, Input, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { feedback } from '../../../shared/api/index.ts';
-import { useSession } from '../../../shared/session/index.ts';
+import { redirectTarget, useSession } from '../../../shared/session/index.ts';
 import { useDocumentTitle } from '../../../shared/ui/index.ts';
 import { newCheckKey, useCaptcha } from '../api/get-captcha.ts';
 import { useLogin } from '../api/login.ts';
@@ -17,14 +17,6 @@ interface LoginForm {
   captcha: string;
 }
 
-const HOME = '/dashboard/analysis';
-
-/** Only paths inside the console are followed after login, never another origin. */
-function safeRedirect(value: string | null): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/user/login')) return HOME;
-  return value;
-}
-
 export default function LoginPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('login.pageTitle'));
@@ -34,7 +26,7 @@ export default function LoginPage() {
   const login = useLogin();
   const signIn = useSession((s) => s.signIn);
   const navigate = useNavigate();
-  const [search] = useSearchParams();
+  const location = useLocation();
 
   function refreshCaptcha() {
     setCheckKey(newCheckKey());
@@ -56,7 +48,7 @@ export default function LoginPage() {
     }
     signIn(answer.result.token, answer.result.userInfo);
     feedback().notify('success', t('login.welcome'), t('login.welcomeBack', { greeting: t(greetingKey(new Date().getHours())) }), 3);
-    navigate(safeRedirect(search.get('redirect')), { replace: true });
+    navigate(redirectTarget(location.search), { replace: true });
   }
 
   return (
