@@ -1,9 +1,11 @@
+/// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react()],
+  test: { setupFiles: [`${import.meta.dirname}/src/test-setup.ts`] },
   server: {
     proxy: { '/api': { target: 'http://localhost:8080', changeOrigin: true, ws: true } },
   },

@@ -38,7 +38,7 @@ function FeedbackBridge() {
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <I18nextProvider i18n={i18n}>
-      <ConfigProvider locale={antdLocales[language]} theme={theme}>
+      <ConfigProvider locale={antdLocales[language]} theme={theme} button={{ autoInsertSpace: false }}>
         <AntApp>
           <FeedbackBridge />
           <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>

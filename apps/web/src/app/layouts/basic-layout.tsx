@@ -16,6 +16,8 @@ import styles from './basic-layout.module.css';
 /** SPEC section 9 defaults: dark side navigation, 200 px wide, 80 px collapsed; the header spans the page. */
 const layoutSettings = { siderWidth: 200, collapsedWidth: 80, fixSiderbar: true, fixedHeader: true } as const;
 
+const MOBILE_QUERY = '(max-width: 767.98px)';
+
 const darkSider = {
   colorMenuBackground: '#001529',
   colorTextMenu: 'rgba(255,255,255,0.72)',
@@ -101,7 +103,8 @@ export function BasicLayout({ menu }: { menu: readonly MenuItem[] }) {
   const [passwordOpen, setPasswordOpen] = useState(false);
   // ProLayout treats widths below 768 px as mobile and shows the menu as a drawer there.
   const isMobile = Grid.useBreakpoint().md === false;
-  const [collapsed, setCollapsed] = useState(isMobile);
+  // Read the width at once: breakpoints arrive a render late, which would flash the mobile drawer open.
+  const [collapsed, setCollapsed] = useState(() => window.matchMedia(MOBILE_QUERY).matches);
   const actions = (
     <div className={styles.actions}>
       <LanguageSwitch />
