@@ -77,6 +77,8 @@ export const enUS = {
   'exception.404': 'Sorry, the page you visited does not exist.',
   'exception.pageNotFound': 'Page not found',
   'exception.backHome': 'Back home',
+  'exception.pageFailed': 'This page could not be shown',
+  'exception.reload': 'Reload',
 
   'dashboard.userCount': 'Users',
   'dashboard.roleCount': 'Roles',

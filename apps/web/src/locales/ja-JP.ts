@@ -78,6 +78,8 @@ export const jaJP: Record<MessageKey, string> = {
   'exception.404': '申し訳ありません。お探しのページは存在しません。',
   'exception.pageNotFound': 'ページが見つかりません',
   'exception.backHome': 'ホームに戻る',
+  'exception.pageFailed': 'ページを表示できませんでした',
+  'exception.reload': '再読み込み',
 
   'dashboard.userCount': 'ユーザー数',
   'dashboard.roleCount': 'ロール数',

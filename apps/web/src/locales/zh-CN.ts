@@ -78,6 +78,8 @@ export const zhCN: Record<MessageKey, string> = {
   'exception.404': '抱歉，您访问的页面不存在。',
   'exception.pageNotFound': '页面不存在',
   'exception.backHome': '返回首页',
+  'exception.pageFailed': '页面加载失败',
+  'exception.reload': '重新加载',
 
   'dashboard.userCount': '用户数',
   'dashboard.roleCount': '角色数',

@@ -8,7 +8,7 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { ChangePasswordDialog } from '../../features/user/index.ts';
 import { storedLanguage, translateTitle } from '../../shared/i18n/index.ts';
 import { logout, useSession } from '../../shared/session/index.ts';
-import { Copyright, LanguageSwitch } from '../../shared/ui/index.ts';
+import { Copyright, LanguageSwitch, useDocumentTitle } from '../../shared/ui/index.ts';
 import { IconByName } from '../../shared/ui/icon-by-name.tsx';
 import { sideMenu, titlesByPath, type SideMenuItem } from '../menu-model.tsx';
 import styles from './basic-layout.module.css';
@@ -115,8 +115,9 @@ export function BasicLayout({ menu }: { menu: readonly MenuItem[] }) {
   const language = storedLanguage();
   const titles = useMemo(() => titlesByPath(menu), [menu]);
   const pageTitle = titles.has(location.pathname) ? translateTitle(titles.get(location.pathname)) : t('exception.pageNotFound');
-  // ProLayout writes document.title itself, so it is handed the whole 'page - product' text.
+  // ProLayout writes document.title too, so it is handed the very same 'page - product' text.
   const documentTitle = `${pageTitle} - ${t('app.productName')}`;
+  useDocumentTitle(pageTitle);
 
   return (
     <>
