@@ -23,3 +23,13 @@ if (!window.matchMedia) {
 }
 
 afterEach(() => cleanup());
+
+// jsdom has no ResizeObserver either; antd's select list only needs the calls to exist.
+if (!('ResizeObserver' in window)) {
+  class NoResizeObserver {
+    observe(): void {}
+    unobserve(): void {}
+    disconnect(): void {}
+  }
+  Object.assign(window, { ResizeObserver: NoResizeObserver });
+}

@@ -54,6 +54,7 @@ export const enUS = {
   'header.changePassword': 'Change password',
   'header.logout': 'Log out',
   'header.logoutConfirm': 'Really log out?',
+  'header.switchDepart': 'Switch group',
 
   'password.title': 'Change password',
   'password.old': 'Old password',
@@ -70,6 +71,13 @@ export const enUS = {
   'password.changeFailed': 'Change Password Fail',
   'password.loginAgain': 'Please log in again with your new password.',
   'password.noUser': 'No logged-in user in the system',
+
+  'depart.title': 'You belong to several groups, choose the current one',
+  'depart.label': 'Group',
+  'depart.placeholder': 'Choose a group',
+  'depart.required': 'Please choose a group',
+  'depart.noneSet': 'You have not set group information',
+  'depart.switched': 'Current group switched',
 
   'permission.loadFailed': 'Failed to load your permissions, please log in again',
   'permission.emptyMenu': 'You have no menu permission, please contact the administrator',

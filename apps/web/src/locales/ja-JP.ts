@@ -55,6 +55,7 @@ export const jaJP: Record<MessageKey, string> = {
   'header.changePassword': 'パスワード変更',
   'header.logout': 'ログアウト',
   'header.logoutConfirm': '本当にログアウトしますか？',
+  'header.switchDepart': 'グループ切替',
 
   'password.title': 'パスワード変更',
   'password.old': '旧パスワード',
@@ -71,6 +72,13 @@ export const jaJP: Record<MessageKey, string> = {
   'password.changeFailed': 'パスワードの変更に失敗しました',
   'password.loginAgain': '新しいパスワードで再度ログインしてください。',
   'password.noUser': 'ログイン中のユーザーがいません',
+
+  'depart.title': '複数のグループに所属しています。現在のグループを選択してください',
+  'depart.label': 'グループ',
+  'depart.placeholder': 'グループを選択',
+  'depart.required': 'グループを選択してください',
+  'depart.noneSet': 'グループ情報が設定されていません',
+  'depart.switched': '現在のグループを切り替えました',
 
   'permission.loadFailed': '権限の取得に失敗しました。再度ログインしてください',
   'permission.emptyMenu': 'メニュー権限がありません。管理者に連絡してください',

@@ -55,6 +55,7 @@ export const zhCN: Record<MessageKey, string> = {
   'header.changePassword': '修改密码',
   'header.logout': '退出登录',
   'header.logoutConfirm': '真的要注销登录吗？',
+  'header.switchDepart': '切换部门',
 
   'password.title': '修改密码',
   'password.old': '旧密码',
@@ -71,6 +72,13 @@ export const zhCN: Record<MessageKey, string> = {
   'password.changeFailed': '密码修改失败',
   'password.loginAgain': '请使用新密码重新登录。',
   'password.noUser': '系统中没有登录用户',
+
+  'depart.title': '您隶属于多部门，请选择当前所在部门',
+  'depart.label': '部门',
+  'depart.placeholder': '请选择部门',
+  'depart.required': '请选择部门',
+  'depart.noneSet': '您尚未设置部门信息',
+  'depart.switched': '已切换当前部门',
 
   'permission.loadFailed': '获取权限失败，请重新登录',
   'permission.emptyMenu': '您没有菜单权限，请联系管理员',

@@ -1,11 +1,11 @@
-import { DownOutlined, KeyOutlined, LogoutOutlined, MenuOutlined, UserOutlined } from '@ant-design/icons';
+import { ApartmentOutlined, DownOutlined, KeyOutlined, LogoutOutlined, MenuOutlined, UserOutlined } from '@ant-design/icons';
 import { ProLayout } from '@ant-design/pro-components';
 import type { MenuItem } from '@isps/contract';
 import { App, Avatar, Button, Dropdown, Grid } from 'antd';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { ChangePasswordDialog } from '../../features/user/index.ts';
+import { ChangePasswordDialog, DepartSelectDialog } from '../../features/user/index.ts';
 import { storedLanguage, translateTitle } from '../../shared/i18n/index.ts';
 import { logout, useSession } from '../../shared/session/index.ts';
 import { Copyright, LanguageSwitch, useDocumentTitle } from '../../shared/ui/index.ts';
@@ -36,7 +36,7 @@ const darkSider = {
   colorTextCollapsedButtonHover: '#1890ff',
 };
 
-function UserMenu({ onChangePassword }: { onChangePassword: () => void }) {
+function UserMenu({ onChangePassword, onSwitchDepart }: { onChangePassword: () => void; onSwitchDepart: () => void }) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const navigate = useNavigate();
@@ -61,6 +61,7 @@ function UserMenu({ onChangePassword }: { onChangePassword: () => void }) {
       trigger={['click']}
       menu={{
         items: [
+          { key: 'depart', icon: <ApartmentOutlined />, label: t('header.switchDepart'), onClick: onSwitchDepart },
           { key: 'password', icon: <KeyOutlined />, label: t('header.changePassword'), onClick: onChangePassword },
           { type: 'divider' },
           { key: 'logout', icon: <LogoutOutlined />, label: t('header.logout'), onClick: confirmLogout },
@@ -101,6 +102,9 @@ export function BasicLayout({ menu }: { menu: readonly MenuItem[] }) {
   const { t } = useTranslation();
   const location = useLocation();
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const departChoicePending = useSession((s) => s.departChoicePending);
+  const setDepartChoicePending = useSession((s) => s.setDepartChoicePending);
+  const [departOpen, setDepartOpen] = useState(false);
   // ProLayout treats widths below 768 px as mobile and shows the menu as a drawer there.
   const isMobile = Grid.useBreakpoint().md === false;
   // Read the width at once: breakpoints arrive a render late, which would flash the mobile drawer open.
@@ -108,11 +112,15 @@ export function BasicLayout({ menu }: { menu: readonly MenuItem[] }) {
   const actions = (
     <div className={styles.actions}>
       <LanguageSwitch />
-      <UserMenu onChangePassword={() => setPasswordOpen(true)} />
+      <UserMenu onChangePassword={() => setPasswordOpen(true)} onSwitchDepart={() => setDepartOpen(true)} />
     </div>
   );
   const menuData = useMemo(() => withIcons(sideMenu(menu)), [menu]);
   const language = storedLanguage();
+  const closeDepartDialog = useCallback(() => {
+    setDepartOpen(false);
+    setDepartChoicePending(false);
+  }, [setDepartChoicePending]);
   const titles = useMemo(() => titlesByPath(menu), [menu]);
   const pageTitle = titles.has(location.pathname) ? translateTitle(titles.get(location.pathname)) : t('exception.pageNotFound');
   // ProLayout writes document.title too, so it is handed the very same 'page - product' text.
@@ -168,6 +176,7 @@ export function BasicLayout({ menu }: { menu: readonly MenuItem[] }) {
         </main>
       </ProLayout>
       <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+      <DepartSelectDialog open={departOpen || departChoicePending} onClose={closeDepartDialog} />
     </>
   );
 }

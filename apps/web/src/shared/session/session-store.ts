@@ -12,7 +12,10 @@ export interface SessionState {
   menu: MenuItem[] | null;
   auth: AuthItem[];
   allAuth: AuthItem[];
-  signIn(token: string, userInfo: UserInfo): void;
+  /** the login answered multi_depart 2: the user is asked for the current group once inside */
+  departChoicePending: boolean;
+  signIn(token: string, userInfo: UserInfo, departChoicePending?: boolean): void;
+  setDepartChoicePending(pending: boolean): void;
   setUserInfo(userInfo: UserInfo): void;
   setPermissions(menu: MenuItem[], auth: AuthItem[], allAuth: AuthItem[]): void;
   clear(): void;
@@ -32,10 +35,14 @@ export const useSession = create<SessionState>()((set) => ({
   menu: null,
   auth: readButtonAuth(ButtonAuthKey.user),
   allAuth: readButtonAuth(ButtonAuthKey.system),
-  signIn(token, userInfo) {
+  departChoicePending: false,
+  signIn(token, userInfo, departChoicePending = false) {
     setStored(StorageKey.token, token);
     setStored(StorageKey.userInfo, userInfo);
-    set({ token, userInfo, menu: null });
+    set({ token, userInfo, menu: null, departChoicePending });
+  },
+  setDepartChoicePending(departChoicePending) {
+    set({ departChoicePending });
   },
   setUserInfo(userInfo) {
     setStored(StorageKey.userInfo, userInfo);
@@ -51,7 +58,7 @@ export const useSession = create<SessionState>()((set) => ({
     removeStored(StorageKey.userInfo);
     sessionStorage.removeItem(ButtonAuthKey.user);
     sessionStorage.removeItem(ButtonAuthKey.system);
-    set({ token: null, userInfo: null, menu: null, auth: [], allAuth: [] });
+    set({ token: null, userInfo: null, menu: null, auth: [], allAuth: [], departChoicePending: false });
   },
 }));
 

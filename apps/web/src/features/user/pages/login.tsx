@@ -46,7 +46,7 @@ export default function LoginPage() {
       refreshCaptcha();
       return;
     }
-    signIn(answer.result.token, answer.result.userInfo);
+    signIn(answer.result.token, answer.result.userInfo, answer.result.multi_depart === 2);
     feedback().notify('success', t('login.welcome'), t('login.welcomeBack', { greeting: t(greetingKey(new Date().getHours())) }), 3);
     navigate(redirectTarget(location.search), { replace: true });
   }
