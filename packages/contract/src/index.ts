@@ -6,3 +6,4 @@ export * from './permissions.ts';
 export * from './messages/index.ts';
 export * from './dashboard.ts';
 export * from './menu-keys.ts';
+export * from './crud/index.ts';

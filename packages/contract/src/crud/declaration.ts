@@ -1,0 +1,189 @@
+/**
+ * Entity declarations: one plain object per list-and-form screen, read by the server (routes, SQL, checks) and by
+ * the console (list page, search form, modal form, detail view). Nothing here runs server code.
+ *
+ * For the web engineer, reading a declaration `d`:
+ * - Routes: `d.basePath + CrudVerb.list` etc. (see `crudPath`); `list` takes `pageNo`, `pageSize`, `column`, `order`,
+ *   one parameter per `d.search` field (value syntax `*x*` contains, `x*` starts with, `a,b` one of, `!x` not;
+ *   a `range` field takes `<field>_begin` / `<field>_end`), and `superQueryParams` + `superQueryMatchType`.
+ * - Buttons: `permissionCode(d, 'add')` → 'system:position:add'. Actions: list, add, edit, delete (also deleteBatch),
+ *   export, import, recycleBin (restore / complete delete), plus `d.extraActions`.
+ * - Labels are i18n keys: `d.title` for the screen, `d.fields[name].label` per field. Their texts in the three
+ *   languages are in `entityLabels` (merge them into the console catalogues).
+ * - Table: `d.columns` in order; a field with `dict` gets `<field>_dictText` in list rows (show that text);
+ *   `d.sortable` columns may be sorted by the server; `d.defaultSort` is the initial order.
+ * - Form: every field of `d.fields` not marked `readOnly` in `d.formFields` order; `widget` says how to edit it,
+ *   `schema` validates it (the server uses the very same schema); `required` fields need a value on add.
+ *   `writeOnly` fields (passwords) are never returned: leave them empty on edit to keep the stored value.
+ * - Detail view: `d.columns` plus `d.detailFields`.
+ * - Tree entities (`d.tree`): `queryTreeList` returns the rows nested under `children`; the parent field's widget is
+ *   `treeSelect`. Recycle bin (`d.softDelete.recycleBin`): `recycleBin` (list), `putRecycleBin` (restore `{ids}`),
+ *   `deleteRecycleBin?ids=` (complete delete).
+ * - Rows carry `id`, `createBy`, `createTime`, `updateBy`, `updateTime` besides the declared fields.
+ */
+import type { z } from 'zod';
+import type { MessageKey } from '../messages/index.ts';
+
+/** How a field is edited in the modal form. */
+export type Widget =
+  | { kind: 'input' }
+  | { kind: 'textarea' }
+  | { kind: 'number'; min?: number; max?: number }
+  /** options from GET /sys/dict/getDictItems/{dict} */
+  | { kind: 'select'; dict: string }
+  /** options from another registered entity's list (value = id, text = `labelField`) */
+  | { kind: 'entitySelect'; entity: string; labelField: string }
+  /** 1 on, 0 off */
+  | { kind: 'switch' }
+  | { kind: 'date' }
+  | { kind: 'datetime' }
+  /** a node of the same tree entity (from queryTreeList) */
+  | { kind: 'treeSelect' }
+  /** write-only: never returned by the server; empty on edit keeps the stored value */
+  | { kind: 'password' }
+  /** a JSON object edited as text */
+  | { kind: 'json' }
+  /** a choice from a fixed list declared in the contract; `label` is an i18n key */
+  | { kind: 'options'; options: ReadonlyArray<{ value: string; label: string }> };
+
+/** How a value is stored and compared: strings, integers, ISO times (UTC) or JSON objects (stored as text). */
+export type FieldKind = 'string' | 'integer' | 'date' | 'datetime' | 'json';
+
+/** How a plain search value matches: contains (LIKE), exact (=), range (`_begin`/`_end`), one-of (`a,b`). */
+export type MatchKind = 'contains' | 'exact' | 'range' | 'oneOf';
+
+export interface FieldDeclaration {
+  /** i18n key of the label, `<entity>.field.<name>` */
+  label: string;
+  kind: FieldKind;
+  /** validates a present, non-empty value (on add and edit; the console uses it for the form too) */
+  schema: z.ZodType;
+  widget: Widget;
+  /** must be given (non-empty) on add; on edit it may be left out but never emptied */
+  required?: boolean;
+  /** dictionary code: list rows get `<field>_dictText` */
+  dict?: string;
+  /** never returned (passwords); stored by the server's hook (encrypted or hashed) */
+  writeOnly?: boolean;
+  /** filled by the server (generated codes, computed values); not in the form */
+  readOnly?: boolean;
+  /** database column when it differs from the snake_case of the field name */
+  column?: string;
+  /** value used on add when the field is left empty */
+  defaultValue?: string | number;
+}
+
+export interface UniqueDeclaration {
+  field: string;
+  /** unique among rows with the same values of these fields (a dictionary item value within its dictionary) */
+  within?: readonly string[];
+  /** the refusal message, e.g. 'duplicate.code' → 'Code already exists!' */
+  message: MessageKey;
+}
+
+export type CrudAction = 'list' | 'add' | 'edit' | 'delete' | 'export' | 'import' | 'recycleBin';
+
+export interface EntityDeclaration {
+  /** unique name, also the label namespace: 'position' */
+  name: string;
+  /** i18n key of the screen title */
+  title: string;
+  /** API base below API_PREFIX: '/sys/position' */
+  basePath: string;
+  /** button permission prefix: '<prefix>:<action>' (see `permissionCode`) */
+  permissionPrefix: string;
+  /** component of the menu item that shows this screen: 'system/position' */
+  component: string;
+  table: string;
+  fields: Record<string, FieldDeclaration>;
+  /** list columns, in order */
+  columns: readonly string[];
+  /** form fields, in order (defaults to every field not readOnly) */
+  formFields?: readonly string[];
+  /** fields shown only in the detail view */
+  detailFields?: readonly string[];
+  search: Readonly<Record<string, MatchKind>>;
+  sortable: readonly string[];
+  defaultSort: { field: string; order: 'asc' | 'desc' };
+  unique?: readonly UniqueDeclaration[];
+  /** rows carry tenant_id; a tenant user sees and writes only their tenant's rows */
+  tenantScoped?: boolean;
+  /** rows carry del_flag; delete marks them, and with recycleBin they can be restored or deleted completely */
+  softDelete?: { recycleBin: boolean };
+  /** a tree: each row names its parent by this field ('' or null for roots) */
+  tree?: { parentField: string; labelField: string };
+  /** the field the console shows as the row's name (confirm dialogs, selectors) */
+  labelField: string;
+  /** actions the screen offers; defaults to list, add, edit, delete, export, import (+ recycleBin when declared) */
+  actions?: readonly CrudAction[];
+  /** extra button permissions of this screen beyond the CRUD actions: 'test' → '<prefix>:test' */
+  extraActions?: readonly string[];
+}
+
+export const CrudVerb = {
+  list: '/list',
+  queryById: '/queryById',
+  add: '/add',
+  edit: '/edit',
+  delete: '/delete',
+  deleteBatch: '/deleteBatch',
+  exportXls: '/exportXls',
+  importExcel: '/importExcel',
+  queryTreeList: '/queryTreeList',
+  recycleBin: '/recycleBin',
+  putRecycleBin: '/putRecycleBin',
+  deleteRecycleBin: '/deleteRecycleBin',
+} as const;
+export type CrudVerbName = keyof typeof CrudVerb;
+
+export function crudPath(entity: Pick<EntityDeclaration, 'basePath'>, verb: CrudVerbName): string {
+  return entity.basePath + CrudVerb[verb];
+}
+
+export function permissionCode(entity: Pick<EntityDeclaration, 'permissionPrefix'>, action: CrudAction | (string & {})): string {
+  return `${entity.permissionPrefix}:${action}`;
+}
+
+export function entityActions(entity: EntityDeclaration): readonly CrudAction[] {
+  if (entity.actions) return entity.actions;
+  const base: CrudAction[] = ['list', 'add', 'edit', 'delete', 'export', 'import'];
+  return entity.softDelete?.recycleBin ? [...base, 'recycleBin'] : base;
+}
+
+/** Every button permission code the screen needs (the seeded menu tree holds each). */
+export function entityPermissionCodes(entity: EntityDeclaration): string[] {
+  return [...entityActions(entity), ...(entity.extraActions ?? [])].map((a) => permissionCode(entity, a));
+}
+
+export function formFieldsOf(entity: EntityDeclaration): string[] {
+  return entity.formFields ? [...entity.formFields] : Object.keys(entity.fields).filter((f) => !entity.fields[f]?.readOnly);
+}
+
+export function columnOf(entity: EntityDeclaration, field: string): string {
+  return entity.fields[field]?.column ?? field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** Fields every row carries besides the declared ones, with their columns. */
+export const AUDIT_FIELDS = { createBy: 'create_by', createTime: 'create_time', updateBy: 'update_by', updateTime: 'update_time' } as const;
+
+/** superQueryParams entry rules (DESIGN section 5). */
+export const SUPER_QUERY_RULES = ['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'like', 'in', 'not_in', 'empty', 'not_empty'] as const;
+export type SuperQueryRule = (typeof SUPER_QUERY_RULES)[number];
+export interface SuperQueryCondition {
+  field: string;
+  rule: SuperQueryRule;
+  val?: string | number | null;
+}
+
+export const MAX_PAGE_SIZE = 1000;
+
+/** Result of POST …/importExcel: one entry per data row (row numbers as shown in the spreadsheet). */
+export interface ImportReport {
+  total: number;
+  added: number;
+  failed: number;
+  rows: Array<{ row: number; success: true; id: string } | { row: number; success: false; message: string }>;
+}
+
+/** A node of GET …/queryTreeList. */
+export type TreeRow = Record<string, unknown> & { id: string; key: string; title: string; value: string; children?: TreeRow[] };
