@@ -49,7 +49,7 @@ export const enUS = {
   'login.welcomeBack': '{{greeting}}, welcome back',
 
   'header.welcome': 'Welcome, {{name}}',
-  'header.menu': 'Menu',
+  'header.menu': 'Navigation',
   'header.userMenu': 'User menu',
   'header.changePassword': 'Change password',
   'header.logout': 'Log out',

@@ -50,7 +50,7 @@ export const jaJP: Record<MessageKey, string> = {
   'login.welcomeBack': '{{greeting}}、おかえりなさい',
 
   'header.welcome': 'ようこそ、{{name}} さん',
-  'header.menu': 'メニュー',
+  'header.menu': 'ナビゲーション',
   'header.userMenu': 'ユーザーメニュー',
   'header.changePassword': 'パスワード変更',
   'header.logout': 'ログアウト',

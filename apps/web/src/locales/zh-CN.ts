@@ -50,7 +50,7 @@ export const zhCN: Record<MessageKey, string> = {
   'login.welcomeBack': '{{greeting}}，欢迎回来',
 
   'header.welcome': '欢迎您，{{name}}',
-  'header.menu': '菜单',
+  'header.menu': '导航菜单',
   'header.userMenu': '用户菜单',
   'header.changePassword': '修改密码',
   'header.logout': '退出登录',

@@ -85,7 +85,7 @@ function withIcons(items: SideMenuItem[]): (SideMenuItem & { icon?: ReactNode })
   }));
 }
 
-function renderMenuLink(item: { path?: string; external?: boolean }, dom: ReactNode) {
+function renderMenuLink(item: { path?: string; external?: boolean }, dom: ReactNode, onNavigate: () => void) {
   if (!item.path) return dom;
   if (item.external) {
     return (
@@ -94,7 +94,11 @@ function renderMenuLink(item: { path?: string; external?: boolean }, dom: ReactN
       </a>
     );
   }
-  return <Link to={item.path}>{dom}</Link>;
+  return (
+    <Link to={item.path} onClick={onNavigate}>
+      {dom}
+    </Link>
+  );
 }
 
 /** The signed-in frame around every menu page; the only place that knows ProLayout. */
@@ -145,7 +149,10 @@ export function BasicLayout({ menu }: { menu: readonly MenuItem[] }) {
         location={{ pathname: location.pathname }}
         route={{ path: '/', children: menuData }}
         menuDataRender={() => menuData}
-        menuItemRender={(item, dom) => renderMenuLink({ path: item.path, external: Boolean((item as { external?: boolean }).external) }, dom)}
+        menuItemRender={(item, dom) =>
+          // On a phone the drawer closes once a page is chosen.
+          renderMenuLink({ path: item.path, external: Boolean((item as { external?: boolean }).external) }, dom, () => isMobile && setCollapsed(true))
+        }
         subMenuItemRender={(_item, dom) => dom}
         onMenuHeaderClick={() => undefined}
         menuHeaderRender={(logo) => (

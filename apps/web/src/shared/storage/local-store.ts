@@ -24,20 +24,26 @@ export function setStored<T>(key: string, value: T, expireMs: number | null = Li
   }
 }
 
+function isStored(value: unknown): value is Stored<unknown> {
+  return typeof value === 'object' && value !== null && 'value' in value && 'expire' in value;
+}
+
+/** The stored value, or null once expired; a bare value written by another tool is read as it is. */
 export function getStored<T>(key: string): T | null {
   const raw = localStorage.getItem(STORAGE_PREFIX + key);
   if (raw === null) return null;
+  let entry: unknown;
   try {
-    const entry = JSON.parse(raw) as Stored<T>;
-    if (entry.expire !== null && entry.expire <= Date.now()) {
-      localStorage.removeItem(STORAGE_PREFIX + key);
-      return null;
-    }
-    return entry.value;
+    entry = JSON.parse(raw);
   } catch {
+    return raw as T;
+  }
+  if (!isStored(entry)) return entry as T;
+  if (typeof entry.expire === 'number' && entry.expire <= Date.now()) {
     localStorage.removeItem(STORAGE_PREFIX + key);
     return null;
   }
+  return entry.value as T;
 }
 
 export function removeStored(key: string): void {
