@@ -18,11 +18,11 @@ export class EmptyMenuError extends Error {
 }
 
 /** SPEC section 4: the local session goes first, the server is told afterwards and its failure is ignored. */
-export async function logout(): Promise<void> {
+export async function logout({ tellServer = true }: { tellServer?: boolean } = {}): Promise<void> {
   const token = useSession.getState().token;
   useSession.getState().clear();
   queryClient.clear();
-  if (!token) return;
+  if (!token || !tellServer) return;
   try {
     await http.post(ApiPath.logout, undefined, {
       silent: true,

@@ -41,7 +41,8 @@ export function ChangePasswordDialog({ open, forced = false, onClose }: ChangePa
     }
     feedback().notify('success', answer.message || t('password.changed'), t('password.loginAgain'), 4);
     form.resetFields();
-    await logout();
+    // The server has already revoked every token of the user, so only the local session is left to clear.
+    await logout({ tellServer: false });
     onClose?.();
     navigate('/user/login', { replace: true });
   }

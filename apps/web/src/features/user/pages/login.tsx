@@ -47,7 +47,10 @@ export default function LoginPage() {
       return;
     }
     signIn(answer.result.token, answer.result.userInfo, answer.result.multi_depart === 2);
-    feedback().notify('success', t('login.welcome'), t('login.welcomeBack', { greeting: t(greetingKey(new Date().getHours())) }), 3);
+    // A user who must first replace the initial password is greeted by that dialog instead.
+    if (!answer.result.userInfo.mustChangePassword) {
+      feedback().notify('success', t('login.welcome'), t('login.welcomeBack', { greeting: t(greetingKey(new Date().getHours())) }), 3);
+    }
     navigate(redirectTarget(location.search), { replace: true });
   }
 
