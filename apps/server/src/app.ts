@@ -1,4 +1,5 @@
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -6,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Perm } from '@isps/contract';
-import { resolveTokenPepper, type Config } from './config.ts';
+import { resolveDataSourceKey, resolveTokenPepper, type Config } from './config.ts';
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
 import { seedIfEmpty, type SeedOutcome } from './db/seed/index.ts';
@@ -19,6 +20,7 @@ import { systemClock, type Clock } from './platform/clock.ts';
 import { errorsPlugin } from './platform/errors.ts';
 import { i18nPlugin } from './platform/i18n.ts';
 import { PasswordHasher } from './platform/passwords.ts';
+import { SecretBox } from './platform/secret-box.ts';
 import { servicesPlugin } from './platform/services.ts';
 import { staticConsole } from './platform/static-console.ts';
 
@@ -75,6 +77,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     throw error;
   }
   app.decorate('seedOutcome', seedOutcome);
+  app.decorate('secretBox', new SecretBox(resolveDataSourceKey(config)));
 
   await app.register(i18nPlugin);
   await app.register(errorsPlugin);
@@ -82,6 +85,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(accessPlugin);
 
   await app.register(helmet, { contentSecurityPolicy });
+  // spreadsheet imports: one file per request, bounded
+  await app.register(multipart, { limits: { files: 1, fileSize: 10 * 1024 * 1024, fields: 10 } });
+  app.decorate('crudEntities', new Map());
   const rateLimitRedis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   if (rateLimitRedis) app.addHook('onClose', async () => void (await rateLimitRedis.quit()));
   await app.register(rateLimit, {

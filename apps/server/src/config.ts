@@ -136,6 +136,26 @@ interface Secrets {
   tokenPepper: string;
 }
 
+/** The data-source encryption key: DATA_SOURCE_KEY when given, else DATA_DIR/data-source.key, created (0600) at first start. */
+export function resolveDataSourceKey(config: Config, env: Record<string, string | undefined> = process.env): string {
+  const given = env.DATA_SOURCE_KEY;
+  if (given) {
+    if (given.length < 32) throw new ConfigError(['DATA_SOURCE_KEY must be a random string of at least 32 characters']);
+    return given;
+  }
+  const file = join(config.dataDir, 'data-source.key');
+  if (existsSync(file)) {
+    const key = readFileSync(file, 'utf8').trim();
+    if (key.length >= 32) return key;
+    throw new ConfigError([`${file} holds no valid key; restore it or set DATA_SOURCE_KEY`]);
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const key = randomBytes(32).toString('base64url');
+  writeFileSync(file, key, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return key;
+}
+
 /** The token pepper: TOKEN_PEPPER when given, else DATA_DIR/secrets.json, created (mode 0600) at first start. */
 export function resolveTokenPepper(config: Config): string {
   if (config.tokenPepper) return config.tokenPepper;

@@ -11,6 +11,12 @@ export const ApiPath = {
   updatePassword: '/sys/user/updatePassword',
   dictItems: '/sys/dict/getDictItems/:code',
   dashboardSummary: '/dashboard/summary',
+  duplicateCheck: '/sys/duplicate/check',
+  checkRuleByCode: '/sys/checkRule/checkByCode',
+  fillRuleExecute: '/sys/fillRule/executeRuleByCode/:code',
+  dataSourceTest: '/sys/dataSource/testConnection',
+  /** spelled as the origin console's callers spell it */
+  dictRefreshCache: '/sys/dict/refleshCache',
 } as const;
 
 export function randomImagePath(key: string): string {

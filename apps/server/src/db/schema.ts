@@ -123,6 +123,53 @@ export interface SysLog extends Audited {
   cost_time: number;
 }
 
+export interface SysPosition extends Audited {
+  code: string;
+  name: string;
+  post_rank: string;
+  tenant_id: string | null;
+}
+
+export interface SysVendor extends Audited {
+  trade_name: string;
+  gather_offset: number | null;
+  tenant_id: string | null;
+}
+
+export interface SysCategory extends Audited {
+  pid: string | null;
+  name: string;
+  code: string;
+  tenant_id: string | null;
+}
+
+export interface SysCheckRule extends Audited {
+  rule_name: string;
+  rule_code: string;
+  rule_json: string;
+  rule_description: string | null;
+}
+
+export interface SysFillRule extends Audited {
+  rule_name: string;
+  rule_code: string;
+  rule_class: string;
+  rule_params: string | null;
+}
+
+export interface SysDataSource extends Audited {
+  name: string;
+  code: string;
+  db_type: string;
+  db_driver: string | null;
+  db_url: string;
+  db_name: string | null;
+  db_username: string;
+  /** AES-256-GCM ciphertext (platform/secret-box.ts), never the clear password */
+  db_password: string | null;
+  remark: string | null;
+}
+
 export interface Database {
   sys_user: SysUser;
   sys_role: SysRole;
@@ -136,4 +183,10 @@ export interface Database {
   sys_tenant: SysTenant;
   sys_user_token: SysUserToken;
   sys_log: SysLog;
+  sys_position: SysPosition;
+  sys_vendor: SysVendor;
+  sys_category: SysCategory;
+  sys_check_rule: SysCheckRule;
+  sys_fill_rule: SysFillRule;
+  sys_data_source: SysDataSource;
 }

@@ -11,7 +11,15 @@ export interface CurrentUser {
   username: string;
   mustChangePassword: boolean;
   permissions: ReadonlySet<string>;
+  /** the user's own tenant: rows the user writes to tenant-scoped tables carry it */
+  tenantId: string | null;
+  /** the tenant whose rows the user may see and change, or null for every tenant (system administrators, and
+   * users without a tenant in a console that does not partition its data) */
+  tenantScope: string | null;
 }
+
+/** Holders of this role work across tenants. */
+export const SYSTEM_ADMIN_ROLE = 'admin';
 
 export interface RouteEntry {
   method: string;
@@ -38,7 +46,7 @@ declare module 'fastify' {
 async function loadCurrentUser(app: FastifyInstance, userId: string): Promise<CurrentUser | null> {
   const user = await app.db
     .selectFrom('sys_user')
-    .select(['id', 'username', 'must_change_password', 'status', 'del_flag'])
+    .select(['id', 'username', 'must_change_password', 'status', 'del_flag', 'tenant_id'])
     .where('id', '=', userId)
     .executeTakeFirst();
   if (!user || user.del_flag !== 0 || user.status !== 1) return null;
@@ -53,8 +61,17 @@ async function loadCurrentUser(app: FastifyInstance, userId: string): Promise<Cu
     .where('p.del_flag', '=', 0)
     .where('p.perms', 'is not', null)
     .execute();
+  const systemAdmin = await app.db
+    .selectFrom('sys_user_role as ur')
+    .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
+    .select('r.id')
+    .where('ur.user_id', '=', userId)
+    .where('r.role_code', '=', SYSTEM_ADMIN_ROLE)
+    .executeTakeFirst();
   return {
     id: user.id,
+    tenantId: user.tenant_id,
+    tenantScope: systemAdmin ? null : user.tenant_id,
     username: user.username,
     mustChangePassword: Number(user.must_change_password) === 1,
     permissions: new Set(rows.map((r) => r.perms as string)),

@@ -227,10 +227,10 @@ export async function adminToken(app: FastifyInstance): Promise<string> {
   return login(app, 'admin', ADMIN_PASSWORD);
 }
 
-export async function createTestUser(app: FastifyInstance, username: string, options: { roles?: string[]; orgCodes?: string[]; mustChangePassword?: boolean } = {}) {
+export async function createTestUser(app: FastifyInstance, username: string, options: { roles?: string[]; orgCodes?: string[]; mustChangePassword?: boolean; tenantId?: string | null } = {}) {
   return createUser(
     app,
-    { username, realname: username, password: USER_PASSWORD, roleCodes: options.roles ?? [], orgCodes: options.orgCodes ?? [], mustChangePassword: options.mustChangePassword ?? false },
+    { username, realname: username, password: USER_PASSWORD, roleCodes: options.roles ?? [], orgCodes: options.orgCodes ?? [], mustChangePassword: options.mustChangePassword ?? false, tenantId: options.tenantId ?? null },
     'test',
   );
 }

@@ -3,6 +3,7 @@ export const enUS = {
   'common.ok': 'Operation succeeded',
   'common.systemNotice': 'System notice',
   'error.badRequest': 'The request is not valid: {{detail}}',
+  'error.validation': '{{message}}',
   'error.unauthorized': 'Unauthorized, please log in again',
   'error.tokenExpired': 'Token expired, please log in again',
   'error.forbidden': 'Access denied: you lack the permission {{code}}',

@@ -4,6 +4,7 @@ export const jaJP: Record<MessageKey, string> = {
   'common.ok': '操作に成功しました',
   'common.systemNotice': 'システム通知',
   'error.badRequest': 'リクエストが正しくありません：{{detail}}',
+  'error.validation': '{{message}}',
   'error.unauthorized': '認証されていません。再度ログインしてください',
   'error.tokenExpired': 'トークンの有効期限が切れました。再度ログインしてください',
   'error.forbidden': 'アクセスが拒否されました：権限 {{code}} がありません',

@@ -4,6 +4,7 @@ export const zhCN: Record<MessageKey, string> = {
   'common.ok': '操作成功',
   'common.systemNotice': '系统提示',
   'error.badRequest': '请求参数不正确：{{detail}}',
+  'error.validation': '{{message}}',
   'error.unauthorized': '未授权，请重新登录',
   'error.tokenExpired': 'Token失效，请重新登录',
   'error.forbidden': '拒绝访问：缺少权限 {{code}}',

@@ -1,10 +1,12 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from '../schema.ts';
 import { systemTables } from './0001-system.ts';
+import { systemEntityTables } from './0002-system-entities.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
   '0001-system': systemTables,
+  '0002-system-entities': systemEntityTables,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

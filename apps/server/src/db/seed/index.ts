@@ -25,9 +25,10 @@ export function generateAdminPassword(): string {
   return `${randomBytes(12).toString('base64url')}-Aa7`;
 }
 
-function permissionRows(now: string): { rows: Insertable<Database['sys_permission']>[]; visibleIds: string[] } {
+/** All menu rows, and the ids every seeded role gets (the home screens); the administrator role gets them all. */
+function permissionRows(now: string): { rows: Insertable<Database['sys_permission']>[]; everyoneIds: string[] } {
   const rows: Insertable<Database['sys_permission']>[] = [];
-  const visibleIds: string[] = [];
+  const everyoneIds: string[] = [];
   const base = { create_by: SEED_BY, create_time: now, update_by: null, update_time: null, del_flag: 0, status: '1' };
   menuDefinition.forEach((area, areaIndex) => {
     const areaVisible = area.screens.some((s) => s.visible);
@@ -54,7 +55,7 @@ function permissionRows(now: string): { rows: Insertable<Database['sys_permissio
       internal_or_external: 0,
     };
     rows.push(areaRow);
-    if (areaVisible) visibleIds.push(areaId);
+    if (area.screens.some((s) => s.everyone)) everyoneIds.push(areaId);
     area.screens.forEach((screen, screenIndex) => {
       const screenId = randomUUID();
       const codes = screenPermissionCodes(area, screen);
@@ -74,7 +75,7 @@ function permissionRows(now: string): { rows: Insertable<Database['sys_permissio
         is_leaf: codes.length === 0 ? 1 : 0,
         hidden: screen.visible ? 0 : 1,
       });
-      if (screen.visible) visibleIds.push(screenId);
+      if (screen.everyone) everyoneIds.push(screenId);
       codes.forEach((code, codeIndex) => {
         const id = randomUUID();
         rows.push({
@@ -94,11 +95,11 @@ function permissionRows(now: string): { rows: Insertable<Database['sys_permissio
           is_leaf: 1,
           hidden: 0,
         });
-        if (screen.visible) visibleIds.push(id);
+        if (screen.everyone) everyoneIds.push(id);
       });
     });
   });
-  return { rows, visibleIds };
+  return { rows, everyoneIds };
 }
 
 async function insertChunked<T extends keyof Database>(db: Kysely<Database>, table: T, rows: Insertable<Database[T]>[]) {
@@ -158,11 +159,11 @@ export async function seedIfEmpty(
     const adminRole = roles[0]!;
     await db.insertInto('sys_user_role').values({ ...audit, id: randomUUID(), user_id: adminId, role_id: adminRole.id }).execute();
 
-    const { rows, visibleIds } = permissionRows(now);
+    const { rows, everyoneIds } = permissionRows(now);
     await insertChunked(db, 'sys_permission', rows);
     const grants = [
       ...rows.map((p) => ({ role: adminRole.id, permission: p.id })),
-      ...roles.slice(1).flatMap((role) => visibleIds.map((id) => ({ role: role.id, permission: id }))),
+      ...roles.slice(1).flatMap((role) => everyoneIds.map((id) => ({ role: role.id, permission: id }))),
     ].map((g) => ({ ...audit, id: randomUUID(), role_id: g.role, permission_id: g.permission }));
     await insertChunked(db, 'sys_role_permission', grants);
 

@@ -7,6 +7,8 @@ export interface ScreenDefinition {
   extraPerms?: readonly string[];
   /** built and routed now; every other screen is seeded hidden and without a route until it exists */
   visible?: boolean;
+  /** granted to every seeded role, not only to the administrator (the home screens) */
+  everyone?: boolean;
   icon?: string;
 }
 
@@ -26,8 +28,8 @@ export const menuDefinition: readonly AreaDefinition[] = [
     icon: 'dashboard',
     redirect: '/dashboard/analysis',
     screens: [
-      { key: 'analysis', actions: VIEW, visible: true, icon: 'area-chart' },
-      { key: 'clock', visible: true, icon: 'clock-circle' },
+      { key: 'analysis', actions: VIEW, visible: true, everyone: true, icon: 'area-chart' },
+      { key: 'clock', visible: true, everyone: true, icon: 'clock-circle' },
       { key: 'panel' },
       { key: 'result' },
     ],
@@ -117,20 +119,20 @@ export const menuDefinition: readonly AreaDefinition[] = [
       { key: 'depart', actions: [...CRUD, 'authorize'] },
       { key: 'departRole', actions: [...CRUD, 'authorize'] },
       { key: 'departUser', actions: ['list', 'add', 'delete'] },
-      { key: 'dict', actions: [...CRUD, 'refreshCache'] },
-      { key: 'dictItem', actions: CRUD },
+      { key: 'dict', actions: [...CRUD, 'refreshCache', 'recycleBin'], visible: true },
+      { key: 'dictItem', actions: CRUD, visible: true },
       { key: 'log', actions: ['list', 'export'] },
       { key: 'dataLog', actions: ['list', 'compare'] },
       { key: 'quartzJob', actions: [...CRUD, 'pause', 'resume', 'execute'] },
       { key: 'announcement', actions: [...CRUD, 'release', 'revoke'] },
-      { key: 'category', actions: CRUD },
-      { key: 'checkRule', actions: CRUD },
-      { key: 'fillRule', actions: CRUD },
-      { key: 'dataSource', actions: [...CRUD, 'test'] },
-      { key: 'position', actions: CRUD },
-      { key: 'vendor', actions: CRUD },
-      { key: 'tenant', actions: CRUD },
-      { key: 'addressBook', actions: ['list', 'export'] },
+      { key: 'category', actions: CRUD, visible: true },
+      { key: 'checkRule', actions: CRUD, visible: true },
+      { key: 'fillRule', actions: CRUD, visible: true },
+      { key: 'dataSource', actions: [...CRUD, 'test'], visible: true },
+      { key: 'position', actions: CRUD, visible: true },
+      { key: 'vendor', actions: CRUD, visible: true },
+      { key: 'tenant', actions: CRUD, visible: true },
+      { key: 'addressBook', actions: ['list', 'export'], visible: true },
       { key: 'attendanceRule', actions: CRUD },
       { key: 'userAnnouncement', actions: ['list', 'read'] },
     ],

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf } from '../../platform/access.ts';
 import { refuse } from '../../platform/envelope.ts';
 import { dictOptions } from './dict-service.ts';
+import { systemEntityRoutes } from './entity-routes.ts';
 import { issueCaptcha, login, logout, updateOwnPassword } from './login-service.ts';
 import { permissionResultOf } from './permission-service.ts';
 import { findActiveUserById, setCurrentOrgCode, toUserInfo, userDeparts } from './user-service.ts';
@@ -90,4 +91,6 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => reply.ok(await dictOptions(app, request.params.code)),
   );
+
+  await app.register(systemEntityRoutes);
 };

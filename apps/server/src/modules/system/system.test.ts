@@ -317,8 +317,9 @@ describe.each(dialects)('system API on %s', (dialect) => {
         expect.objectContaining({ path: '/dashboard/clock', component: 'dashboard/clock', route: '1', meta: expect.objectContaining({ title: 'menu.dashboard.clock' }) }),
       ]);
       const system = result.menu.find((m) => m.path === '/system');
-      expect(system).toMatchObject({ hidden: true, route: '0' });
+      expect(system).toMatchObject({ hidden: false, route: '1' });
       expect(system?.children?.find((c) => c.path === '/system/user')).toMatchObject({ hidden: true, route: '0', component: 'system/user' });
+      expect(system?.children?.find((c) => c.path === '/system/position')).toMatchObject({ hidden: false, route: '1', component: 'system/position' });
       expect(result.auth).toContainEqual({ action: 'system:user:add', describe: expect.any(String), type: '1', status: '1' });
       expect(result.auth.map((a) => a.action)).toContain(Perm.dashboardView);
       expect(result.allAuth.length).toBe(result.auth.length);

@@ -68,6 +68,7 @@ export interface NewUser {
   roleCodes?: string[];
   orgCodes?: string[];
   mustChangePassword?: boolean;
+  tenantId?: string | null;
 }
 
 /** Creates a user with roles and groups; the admin screens and the test harness both use it. */
@@ -102,7 +103,7 @@ export async function createUser(app: FastifyInstance, input: NewUser, by: strin
         del_flag: 0,
         work_no: null,
         must_change_password: input.mustChangePassword ? 1 : 0,
-        tenant_id: null,
+        tenant_id: input.tenantId ?? null,
       })
       .execute();
     for (const role of roles) await db.insertInto('sys_user_role').values({ ...audit, id: randomUUID(), user_id: id, role_id: role.id }).execute();

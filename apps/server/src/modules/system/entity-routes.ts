@@ -1,0 +1,144 @@
+import {
+  ApiPath,
+  addressBookEntity,
+  categoryEntity,
+  checkRuleEntity,
+  checkRuleSetSchema,
+  dataSourceEntity,
+  dictEntity,
+  dictItemEntity,
+  fillRuleEntity,
+  permissionCode,
+  positionEntity,
+  runCheckRules,
+  tenantEntity,
+  vendorEntity,
+} from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { duplicateCheckRoutes, registerEntity, type CrudContext } from '../../platform/crud/index.ts';
+import { refreshDictionaries } from '../../platform/dictionaries.ts';
+import { AppError, refuse } from '../../platform/envelope.ts';
+import { testDataSourceConnection } from './data-source-service.ts';
+import { generateFillValue, fillParamsProblem } from './fill-rule-service.ts';
+
+const tags = ['system'];
+const refresh = ({ app }: CrudContext) => refreshDictionaries(app);
+
+function endAfterBegin(values: Record<string, unknown>, existing?: Record<string, unknown>) {
+  const begin = values.beginDate !== undefined ? values.beginDate : existing?.begin_date;
+  const end = values.endDate !== undefined ? values.endDate : existing?.end_date;
+  if (typeof begin === 'string' && typeof end === 'string' && end <= begin) throw new AppError('badRequest', 'validation.endBeforeStart');
+}
+
+function checkFillParams({ lang }: CrudContext, values: Record<string, unknown>, existing?: Record<string, unknown>) {
+  const implementation = (values.ruleClass ?? existing?.rule_class) as string;
+  const params = values.ruleParams !== undefined ? values.ruleParams : existing?.rule_params;
+  const problem = fillParamsProblem(lang, implementation, typeof params === 'string' ? params : null);
+  if (problem) throw new AppError('badRequest', 'error.validation', { message: problem });
+}
+
+/** The system screens that are plain declarations, with the few behaviours they add beside them. */
+export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
+  registerEntity(app, positionEntity);
+  registerEntity(app, vendorEntity);
+  registerEntity(app, categoryEntity);
+  registerEntity(app, addressBookEntity);
+  registerEntity(app, tenantEntity, {
+    beforeAdd: (_ctx, values) => endAfterBegin(values),
+    beforeEdit: (_ctx, values, existing) => endAfterBegin(values, existing),
+  });
+
+  registerEntity(app, dictEntity, {
+    afterChange: refresh,
+    beforeDelete: async ({ app: a }, rows, complete) => {
+      if (complete) await a.db.deleteFrom('sys_dict_item').where('dict_id', 'in', rows.map((r) => r.id as string)).execute();
+    },
+    routes: (routes) => {
+      routes.get(ApiPath.dictRefreshCache, { schema: { tags, summary: 'Reload the dictionary cache' }, config: { permission: permissionCode(dictEntity, 'refreshCache') } }, async (_request, reply) => {
+        await refreshDictionaries(app);
+        return reply.ok(null, 'dict.cacheRefreshed');
+      });
+    },
+  });
+  registerEntity(app, dictItemEntity, {
+    afterChange: refresh,
+    beforeAdd: async ({ app: a }, values) => {
+      const dict = await a.db.selectFrom('sys_dict').select('id').where('id', '=', String(values.dictId)).executeTakeFirst();
+      if (!dict) throw new AppError('badRequest', 'validation.parentMissing');
+    },
+    beforeEdit: (_ctx, values) => {
+      // an item stays in its dictionary
+      delete values.dictId;
+    },
+  });
+
+  registerEntity(app, checkRuleEntity, {
+    routes: (routes) => {
+      const query = z.object({ ruleCode: z.string().max(100).optional(), value: z.string().max(1000).optional() });
+      routes.get(ApiPath.checkRuleByCode, { schema: { tags, summary: 'Check a value against a check rule', querystring: query }, config: { permission: 'authenticated' } }, async (request, reply) => {
+        const { ruleCode, value } = request.query as z.infer<typeof query>;
+        // SPEC section 5: an empty rule code or value is not checked
+        if (!ruleCode || !value) return reply.ok(null, 'checkRule.passed');
+        const rule = await app.db.selectFrom('sys_check_rule').select('rule_json').where('rule_code', '=', ruleCode).executeTakeFirst();
+        if (!rule) refuse('checkRule.notFound', { code: ruleCode });
+        const rules = checkRuleSetSchema.parse(JSON.parse(rule.rule_json));
+        const outcome = runCheckRules(rules, value);
+        if (!outcome.passed) refuse('checkRule.failed', { message: outcome.message });
+        return reply.ok(null, 'checkRule.passed');
+      });
+    },
+  });
+
+  registerEntity(app, fillRuleEntity, {
+    beforeAdd: (ctx, values) => checkFillParams(ctx, values),
+    beforeEdit: (ctx, values, existing) => checkFillParams(ctx, values, existing),
+    routes: (routes) => {
+      routes.get(ApiPath.fillRuleExecute, { schema: { tags, summary: 'Generate a value with a fill rule', params: z.object({ code: z.string().min(1).max(100) }) }, config: { permission: 'authenticated' } }, async (request, reply) => {
+        const { code } = request.params as { code: string };
+        const rule = await app.db.selectFrom('sys_fill_rule').select(['rule_class', 'rule_params']).where('rule_code', '=', code).executeTakeFirst();
+        if (!rule) refuse('fillRule.notFound', { code });
+        return reply.ok(generateFillValue(rule.rule_class, rule.rule_params, app.clock()));
+      });
+    },
+  });
+
+  registerEntity(app, dataSourceEntity, {
+    beforeAdd: ({ app: a }, values) => {
+      values.dbPassword = typeof values.dbPassword === 'string' && values.dbPassword !== '' ? a.secretBox.encrypt(values.dbPassword) : null;
+    },
+    beforeEdit: ({ app: a }, values) => {
+      if (typeof values.dbPassword === 'string' && values.dbPassword !== '') values.dbPassword = a.secretBox.encrypt(values.dbPassword);
+    },
+    routes: (routes) => dataSourceTestRoute(app, routes),
+  });
+
+  await app.register(duplicateCheckRoutes);
+};
+
+const testBody = z.object({
+  id: z.string().max(64).optional(),
+  dbType: z.string().max(100),
+  dbUrl: z.string().max(500),
+  dbName: z.string().max(100).nullish(),
+  dbUsername: z.string().max(100).nullish(),
+  dbPassword: z.string().max(200).nullish(),
+});
+
+function dataSourceTestRoute(app: FastifyInstance, routes: FastifyInstance) {
+  routes.post(ApiPath.dataSourceTest, { schema: { tags, summary: 'Try to connect with data-source settings', body: testBody }, config: { permission: permissionCode(dataSourceEntity, 'test') } }, async (request, reply) => {
+    const body = request.body as z.infer<typeof testBody>;
+    let password = body.dbPassword ?? '';
+    if (!password && body.id) {
+      // the form never holds the stored password: a saved source is tested with it
+      const stored = await app.db.selectFrom('sys_data_source').select('db_password').where('id', '=', body.id).executeTakeFirst();
+      password = stored?.db_password ? app.secretBox.decrypt(stored.db_password) : '';
+    }
+    const outcome = await testDataSourceConnection({ dbType: body.dbType, dbUrl: body.dbUrl, dbName: body.dbName ?? null, user: body.dbUsername ?? '', password });
+    if (outcome === 'unsupported') refuse('dataSource.unsupportedType');
+    if (outcome !== 'ok') refuse('dataSource.connectionFailed', { reason: outcome });
+    return reply.ok(null, 'dataSource.connectionSuccess');
+  });
+}
+

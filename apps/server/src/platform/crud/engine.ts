@@ -1,0 +1,384 @@
+import { randomUUID } from 'node:crypto';
+import {
+  crudPath,
+  entityActions,
+  permissionCode,
+  translate,
+  type EntityDeclaration,
+  type ImportReport,
+  type Language,
+  type Page,
+  type TreeRow,
+} from '@isps/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely, SelectQueryBuilder, UpdateQueryBuilder, DeleteQueryBuilder } from 'kysely';
+import { callerOf, type CurrentUser } from '../access.ts';
+import { OperationType, writeOperationLog } from '../audit-log.ts';
+import { allDictionaryOptions } from '../dictionaries.ts';
+import { AppError, refuse } from '../envelope.ts';
+import { exportWorkbook, readWorkbook } from './excel.ts';
+import { listConditions, pagingOf, sortOf, type Query } from './query.ts';
+import { readableFields, toApiRow, toColumns, validateInput } from './values.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
+
+export interface CrudContext {
+  app: FastifyInstance;
+  caller: CurrentUser;
+  lang: Language;
+  request: FastifyRequest;
+}
+
+/** Custom behaviour beside a declaration. `values` are validated field values by field name; hooks may change them. */
+export interface EntityHooks {
+  beforeAdd?(ctx: CrudContext, values: Row): Promise<void> | void;
+  beforeEdit?(ctx: CrudContext, values: Row, existing: Row): Promise<void> | void;
+  /** `complete` when the rows leave the database (not only marked deleted) */
+  beforeDelete?(ctx: CrudContext, rows: Row[], complete: boolean): Promise<void> | void;
+  /** after any add, edit, delete, restore or import (cache refresh and the like) */
+  afterChange?(ctx: CrudContext): Promise<void> | void;
+  /** extra routes of the screen, registered with the generated ones */
+  routes?(app: FastifyInstance, entity: RegisteredEntity): Promise<void> | void;
+}
+
+export interface RegisteredEntity {
+  declaration: EntityDeclaration;
+  hooks: EntityHooks;
+  /** the caller's rows of this entity (tenant and soft-delete filters applied): the one place they are applied */
+  scoped(caller: CurrentUser, options?: { deleted?: boolean }): SelectQueryBuilder<Row, string, Row>;
+  findById(caller: CurrentUser, id: string): Promise<Row | undefined>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** entities registered with the CRUD engine, by table (duplicate check, tests) */
+    crudEntities: Map<string, RegisteredEntity>;
+  }
+}
+
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const MAX_BATCH = 1000;
+
+function requireId(value: unknown): string {
+  const id = Array.isArray(value) ? value[0] : value;
+  if (typeof id !== 'string' || !ID_PATTERN.test(id)) throw new AppError('badRequest', 'error.badRequest', { detail: 'id' });
+  return id;
+}
+
+function requireIds(value: unknown): string[] {
+  const text = Array.isArray(value) ? value.join(',') : value;
+  if (typeof text !== 'string') refuse('crud.selectRecord');
+  const ids = [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+  if (ids.length === 0) refuse('crud.selectRecord');
+  if (ids.length > MAX_BATCH || ids.some((id) => !ID_PATTERN.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'ids' });
+  return ids;
+}
+
+function nowIso(app: FastifyInstance): string {
+  return new Date(app.clock()).toISOString();
+}
+
+/** Applies the tenant and soft-delete filters to any statement on the entity's table. */
+function applyScope<Q extends { where: (...args: never[]) => unknown }>(entity: EntityDeclaration, caller: CurrentUser, query: Q, deleted = false): Q {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let scoped = query as any;
+  if (entity.tenantScoped && caller.tenantScope !== null) scoped = scoped.where('tenant_id', '=', caller.tenantScope);
+  if (entity.softDelete) scoped = scoped.where('del_flag', '=', deleted ? 1 : 0);
+  return scoped as Q;
+}
+
+export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, hooks: EntityHooks = {}): RegisteredEntity {
+  const db = app.db as unknown as AnyDb;
+  const table = entity.table;
+  const actions = new Set(entityActions(entity));
+  const perm = (action: string) => permissionCode(entity, action);
+  const tags = [entity.name];
+
+  const registered: RegisteredEntity = {
+    declaration: entity,
+    hooks,
+    scoped: (caller, options = {}) => applyScope(entity, caller, db.selectFrom(table).selectAll(), options.deleted),
+    findById: (caller, id) => registered.scoped(caller).where('id', '=', id).executeTakeFirst(),
+  };
+  app.crudEntities.set(table, registered);
+
+  const contextOf = (request: FastifyRequest): CrudContext => ({ app, caller: callerOf(request), lang: request.lang, request });
+
+  async function withDictText(rows: Row[]): Promise<Row[]> {
+    const dictFields = [...readableFields(entity).values()].filter((f) => f.dict);
+    const api = rows.map((r) => toApiRow(entity, r));
+    if (dictFields.length === 0) return api;
+    const options = await allDictionaryOptions(app);
+    for (const row of api) {
+      for (const field of dictFields) {
+        const value = row[field.name];
+        const option = options[field.dict as string]?.find((o) => o.value === String(value));
+        row[`${field.name}_dictText`] = option ? option.text : value === null || value === undefined ? '' : String(value);
+      }
+    }
+    return api;
+  }
+
+  async function log(ctx: CrudContext, operateType: number, content: string, started: number) {
+    await writeOperationLog(app, { operateType, userId: ctx.caller.id, username: ctx.caller.username, ip: ctx.request.ip, content: `${entity.name}: ${content}`, costMs: performance.now() - started });
+  }
+
+  /** Refuses a value a unique field already holds (within the caller's tenant for tenant-scoped entities). */
+  async function checkUnique(values: Row, tenantId: string | null, exceptId: string | null, merged: Row) {
+    for (const unique of entity.unique ?? []) {
+      const value = values[unique.field];
+      if (value === null || value === undefined || value === '') continue;
+      const info = readableFields(entity).get(unique.field);
+      if (!info) continue;
+      let query = db.selectFrom(table).select('id').where(info.column, '=', value);
+      for (const other of unique.within ?? []) {
+        const otherInfo = readableFields(entity).get(other);
+        if (otherInfo) query = query.where(otherInfo.column, '=', merged[other] ?? null);
+      }
+      if (entity.tenantScoped) query = tenantId === null ? query.where('tenant_id', 'is', null) : query.where('tenant_id', '=', tenantId);
+      if (exceptId) query = query.where('id', '<>', exceptId);
+      if (await query.executeTakeFirst()) refuse(unique.message);
+    }
+  }
+
+  async function checkParent(caller: CurrentUser, values: Row, selfId: string | null) {
+    if (!entity.tree) return;
+    const parentId = values[entity.tree.parentField];
+    if (parentId === null || parentId === undefined || parentId === '' || parentId === '0') {
+      if (parentId !== undefined) values[entity.tree.parentField] = null;
+      return;
+    }
+    const parentColumn = readableFields(entity).get(entity.tree.parentField)?.column as string;
+    let cursor: string | null = String(parentId);
+    for (let depth = 0; cursor && depth < 100; depth++) {
+      if (cursor === selfId) throw new AppError('badRequest', 'validation.parentSelf');
+      const parent: Row | undefined = await registered.findById(caller, cursor);
+      if (!parent) throw new AppError('badRequest', 'validation.parentMissing');
+      cursor = parent[parentColumn] ?? null;
+    }
+  }
+
+  /** Validates and inserts one row; the add route and every imported row go through here. */
+  async function addRow(ctx: CrudContext, input: Row): Promise<string> {
+    const validated = validateInput(entity, input, 'add', ctx.lang);
+    if (!validated.ok) throw new AppError('badRequest', 'error.validation', { message: validated.message });
+    const values = validated.values;
+    const tenantId = entity.tenantScoped ? ctx.caller.tenantId : null;
+    await checkParent(ctx.caller, values, null);
+    await checkUnique(values, tenantId, null, values);
+    await hooks.beforeAdd?.(ctx, values);
+    const id = randomUUID();
+    await db
+      .insertInto(table)
+      .values({
+        ...toColumns(entity, values),
+        id,
+        ...(entity.tenantScoped ? { tenant_id: tenantId } : {}),
+        ...(entity.softDelete ? { del_flag: 0 } : {}),
+        create_by: ctx.caller.username,
+        create_time: nowIso(app),
+        update_by: null,
+        update_time: null,
+      })
+      .execute();
+    return id;
+  }
+
+  async function deleteRows(ctx: CrudContext, ids: string[]): Promise<number> {
+    const rows = await registered.scoped(ctx.caller).where('id', 'in', ids).execute();
+    if (rows.length === 0) throw new AppError('notFound', 'crud.notFound');
+    const found = rows.map((r) => r.id as string);
+    if (entity.tree) {
+      const parentColumn = readableFields(entity).get(entity.tree.parentField)?.column as string;
+      const child = await registered.scoped(ctx.caller).select('id').where(parentColumn, 'in', found).where('id', 'not in', found).executeTakeFirst();
+      if (child) refuse('crud.hasChildren');
+    }
+    await hooks.beforeDelete?.(ctx, rows, !entity.softDelete);
+    if (entity.softDelete) {
+      await applyScope(entity, ctx.caller, db.updateTable(table).set({ del_flag: 1, update_by: ctx.caller.username, update_time: nowIso(app) }) as UpdateQueryBuilder<Row, string, string, Row>)
+        .where('id', 'in', found)
+        .execute();
+    } else {
+      await applyScope(entity, ctx.caller, db.deleteFrom(table) as DeleteQueryBuilder<Row, string, Row>).where('id', 'in', found).execute();
+    }
+    await hooks.afterChange?.(ctx);
+    return found.length;
+  }
+
+  const listRows = (caller: CurrentUser, query: Query, deleted = false) => {
+    const conditions = listConditions(entity, query);
+    return registered.scoped(caller, { deleted }).where((eb) => eb.and(conditions(eb)));
+  };
+
+  async function page(caller: CurrentUser, query: Query, deleted = false): Promise<Page<Row>> {
+    const { pageNo, pageSize } = pagingOf(query);
+    const sort = sortOf(entity, query);
+    const countRow = await listRows(caller, query, deleted)
+      .clearSelect()
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst();
+    const total = Number(countRow?.n ?? 0);
+    const rows = await listRows(caller, query, deleted)
+      .orderBy(sort.column, sort.order)
+      .orderBy('id', 'asc')
+      .limit(pageSize)
+      .offset((pageNo - 1) * pageSize)
+      .execute();
+    return { records: await withDictText(rows), total, size: pageSize, current: pageNo, pages: Math.ceil(total / pageSize) };
+  }
+
+  app.register(async (routes) => {
+    routes.get(crudPath(entity, 'list'), { schema: { tags, summary: `List ${entity.name}` }, config: { permission: perm('list') } }, async (request, reply) =>
+      reply.ok(await page(callerOf(request), request.query as Query)),
+    );
+
+    routes.get(crudPath(entity, 'queryById'), { schema: { tags, summary: `One ${entity.name}` }, config: { permission: perm('list') } }, async (request, reply) => {
+      const row = await registered.findById(callerOf(request), requireId((request.query as Query).id));
+      if (!row) throw new AppError('notFound', 'crud.notFound');
+      return reply.ok((await withDictText([row]))[0]);
+    });
+
+    if (entity.tree) {
+      const tree = entity.tree;
+      routes.get(crudPath(entity, 'queryTreeList'), { schema: { tags, summary: `${entity.name} as a tree` }, config: { permission: perm('list') } }, async (request, reply) => {
+        const sort = sortOf(entity, {});
+        const rows = await withDictText(await registered.scoped(callerOf(request)).orderBy(sort.column, sort.order).orderBy('id').limit(10_000).execute());
+        const nodes = new Map<string, TreeRow>(rows.map((r) => [r.id as string, { ...r, id: r.id as string, key: r.id as string, value: r.id as string, title: String(r[tree.labelField] ?? '') }]));
+        const roots: TreeRow[] = [];
+        for (const node of nodes.values()) {
+          const parent = node[tree.parentField] ? nodes.get(String(node[tree.parentField])) : undefined;
+          if (parent) (parent.children ??= []).push(node);
+          else roots.push(node);
+        }
+        return reply.ok(roots);
+      });
+    }
+
+    if (actions.has('add')) {
+      routes.post(crudPath(entity, 'add'), { schema: { tags, summary: `Add ${entity.name}` }, config: { permission: perm('add') } }, async (request, reply) => {
+        const started = performance.now();
+        const ctx = contextOf(request);
+        const id = await addRow(ctx, (request.body ?? {}) as Row);
+        await hooks.afterChange?.(ctx);
+        await log(ctx, OperationType.add, `add ${id}`, started);
+        return reply.ok({ id }, 'crud.added');
+      });
+    }
+
+    if (actions.has('edit')) {
+      routes.put(crudPath(entity, 'edit'), { schema: { tags, summary: `Edit ${entity.name}` }, config: { permission: perm('edit') } }, async (request, reply) => {
+        const started = performance.now();
+        const ctx = contextOf(request);
+        const body = (request.body ?? {}) as Row;
+        const id = requireId(body.id);
+        const existing = await registered.findById(ctx.caller, id);
+        if (!existing) throw new AppError('notFound', 'crud.notFound');
+        const validated = validateInput(entity, body, 'edit', ctx.lang);
+        if (!validated.ok) throw new AppError('badRequest', 'error.validation', { message: validated.message });
+        const values = validated.values;
+        const merged = { ...toApiRow(entity, existing), ...values };
+        await checkParent(ctx.caller, values, id);
+        await checkUnique(values, entity.tenantScoped ? (existing.tenant_id ?? null) : null, id, merged);
+        await hooks.beforeEdit?.(ctx, values, existing);
+        await applyScope(entity, ctx.caller, db.updateTable(table).set({ ...toColumns(entity, values), update_by: ctx.caller.username, update_time: nowIso(app) }) as UpdateQueryBuilder<Row, string, string, Row>)
+          .where('id', '=', id)
+          .execute();
+        await hooks.afterChange?.(ctx);
+        await log(ctx, OperationType.edit, `edit ${id}`, started);
+        return reply.ok({ id }, 'crud.edited');
+      });
+    }
+
+    if (actions.has('delete')) {
+      routes.delete(crudPath(entity, 'delete'), { schema: { tags, summary: `Delete one ${entity.name}` }, config: { permission: perm('delete') } }, async (request, reply) => {
+        const started = performance.now();
+        const ctx = contextOf(request);
+        const id = requireId((request.query as Query).id);
+        await deleteRows(ctx, [id]);
+        await log(ctx, OperationType.delete, `delete ${id}`, started);
+        return reply.ok(null, 'crud.deleted');
+      });
+      routes.delete(crudPath(entity, 'deleteBatch'), { schema: { tags, summary: `Delete several ${entity.name}` }, config: { permission: perm('delete') } }, async (request, reply) => {
+        const started = performance.now();
+        const ctx = contextOf(request);
+        const ids = requireIds((request.query as Query).ids);
+        const count = await deleteRows(ctx, ids);
+        await log(ctx, OperationType.delete, `delete ${count}: ${ids.join(',')}`, started);
+        return reply.ok({ count }, 'crud.deleted');
+      });
+    }
+
+    if (actions.has('recycleBin') && entity.softDelete?.recycleBin) {
+      routes.get(crudPath(entity, 'recycleBin'), { schema: { tags, summary: `Deleted ${entity.name}` }, config: { permission: perm('recycleBin') } }, async (request, reply) =>
+        reply.ok(await page(callerOf(request), request.query as Query, true)),
+      );
+      routes.put(crudPath(entity, 'putRecycleBin'), { schema: { tags, summary: `Restore ${entity.name}` }, config: { permission: perm('recycleBin') } }, async (request, reply) => {
+        const started = performance.now();
+        const ctx = contextOf(request);
+        const ids = requireIds((request.body as Row | undefined)?.ids);
+        await applyScope(entity, ctx.caller, db.updateTable(table).set({ del_flag: 0, update_by: ctx.caller.username, update_time: nowIso(app) }) as UpdateQueryBuilder<Row, string, string, Row>, true)
+          .where('id', 'in', ids)
+          .execute();
+        await hooks.afterChange?.(ctx);
+        await log(ctx, OperationType.edit, `restore ${ids.join(',')}`, started);
+        return reply.ok(null, 'crud.restored');
+      });
+      routes.delete(crudPath(entity, 'deleteRecycleBin'), { schema: { tags, summary: `Delete ${entity.name} completely` }, config: { permission: perm('recycleBin') } }, async (request, reply) => {
+        const started = performance.now();
+        const ctx = contextOf(request);
+        const ids = requireIds((request.query as Query).ids);
+        const rows = await registered.scoped(ctx.caller, { deleted: true }).where('id', 'in', ids).execute();
+        await hooks.beforeDelete?.(ctx, rows, true);
+        await applyScope(entity, ctx.caller, db.deleteFrom(table) as DeleteQueryBuilder<Row, string, Row>, true).where('id', 'in', ids).execute();
+        await log(ctx, OperationType.delete, `delete completely ${ids.join(',')}`, started);
+        return reply.ok(null, 'crud.deleted');
+      });
+    }
+
+    if (actions.has('export')) {
+      routes.get(crudPath(entity, 'exportXls'), { schema: { tags, summary: `Export ${entity.name} as xlsx` }, config: { permission: perm('export') } }, async (request, reply) => {
+        const started = performance.now();
+        const ctx = contextOf(request);
+        const sort = sortOf(entity, request.query as Query);
+        const rows = await listRows(ctx.caller, request.query as Query).orderBy(sort.column, sort.order).orderBy('id').limit(50_000).execute();
+        const buffer = await exportWorkbook(entity, await withDictText(rows), ctx.lang);
+        await log(ctx, OperationType.export, `export ${rows.length}`, started);
+        return reply
+          .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+          .header('content-disposition', `attachment; filename="${entity.name}.xlsx"`)
+          .send(buffer);
+      });
+    }
+
+    if (actions.has('import')) {
+      routes.post(crudPath(entity, 'importExcel'), { schema: { tags, summary: `Import ${entity.name} from xlsx` }, config: { permission: perm('import') } }, async (request, reply) => {
+        const started = performance.now();
+        const ctx = contextOf(request);
+        const file = request.isMultipart() ? await request.file() : undefined;
+        if (!file) refuse('crud.importNoFile');
+        const sheet = await readWorkbook(entity, await file.toBuffer(), await allDictionaryOptions(app));
+        const report: ImportReport = { total: sheet.length, added: 0, failed: 0, rows: [] };
+        for (const { row, values } of sheet) {
+          try {
+            const id = await addRow(ctx, values);
+            report.rows.push({ row, success: true, id });
+            report.added++;
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error;
+            report.rows.push({ row, success: false, message: translate(ctx.lang, error.key, error.params) });
+            report.failed++;
+          }
+        }
+        if (report.added > 0) await hooks.afterChange?.(ctx);
+        await log(ctx, OperationType.import, `import ${report.added} added, ${report.failed} refused`, started);
+        return { ...reply.ok(report), message: translate(ctx.lang, 'crud.importDone', { added: report.added, failed: report.failed }) };
+      });
+    }
+
+    await hooks.routes?.(routes, registered);
+  });
+  return registered;
+}

@@ -1,0 +1,2 @@
+export { registerEntity, type CrudContext, type EntityHooks, type RegisteredEntity } from './engine.ts';
+export { duplicateCheckRoutes } from './duplicate-check.ts';

@@ -1,0 +1,125 @@
+import {
+  AUDIT_FIELDS,
+  columnOf,
+  entityLabel,
+  parseTime,
+  serverMessages,
+  translate,
+  type EntityDeclaration,
+  type FieldKind,
+  type Language,
+  type MessageKey,
+} from '@isps/contract';
+import type { z } from 'zod';
+
+/** A field the engine may read, filter or sort by: a declared one or an audit column. */
+export interface FieldInfo {
+  name: string;
+  column: string;
+  kind: FieldKind;
+  dict?: string;
+  writeOnly?: boolean;
+}
+
+const auditKinds: Record<keyof typeof AUDIT_FIELDS, FieldKind> = { createBy: 'string', createTime: 'datetime', updateBy: 'string', updateTime: 'datetime' };
+
+/** The readable fields of an entity by name; write-only fields are left out so no query can touch them. */
+export function readableFields(entity: EntityDeclaration): Map<string, FieldInfo> {
+  const fields = new Map<string, FieldInfo>();
+  for (const [name, decl] of Object.entries(entity.fields)) {
+    if (decl.writeOnly) continue;
+    fields.set(name, { name, column: columnOf(entity, name), kind: decl.kind, dict: decl.dict });
+  }
+  for (const [name, column] of Object.entries(AUDIT_FIELDS)) fields.set(name, { name, column, kind: auditKinds[name as keyof typeof AUDIT_FIELDS] });
+  fields.set('id', { name: 'id', column: 'id', kind: 'string' });
+  return fields;
+}
+
+/** A database row as the API shows it: declared fields by name, id and audit fields; write-only fields never. */
+export function toApiRow(entity: EntityDeclaration, row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const info of readableFields(entity).values()) {
+    const value = row[info.column];
+    out[info.name] = info.kind === 'integer' && value !== null && value !== undefined ? Number(value) : (value ?? null);
+  }
+  return out;
+}
+
+export type Validated = { ok: true; values: Record<string, unknown> } | { ok: false; message: string };
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** Input as the schemas expect it: numbers from numeric text (forms, spreadsheets), booleans as 1/0. */
+function normalise(kind: FieldKind, value: unknown): unknown {
+  if (kind === 'integer') {
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    if (typeof value === 'string' && /^\s*-?\d+(\.0+)?\s*$/.test(value)) return Number(value);
+    return value;
+  }
+  if (typeof value === 'number') return String(value);
+  if (kind === 'json' && typeof value === 'object' && value !== null) return JSON.stringify(value);
+  return value;
+}
+
+function isMessageKey(text: string): text is MessageKey {
+  return text in serverMessages['en-US'];
+}
+
+/** The first issue of a field, in the caller's language, naming the field by its label. */
+export function issueMessage(lang: Language, label: string, issue: z.core.$ZodIssue, value: unknown): string {
+  const field = entityLabel(lang, label);
+  if (isMessageKey(issue.message)) return translate(lang, issue.message, { field, value: String(value), index: String(Number(issue.path[1] ?? 0) + 1), problem: '' });
+  const detail = issue as z.core.$ZodIssue & { origin?: string; minimum?: number | bigint; maximum?: number | bigint; expected?: string };
+  switch (issue.code) {
+    case 'too_small':
+      if (detail.origin === 'string' && Number(detail.minimum) <= 1) return translate(lang, 'validation.required', { field });
+      return translate(lang, detail.origin === 'string' ? 'validation.tooShort' : 'validation.tooSmall', { field, min: String(detail.minimum) });
+    case 'too_big':
+      return translate(lang, detail.origin === 'string' ? 'validation.tooLong' : 'validation.tooBig', { field, max: String(detail.maximum) });
+    case 'invalid_type':
+      return translate(lang, detail.expected === 'number' || detail.expected === 'int' ? 'validation.integer' : 'validation.invalid', { field });
+    case 'invalid_format':
+      return translate(lang, 'validation.format', { field });
+    case 'invalid_value':
+      return translate(lang, 'validation.unknownOption', { field, value: String(value) });
+    default:
+      return translate(lang, 'validation.invalid', { field });
+  }
+}
+
+/**
+ * Validates an add (every required field present) or an edit (only the fields given) with the declared schemas.
+ * Unknown keys are dropped; write-only fields left empty on edit keep their stored value.
+ */
+export function validateInput(entity: EntityDeclaration, input: Record<string, unknown>, mode: 'add' | 'edit', lang: Language): Validated {
+  const values: Record<string, unknown> = {};
+  for (const [name, decl] of Object.entries(entity.fields)) {
+    if (decl.readOnly) continue;
+    const given = Object.hasOwn(input, name);
+    const raw = input[name];
+    if (isEmpty(raw)) {
+      if (decl.required && (mode === 'add' || (given && !decl.writeOnly))) {
+        return { ok: false, message: translate(lang, 'validation.required', { field: entityLabel(lang, decl.label) }) };
+      }
+      if (mode === 'add') values[name] = decl.defaultValue ?? null;
+      else if (given && !decl.writeOnly) values[name] = null;
+      continue;
+    }
+    const value = normalise(decl.kind, raw);
+    const parsed = decl.schema.safeParse(value);
+    if (!parsed.success) return { ok: false, message: issueMessage(lang, decl.label, parsed.error.issues[0] as z.core.$ZodIssue, value) };
+    let stored = parsed.data;
+    if (decl.kind === 'datetime' || decl.kind === 'date') stored = parseTime(String(stored))?.toISOString() ?? null;
+    values[name] = stored;
+  }
+  return { ok: true, values };
+}
+
+/** Field values → column values. */
+export function toColumns(entity: EntityDeclaration, values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) if (entity.fields[name]) out[columnOf(entity, name)] = value;
+  return out;
+}

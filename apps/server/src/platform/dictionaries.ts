@@ -1,0 +1,44 @@
+import type { DictOption } from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+
+const CACHE_KEY = 'dict:all';
+// a safety net only: every change through the console drops the cached copy at once
+const CACHE_TTL_MS = 10 * 60_000;
+
+function toOption(item: { item_value: string; item_text: string }): DictOption {
+  return { value: item.item_value, text: item.item_text, label: item.item_text, title: item.item_text };
+}
+
+async function loadAll(app: FastifyInstance): Promise<Record<string, DictOption[]>> {
+  const rows = await app.db
+    .selectFrom('sys_dict_item as i')
+    .innerJoin('sys_dict as d', 'd.id', 'i.dict_id')
+    .select(['d.dict_code', 'i.item_value', 'i.item_text'])
+    .where('d.del_flag', '=', 0)
+    .where('i.status', '=', 1)
+    .orderBy('d.dict_code')
+    .orderBy('i.sort_order')
+    .orderBy('i.item_value')
+    .execute();
+  const byCode: Record<string, DictOption[]> = {};
+  for (const row of rows) (byCode[row.dict_code] ??= []).push(toOption(row));
+  return byCode;
+}
+
+/** Every enabled dictionary's options, from the shared cache (Redis when configured) or the database. */
+export async function allDictionaryOptions(app: FastifyInstance): Promise<Record<string, DictOption[]>> {
+  const cached = await app.cache.get(CACHE_KEY);
+  if (cached) return JSON.parse(cached) as Record<string, DictOption[]>;
+  const all = await loadAll(app);
+  await app.cache.set(CACHE_KEY, JSON.stringify(all), CACHE_TTL_MS);
+  return all;
+}
+
+export async function dictionaryOptions(app: FastifyInstance, code: string): Promise<DictOption[]> {
+  return (await allDictionaryOptions(app))[code] ?? [];
+}
+
+/** Drops the cached options; the next read loads them again. Called on every dictionary or item change. */
+export async function refreshDictionaries(app: FastifyInstance): Promise<void> {
+  await app.cache.del(CACHE_KEY);
+}
