@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import ExcelJS from 'exceljs';
+import { api, injectAs } from './harness.ts';
+
+/** A role holding exactly these permission codes (plus nothing else), for permission and tenant tests. */
+export async function createRoleWith(app: FastifyInstance, roleCode: string, codes: string[]): Promise<void> {
+  const roleId = randomUUID();
+  const audit = { create_by: 'test', create_time: null, update_by: null, update_time: null };
+  await app.db.insertInto('sys_role').values({ ...audit, id: roleId, role_name: roleCode, role_code: roleCode, role_type: 1, description: null, tenant_id: null }).execute();
+  const permissions = await app.db.selectFrom('sys_permission').select('id').where('perms', 'in', codes).execute();
+  for (const p of permissions) await app.db.insertInto('sys_role_permission').values({ ...audit, id: randomUUID(), role_id: roleId, permission_id: p.id }).execute();
+}
+
+/** POSTs one file as multipart/form-data, the way the console's upload does. */
+export async function uploadFile(app: FastifyInstance, token: string, path: string, file: Buffer, lang = 'en-US') {
+  const boundary = `----isps${randomUUID()}`;
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="data.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return injectAs(app, token, { method: 'POST', url: api(app, path), payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, lang } });
+}
+
+export async function workbookOf(headers: string[], rows: unknown[][]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('data');
+  sheet.addRow(headers);
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+export async function sheetRows(buffer: Buffer): Promise<unknown[][]> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
+  const rows: unknown[][] = [];
+  workbook.worksheets[0]?.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+  return rows;
+}
