@@ -79,7 +79,7 @@ describe('signed-in routes', () => {
     useSession.getState().signIn('tok', userInfo);
     permissionAnswer = { success: true, message: '', code: 200, result: { menu, auth: [], allAuth: [] }, timestamp: 1 };
     const router = renderAt('/dashboard/clock');
-    expect(await screen.findByText(/时区/, undefined, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText(/时区/, undefined, { timeout: 20_000 })).toBeTruthy();
     expect(screen.getByRole('button', { name: '用户菜单' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '语言' })).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('时钟 - ISPS 管理控制台'));
@@ -90,5 +90,6 @@ describe('signed-in routes', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/404'));
     expect(await screen.findByText('抱歉，您访问的页面不存在。')).toBeTruthy();
     expect(calls.filter((url) => url.includes('getUserPermissionByToken'))).toHaveLength(1);
-  });
+    // The first render loads the whole layout (ProLayout) into jsdom, which takes seconds on a busy machine.
+  }, 30_000);
 });

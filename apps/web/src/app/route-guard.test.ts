@@ -13,6 +13,10 @@ describe('route guard', () => {
     });
   });
 
+  it('sends the root without a token to login, to come back home', () => {
+    expect(guard('/', '', '', false)).toEqual({ kind: 'redirect', to: `/user/login?redirect=${encodeURIComponent('/dashboard/analysis')}` });
+  });
+
   it('sends the visitor main page to the visitor login', () => {
     expect(guard('/vistor/user/main', '', '', false)).toEqual({ kind: 'redirect', to: '/vistor/login' });
   });

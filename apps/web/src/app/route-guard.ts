@@ -1,4 +1,4 @@
-import { LOGIN_PATH, redirectTarget } from '../shared/session/redirect-target.ts';
+import { HOME_PATH, LOGIN_PATH, redirectTarget } from '../shared/session/redirect-target.ts';
 
 export { HOME_PATH, LOGIN_PATH } from '../shared/session/redirect-target.ts';
 
@@ -31,8 +31,9 @@ export function guard(pathname: string, search: string, hash: string, hasToken: 
   if (!hasToken) {
     if (isPublicPath(path)) return { kind: 'allow' };
     if (path.startsWith('/vistor/user/main')) return { kind: 'redirect', to: '/vistor/login' };
-    const wanted = `${pathname}${search}${hash}`;
-    return { kind: 'redirect', to: path === '/' ? LOGIN_PATH : `${LOGIN_PATH}?redirect=${encodeURIComponent(wanted)}` };
+    // '/' is the home page, so that is what the login page is asked to return to.
+    const wanted = path === '/' ? HOME_PATH : `${pathname}${search}${hash}`;
+    return { kind: 'redirect', to: `${LOGIN_PATH}?redirect=${encodeURIComponent(wanted)}` };
   }
   // Right after login the page is still /user/login?redirect=…: both this guard and the login page go there.
   if (path === LOGIN_PATH) return { kind: 'redirect', to: redirectTarget(search) };
