@@ -76,6 +76,12 @@ describe('signing in, the first password change, deep links and signing out', ()
     await page.getByRole('menuitem', { name: en('menu.dashboard.clock') }).click();
     await page.waitForURL(/\/dashboard\/clock$/);
 
+    // The signed-in administrator reads the API documentation with the console's session.
+    await page.goto(`${server.url}/api/docs`);
+    await page.getByText('/api/sys/login', { exact: true }).first().waitFor();
+    await page.goto(`${server.url}/dashboard/clock`);
+    await page.getByRole('button', { name: en('header.userMenu') }).waitFor();
+
     // Logging out asks first; cancelling keeps the session.
     const token = await storedToken(page);
     expect(token).toBeTruthy();

@@ -54,6 +54,19 @@ const contentSecurityPolicy = {
   },
 };
 
+/** Swagger UI request hook (serialised into the docs page): adds the console's stored token to every call. */
+function sendConsoleToken(request: { [key: string]: unknown }) {
+  try {
+    const storage = (globalThis as unknown as { localStorage: { getItem(key: string): string | null } }).localStorage;
+    const stored = JSON.parse(storage.getItem('pro__Access-Token') ?? 'null') as { value?: string } | null;
+    const headers = request.headers as Record<string, string>;
+    if (stored?.value) headers['X-Access-Token'] = stored.value;
+  } catch {
+    // no readable session: the call goes out without a token and gets the 401 envelope
+  }
+  return request;
+}
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const app = Fastify({
@@ -108,7 +121,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       // the UI shell is public; the API description itself is for administrators
       route.config.permission = /\/(json|yaml)$/.test(route.url) ? Perm.apiDocs : 'public';
     });
-    await docs.register(swaggerUi, { routePrefix: `${config.apiPrefix}/docs`, staticCSP: true });
+    await docs.register(swaggerUi, {
+      routePrefix: `${config.apiPrefix}/docs`,
+      staticCSP: true,
+      // runs in the browser: an administrator signed in to the console on this origin reads the docs with that session
+      uiConfig: { requestInterceptor: sendConsoleToken },
+    });
   });
 
   await app.register(
