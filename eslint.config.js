@@ -1,9 +1,9 @@
+import { existsSync, readdirSync } from 'node:fs';
 import js from '@eslint/js';
-import importX from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import importZones from './scripts/eslint-import-zones.js';
 
 const web = './apps/web/src';
 const server = './apps/server/src';
@@ -29,7 +29,6 @@ function featureIsolation(root, names) {
   }));
 }
 
-import { readdirSync, existsSync } from 'node:fs';
 const dirs = (p) => (existsSync(p) ? readdirSync(p, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : []);
 
 export default tseslint.config(
@@ -39,12 +38,9 @@ export default tseslint.config(
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/resolver-next': [createTypeScriptImportResolver({ noWarnOnMultipleProjects: true, project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'e2e/tsconfig.json'] })],
-    },
+    plugins: { zones: importZones },
     rules: {
-      'import-x/no-restricted-paths': [
+      'zones/no-restricted-paths': [
         'error',
         {
           zones: [

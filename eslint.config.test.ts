@@ -6,7 +6,7 @@ const eslint = new ESLint({ cwd: import.meta.dirname });
 /** Lints `code` as if it were the file at `filePath` and returns the import-zone violations. */
 async function zoneErrors(code: string, filePath: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'import-x/no-restricted-paths').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'zones/no-restricted-paths').map((m) => m.message);
 }
 
 describe('import zones keep the dependency graph one-way', () => {

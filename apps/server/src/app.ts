@@ -11,9 +11,11 @@ import { resolveDataSourceKey, resolveTokenPepper, type Config } from './config.
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
 import { seedIfEmpty, type SeedOutcome } from './db/seed/index.ts';
+import { accountPlugin } from './modules/account/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { monitorRoutes } from './modules/monitor/index.ts';
 import { systemRoutes } from './modules/system/index.ts';
+import { visitorRoutes } from './modules/visitor/index.ts';
 import { accessPlugin } from './platform/access.ts';
 import { connectRedis, createCache } from './platform/cache.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
@@ -131,6 +133,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(
     async (api) => {
+      // first: its login gate and activation check apply to every route registered after it
+      await api.register(accountPlugin);
+      await api.register(visitorRoutes);
       await api.register(monitorRoutes);
       await api.register(systemRoutes);
       await api.register(dashboardRoutes);

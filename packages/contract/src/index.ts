@@ -2,6 +2,8 @@ export * from './envelope.ts';
 export * from './http.ts';
 export * from './paths.ts';
 export * from './auth.ts';
+export * from './account.ts';
+export * from './visitor.ts';
 export * from './permissions.ts';
 export * from './messages/index.ts';
 export * from './dashboard.ts';

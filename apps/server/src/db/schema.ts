@@ -170,6 +170,55 @@ export interface SysDataSource extends Audited {
   remark: string | null;
 }
 
+  del_flag: number;
+}
+
+  user_id: string;
+}
+
+}
+
+}
+
+export interface SysSetting extends Audited {
+  setting_key: string;
+  setting_value: string | null;
+}
+
+export interface SysUserTotp extends Audited {
+  user_id: string;
+  /** sealed by the secret box */
+  secret: string;
+  confirmed: number;
+  last_step: number | null;
+}
+
+export interface SysActivationCode extends Audited {
+  /** SHA-256 of the code; the code itself is shown once when issued */
+  code_hash: string;
+  authorized_until: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface SysVisitor extends Audited {
+  name: string;
+  id_card: string;
+  phone: string;
+  password: string;
+  category: string;
+  user_id: string | null;
+  status: number;
+  del_flag: number;
+  tenant_id: string | null;
+}
+
+export interface SysVisitorToken extends Audited {
+  visitor_id: string;
+  token_hash: string;
+  expires_at: string;
+}
+
 export interface Database {
   sys_user: SysUser;
   sys_role: SysRole;
@@ -189,4 +238,9 @@ export interface Database {
   sys_check_rule: SysCheckRule;
   sys_fill_rule: SysFillRule;
   sys_data_source: SysDataSource;
+  sys_setting: SysSetting;
+  sys_user_totp: SysUserTotp;
+  sys_activation_code: SysActivationCode;
+  sys_visitor: SysVisitor;
+  sys_visitor_token: SysVisitorToken;
 }
