@@ -20,8 +20,10 @@ import { accessPlugin } from './platform/access.ts';
 import { connectRedis, createCache } from './platform/cache.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { errorsPlugin } from './platform/errors.ts';
+import { eventBusPlugin } from './platform/event-bus.ts';
 import { i18nPlugin } from './platform/i18n.ts';
 import { PasswordHasher } from './platform/passwords.ts';
+import { realtimePlugin } from './platform/realtime/index.ts';
 import { SecretBox } from './platform/secret-box.ts';
 import { servicesPlugin } from './platform/services.ts';
 import { staticConsole } from './platform/static-console.ts';
@@ -98,6 +100,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(errorsPlugin);
   // before any plugin that adds routes, so every route (docs included) passes through the access declaration
   await app.register(accessPlugin);
+  await app.register(eventBusPlugin);
+  await app.register(realtimePlugin);
 
   await app.register(helmet, { contentSecurityPolicy });
   // spreadsheet imports: one file per request, bounded

@@ -9,3 +9,5 @@ export * from './messages/index.ts';
 export * from './dashboard.ts';
 export * from './menu-keys.ts';
 export * from './crud/index.ts';
+export * from './realtime.ts';
+export * from './message/index.ts';

@@ -170,14 +170,59 @@ export interface SysDataSource extends Audited {
   remark: string | null;
 }
 
+export interface SysAnnouncement extends Audited {
+  titile: string;
+  /** sanitised HTML */
+  msg_content: string | null;
+  start_time: string | null;
+  end_time: string | null;
+  sender: string | null;
+  priority: string;
+  msg_category: string;
+  msg_type: string;
+  /** comma-separated user ids when msg_type is USER */
+  user_ids: string | null;
+  send_status: string;
+  send_time: string | null;
+  cancel_time: string | null;
+  open_type: string | null;
+  open_page: string | null;
+  bus_id: string | null;
+  type: string;
+  theme: string | null;
+  channels: string | null;
+  background_image: string | null;
+  attachments: string | null;
+  video: string | null;
   del_flag: number;
 }
 
+export interface SysAnnouncementSend extends Audited {
+  annt_id: string;
   user_id: string;
+  read_flag: number;
+  read_time: string | null;
 }
 
+export interface SysMessage extends Audited {
+  es_title: string;
+  es_content: string | null;
+  es_param: string | null;
+  es_receiver: string;
+  es_type: string;
+  es_send_status: string;
+  es_send_num: number;
+  es_result: string | null;
+  es_send_time: string | null;
+  remark: string | null;
 }
 
+export interface SysMessageTemplate extends Audited {
+  template_code: string;
+  template_name: string;
+  template_content: string;
+  template_type: string;
+  template_test_json: string | null;
 }
 
 export interface SysSetting extends Audited {
@@ -238,6 +283,10 @@ export interface Database {
   sys_check_rule: SysCheckRule;
   sys_fill_rule: SysFillRule;
   sys_data_source: SysDataSource;
+  sys_announcement: SysAnnouncement;
+  sys_announcement_send: SysAnnouncementSend;
+  sys_message: SysMessage;
+  sys_message_template: SysMessageTemplate;
   sys_setting: SysSetting;
   sys_user_totp: SysUserTotp;
   sys_activation_code: SysActivationCode;

@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Database } from '../schema.ts';
 import { systemTables } from './0001-system.ts';
 import { systemEntityTables } from './0002-system-entities.ts';
+import { messageTables } from './0100-message.ts';
 import { accountTables } from './0200-account.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
   '0001-system': systemTables,
   '0002-system-entities': systemEntityTables,
+  '0100-message': messageTables,
   '0200-account': accountTables,
 };
 

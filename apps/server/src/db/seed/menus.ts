@@ -124,7 +124,7 @@ export const menuDefinition: readonly AreaDefinition[] = [
       { key: 'log', actions: ['list', 'export'] },
       { key: 'dataLog', actions: ['list', 'compare'] },
       { key: 'quartzJob', actions: [...CRUD, 'pause', 'resume', 'execute'] },
-      { key: 'announcement', actions: [...CRUD, 'release', 'revoke'] },
+      { key: 'announcement', actions: [...CRUD, 'release', 'revoke'], visible: true },
       { key: 'category', actions: CRUD, visible: true },
       { key: 'checkRule', actions: CRUD, visible: true },
       { key: 'fillRule', actions: CRUD, visible: true },
@@ -134,7 +134,7 @@ export const menuDefinition: readonly AreaDefinition[] = [
       { key: 'tenant', actions: CRUD, visible: true },
       { key: 'addressBook', actions: ['list', 'export'], visible: true },
       { key: 'attendanceRule', actions: CRUD },
-      { key: 'userAnnouncement', actions: ['list', 'read'] },
+      { key: 'userAnnouncement', actions: ['list', 'read'], visible: true },
     ],
   },
   {
@@ -155,8 +155,8 @@ export const menuDefinition: readonly AreaDefinition[] = [
     key: 'message',
     icon: 'message',
     screens: [
-      { key: 'message', actions: CRUD },
-      { key: 'template', actions: [...CRUD, 'testSend'] },
+      { key: 'message', actions: CRUD, visible: true },
+      { key: 'template', actions: [...CRUD, 'testSend'], visible: true },
       { key: 'fileStorage', actions: ['list', 'delete'] },
       { key: 'order', actions: CRUD },
     ],

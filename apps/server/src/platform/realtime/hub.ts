@@ -1,0 +1,114 @@
+import { RealtimeCmd, type RealtimeMessage } from '@isps/contract';
+import type { WebSocket } from 'ws';
+import type { EventBus } from '../event-bus.ts';
+
+const CHANNEL = 'realtime';
+const OPEN = 1;
+
+/** What travels on the bus: the message and its recipients (null: every connected user). */
+interface Delivery {
+  to: string[] | null;
+  message: RealtimeMessage;
+}
+
+function isDelivery(value: unknown): value is Delivery {
+  if (typeof value !== 'object' || value === null) return false;
+  const { to, message } = value as Partial<Delivery>;
+  const recipientsOk = to === null || (Array.isArray(to) && to.every((id) => typeof id === 'string'));
+  return recipientsOk && typeof message === 'object' && message !== null && typeof message.cmd === 'string';
+}
+
+/**
+ * The websocket hub of DESIGN section 6. Sending goes through the event bus, so whichever instance holds a user's
+ * socket delivers; each instance only writes to its own sockets.
+ */
+export class RealtimeHub {
+  private readonly sockets = new Map<string, Set<WebSocket>>();
+  private readonly alive = new WeakSet<WebSocket>();
+  private unsubscribe: (() => Promise<void>) | null = null;
+  private pinger: NodeJS.Timeout | null = null;
+
+  constructor(private readonly bus: EventBus) {}
+
+  async start(pingIntervalMs: number): Promise<void> {
+    this.unsubscribe = await this.bus.subscribe(CHANNEL, (payload) => {
+      if (isDelivery(payload)) this.deliverLocally(payload);
+    });
+    // a socket whose peer vanished without a close frame is found by a missed pong and dropped
+    this.pinger = setInterval(() => this.pingAll(), pingIntervalMs);
+    this.pinger.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.pinger) clearInterval(this.pinger);
+    this.pinger = null;
+    await this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  /** Binds an upgraded socket to its (already authenticated) user. Client text is answered, never relayed. */
+  attach(userId: string, socket: WebSocket): void {
+    let own = this.sockets.get(userId);
+    if (!own) {
+      own = new Set();
+      this.sockets.set(userId, own);
+    }
+    own.add(socket);
+    this.alive.add(socket);
+    socket.on('pong', () => this.alive.add(socket));
+    socket.on('message', () => {
+      // any client text counts as the heartbeat; the answer goes to this socket alone
+      send(socket, { cmd: RealtimeCmd.heartcheck, msgTxt: 'heartcheck' });
+    });
+    socket.on('close', () => {
+      const current = this.sockets.get(userId);
+      current?.delete(socket);
+      if (current && current.size === 0) this.sockets.delete(userId);
+    });
+  }
+
+  async sendToUser(userId: string, message: RealtimeMessage): Promise<void> {
+    await this.sendToUsers([userId], message);
+  }
+
+  async sendToUsers(userIds: readonly string[], message: RealtimeMessage): Promise<void> {
+    if (userIds.length === 0) return;
+    const delivery: Delivery = { to: [...new Set(userIds)], message };
+    await this.bus.publish(CHANNEL, delivery);
+  }
+
+  async broadcast(message: RealtimeMessage): Promise<void> {
+    const delivery: Delivery = { to: null, message };
+    await this.bus.publish(CHANNEL, delivery);
+  }
+
+  /** Sockets this instance holds (for a user, or all). */
+  connectionCount(userId?: string): number {
+    if (userId !== undefined) return this.sockets.get(userId)?.size ?? 0;
+    let total = 0;
+    for (const set of this.sockets.values()) total += set.size;
+    return total;
+  }
+
+  private deliverLocally({ to, message }: Delivery): void {
+    const targets = to === null ? [...this.sockets.values()] : to.map((id) => this.sockets.get(id)).filter((s) => s !== undefined);
+    for (const set of targets) for (const socket of set) send(socket, message);
+  }
+
+  private pingAll(): void {
+    for (const set of this.sockets.values()) {
+      for (const socket of set) {
+        if (!this.alive.has(socket)) {
+          socket.terminate();
+          continue;
+        }
+        this.alive.delete(socket);
+        if (socket.readyState === OPEN) socket.ping();
+      }
+    }
+  }
+}
+
+function send(socket: WebSocket, message: RealtimeMessage): void {
+  if (socket.readyState === OPEN) socket.send(JSON.stringify(message));
+}

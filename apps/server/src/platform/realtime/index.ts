@@ -1,0 +1,2 @@
+export { realtimePlugin, type RealtimeOptions } from './plugin.ts';
+export type { RealtimeHub } from './hub.ts';

@@ -1,0 +1,78 @@
+import websocket from '@fastify/websocket';
+import fp from 'fastify-plugin';
+import type { IncomingMessage } from 'node:http';
+import { REALTIME_PATH, TOKEN_HEADER } from '@isps/contract';
+import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
+import { callerOf } from '../access.ts';
+import { AppError } from '../envelope.ts';
+import { RealtimeHub } from './hub.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    realtime: RealtimeHub;
+  }
+}
+
+export interface RealtimeOptions {
+  /** how often silent sockets are pinged (and dropped when the previous ping went unanswered) */
+  pingIntervalMs?: number;
+}
+
+/**
+ * Browsers cannot set headers on a websocket handshake, so the console offers its token as the subprotocol
+ * (DESIGN section 6). For handshakes on the real-time path that header becomes the token header before Fastify
+ * routes the request, and the one access hook authenticates it like any other call.
+ */
+function tokenFromSubprotocol(app: FastifyInstance): void {
+  const pathPrefix = `${app.settings.apiPrefix}/websocket/`;
+  app.server.prependListener('upgrade', (request: IncomingMessage) => {
+    if (!request.url?.startsWith(pathPrefix)) return;
+    const offered = request.headers['sec-websocket-protocol'];
+    const header = TOKEN_HEADER.toLowerCase();
+    if (!offered || request.headers[header]) return;
+    const token = offered.split(',')[0]?.trim();
+    if (token) request.headers[header] = token;
+  });
+}
+
+/** The websocket hub: `GET {API_PREFIX}/websocket/{userId}` and the `app.realtime` service. */
+export const realtimePlugin = fp<RealtimeOptions>(
+  async (app, options) => {
+    const hub = new RealtimeHub(app.eventBus);
+    await hub.start(options.pingIntervalMs ?? 30_000);
+    app.decorate('realtime', hub);
+    app.addHook('preClose', () => hub.stop());
+
+    tokenFromSubprotocol(app);
+    // a refused handshake (401, 403, 404) answered over the raw socket: drop the socket, it can never be upgraded.
+    // @fastify/websocket does this only when its own onRequest hook ran, which a failing access hook prevents.
+    app.addHook('onResponse', async (request) => {
+      const raw = request.raw;
+      if (raw.headers.upgrade?.toLowerCase() === 'websocket' && !raw.socket.destroyed) raw.socket.destroy();
+    });
+    // the first offered subprotocol (the token) is echoed, which browsers require before they open the socket
+    await app.register(websocket, { options: { maxPayload: 4096 } });
+
+    await app.register(
+      async (routes) => {
+        routes.get(
+          REALTIME_PATH,
+          {
+            websocket: true,
+            schema: { params: z.object({ userId: z.string().min(1).max(64) }) },
+            config: { permission: 'authenticated' },
+            // bound to its user: a valid token of someone else is refused before the upgrade
+            preValidation: async (request) => {
+              const { userId } = request.params as { userId: string };
+              if (callerOf(request).id !== userId) throw new AppError('forbidden', 'realtime.otherUser');
+            },
+          },
+          (socket, request) => hub.attach(callerOf(request).id, socket),
+        );
+      },
+      { prefix: app.settings.apiPrefix },
+    );
+  },
+  { name: 'realtime', dependencies: ['event-bus', 'access'] },
+);

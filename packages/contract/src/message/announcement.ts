@@ -1,0 +1,209 @@
+/**
+ * Announcements and system messages (SPEC sections 3, 4, 5, 7). Spellings `titile`, `annountCement` and
+ * `doReovkeData` are a contract with existing callers.
+ */
+import { z } from 'zod';
+import { parseTime } from '../crud/fields.ts';
+import type { MessageKey } from '../messages/index.ts';
+
+export const AnnouncementPath = {
+  list: '/sys/annountCement/list',
+  add: '/sys/annountCement/add',
+  edit: '/sys/annountCement/edit',
+  delete: '/sys/annountCement/delete',
+  deleteBatch: '/sys/annountCement/deleteBatch',
+  queryById: '/sys/annountCement/queryById',
+  /** GET ?id= : release to all users or the chosen ones, pushes `topic` / `user` to each recipient */
+  release: '/sys/annountCement/doReleaseData',
+  /** GET ?id= : revoke, hides it from recipients and pushes a reload */
+  revoke: '/sys/annountCement/doReovkeData',
+  /** GET : the bell's summary of the caller's unread notices */
+  listByUser: '/sys/annountCement/listByUser',
+  /** POST or PUT {anntId} : the caller has read it */
+  markRead: '/sys/sysAnnouncementSend/editByAnntIdAndUserId',
+  /** GET paged: the caller's announcements, read and unread (/isps/userAnnouncement) */
+  myList: '/sys/sysAnnouncementSend/getMyAnnouncementSend',
+  /** PUT : mark every notice of the caller read */
+  readAll: '/sys/sysAnnouncementSend/readAll',
+} as const;
+
+/** Button permissions of the announcement screen (seeded under system/announcement). */
+export const AnnouncementPerm = {
+  list: 'system:announcement:list',
+  add: 'system:announcement:add',
+  edit: 'system:announcement:edit',
+  delete: 'system:announcement:delete',
+  release: 'system:announcement:release',
+  revoke: 'system:announcement:revoke',
+} as const;
+
+/** L normal (blue), M important (orange), H urgent (red). */
+export const PRIORITIES = ['L', 'M', 'H'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+export const PriorityColor: Record<Priority, string> = { L: 'blue', M: 'orange', H: 'red' };
+
+/** '1' announcement, '2' system message (in-app messages of the message center arrive as '2'). */
+export const MsgCategory = { announcement: '1', systemMessage: '2' } as const;
+export type MsgCategory = (typeof MsgCategory)[keyof typeof MsgCategory];
+
+/** Recipients: every user, or the users listed in `userIds`. */
+export const MsgType = { all: 'ALL', user: 'USER' } as const;
+export type MsgType = (typeof MsgType)[keyof typeof MsgType];
+
+export const SendStatus = { draft: '0', released: '1', revoked: '2' } as const;
+export type SendStatus = (typeof SendStatus)[keyof typeof SendStatus];
+
+/** 'component' opens a console page, 'url' shows a handle button that navigates to `openPage`. */
+export const OPEN_TYPES = ['component', 'url'] as const;
+export type OpenType = (typeof OPEN_TYPES)[number];
+
+export const ANNOUNCEMENT_TYPES = ['word', 'video'] as const;
+export type AnnouncementType = (typeof ANNOUNCEMENT_TYPES)[number];
+
+const optionalText = (max: number) => z.string().max(max).nullish();
+const optionalTime = z
+  .string()
+  .refine((v) => v === '' || parseTime(v) !== null, { error: 'validation.dateTime' })
+  .nullish();
+
+/**
+ * The body of add and edit. Shapes only: the rules whose messages people read (SPEC section 5) are in
+ * `announcementProblem`, so they come back localised.
+ */
+export const announcementInput = z.object({
+  titile: optionalText(200),
+  msgContent: z.string().max(200_000).nullish(),
+  startTime: optionalTime,
+  endTime: optionalTime,
+  sender: optionalText(100),
+  priority: z.enum(PRIORITIES).nullish(),
+  msgCategory: z.enum([MsgCategory.announcement, MsgCategory.systemMessage]).nullish(),
+  msgType: z.enum([MsgType.all, MsgType.user]).nullish(),
+  /** comma-separated user ids (trailing comma tolerated) when msgType is USER */
+  userIds: optionalText(20_000),
+  openType: z.enum(OPEN_TYPES).nullish().or(z.literal('')),
+  openPage: optionalText(255),
+  busId: optionalText(64),
+  type: z.enum(ANNOUNCEMENT_TYPES).nullish(),
+  theme: optionalText(64),
+  /** comma-separated channel codes; blank means every channel */
+  channels: optionalText(255),
+  backgroundImage: optionalText(500),
+  /** comma-separated file URLs */
+  attachments: optionalText(4000),
+  video: optionalText(500),
+});
+export type AnnouncementInput = z.infer<typeof announcementInput>;
+export const announcementEditInput = announcementInput.extend({ id: z.string().min(1).max(64) });
+
+export function splitIds(text: string | null | undefined): string[] {
+  return [...new Set((text ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
+}
+
+function blank(value: string | null | undefined): boolean {
+  return !value || !value.trim();
+}
+
+/** Content that shows nothing (an empty editor leaves `<p></p>`) counts as no content. */
+export function isBlankHtml(html: string | null | undefined): boolean {
+  if (!html) return true;
+  if (/<(img|video|iframe|audio)\b/i.test(html)) return false;
+  return html.replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' ').trim() === '';
+}
+
+/** The first rule of SPEC section 5 an announcement breaks, or null. The console and the server both use it. */
+export function announcementProblem(input: AnnouncementInput): MessageKey | null {
+  if (blank(input.titile)) return 'announcement.titleRequired';
+  if (blank(input.msgCategory)) return 'announcement.categoryRequired';
+  if (blank(input.msgType)) return 'announcement.msgTypeRequired';
+  if (input.msgType === MsgType.user && splitIds(input.userIds).length === 0) return 'announcement.usersRequired';
+  if (blank(input.backgroundImage) && isBlankHtml(input.msgContent)) return 'announcement.contentRequired';
+  if (input.type === 'video' && blank(input.video)) return 'announcement.videoRequired';
+  const start = input.startTime ? parseTime(input.startTime) : null;
+  const end = input.endTime ? parseTime(input.endTime) : null;
+  if (start && end && end.getTime() <= start.getTime()) return 'validation.endBeforeStart';
+  return null;
+}
+
+/** An announcement as the server returns it (admin list, queryById). `msgContent` is always sanitised HTML. */
+export interface Announcement {
+  id: string;
+  titile: string;
+  msgContent: string | null;
+  startTime: string | null;
+  endTime: string | null;
+  sender: string | null;
+  priority: Priority;
+  msgCategory: MsgCategory;
+  msgType: MsgType;
+  userIds: string | null;
+  sendStatus: SendStatus;
+  sendTime: string | null;
+  cancelTime: string | null;
+  openType: OpenType | null;
+  openPage: string | null;
+  busId: string | null;
+  type: AnnouncementType;
+  theme: string | null;
+  channels: string | null;
+  backgroundImage: string | null;
+  attachments: string | null;
+  video: string | null;
+  createBy: string | null;
+  createTime: string | null;
+  updateBy: string | null;
+  updateTime: string | null;
+  /** only for a recipient (queryById by a non-administrator, user lists): 1 read, 0 unread */
+  readFlag?: 0 | 1;
+}
+
+/** One notice of the caller (bell lists, /isps/userAnnouncement rows). `id` is the announcement id. */
+export interface UserNotice {
+  id: string;
+  /** the same as id, named as the origin console's callers read it */
+  anntId: string;
+  /** the caller's send row */
+  sendId: string;
+  titile: string;
+  msgContent: string | null;
+  sender: string | null;
+  sendTime: string | null;
+  priority: Priority;
+  msgCategory: MsgCategory;
+  openType: OpenType | null;
+  openPage: string | null;
+  busId: string | null;
+  readFlag: 0 | 1;
+  readTime: string | null;
+  createTime: string | null;
+}
+
+/** GET listByUser: unread notices, recent first; the lists hold at most `NOTICE_LIST_LIMIT` entries, totals count all. */
+export interface NoticeSummary {
+  anntMsgList: UserNotice[];
+  anntMsgTotal: number;
+  sysMsgList: UserNotice[];
+  sysMsgTotal: number;
+}
+export const NOTICE_LIST_LIMIT = 50;
+
+/** Query of getMyAnnouncementSend: pageNo, pageSize, and optional filters. */
+export const myNoticeQuery = z.object({
+  pageNo: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(10),
+  titile: z.string().max(200).optional(),
+  msgCategory: z.enum([MsgCategory.announcement, MsgCategory.systemMessage]).optional(),
+  readFlag: z.enum(['0', '1']).optional(),
+});
+
+/** Query of the admin list: pageNo, pageSize, and optional filters (`titile` contains). */
+export const announcementListQuery = z.object({
+  pageNo: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(1000).default(10),
+  titile: z.string().max(200).optional(),
+  msgCategory: z.enum([MsgCategory.announcement, MsgCategory.systemMessage]).optional(),
+  sendStatus: z.enum([SendStatus.draft, SendStatus.released, SendStatus.revoked]).optional(),
+  priority: z.enum(PRIORITIES).optional(),
+});
+
+export const markReadBody = z.object({ anntId: z.string().min(1).max(64) });

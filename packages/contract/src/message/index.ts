@@ -1,0 +1,2 @@
+export * from './announcement.ts';
+export * from './message-center.ts';

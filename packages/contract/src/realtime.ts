@@ -1,0 +1,47 @@
+/**
+ * The real-time channel (DESIGN section 6). The console opens
+ * `ws(s)://{host}{API_PREFIX}/websocket/{userId}` with the access token as the only entry of the
+ * `Sec-WebSocket-Protocol` header (`new WebSocket(url, [token])`); the server echoes it back. A wrong token, a
+ * revoked one or another user's id is refused at the handshake (HTTP 401 / 403, no socket).
+ */
+export const REALTIME_PATH = '/websocket/:userId';
+
+export function realtimePath(userId: string): string {
+  return REALTIME_PATH.replace(':userId', encodeURIComponent(userId));
+}
+
+/** What a server message asks the console to do. */
+export const RealtimeCmd = {
+  /** an announcement for everyone was released or revoked: reload the notices */
+  topic: 'topic',
+  /** a notice addressed to this user was released, revoked or sent: reload the notices */
+  user: 'user',
+  /** a device came online: show a notification with a 'got it' button */
+  deviceConnect: 'deviceConnect',
+  /** a device went offline: show a notification with a 'got it' button */
+  deviceDisConnect: 'deviceDisConnect',
+  /** a door changed state: publish it as an app event for the pages that show doors */
+  doorState: 'doorState',
+  /** the answer to a client heartbeat, to that socket only */
+  heartcheck: 'heartcheck',
+} as const;
+export type RealtimeCmd = (typeof RealtimeCmd)[keyof typeof RealtimeCmd];
+
+/** Every message the server sends over the socket. */
+export interface RealtimeMessage {
+  cmd: RealtimeCmd;
+  /** the announcement (or device, door) the message is about */
+  msgId?: string;
+  /** a short human text (announcement title, device name) */
+  msgTxt?: string;
+  data?: unknown;
+}
+
+/** Client text is never relayed; any text (conventionally this one) is answered with `heartcheck`. */
+export const REALTIME_HEARTBEAT_TEXT = 'HeartBeat';
+
+/** SPEC section 4 and 9: retry after 3 s, 3 s more per failed attempt, back to 3 s once open. */
+export const RealtimeRetry = { startMs: 3000, stepMs: 3000 } as const;
+
+/** WebSocket close codes the server uses after the handshake. */
+export const RealtimeClose = { serverShutdown: 1001, tooLarge: 1009 } as const;
