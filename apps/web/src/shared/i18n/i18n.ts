@@ -1,3 +1,4 @@
+import { entityLabels, type Language } from '@isps/contract';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { enUS } from '../../locales/en-US.ts';
@@ -15,7 +16,10 @@ void i18n.use(initReactI18next).init({
   // Keys are flat dotted strings such as 'menu.dashboard.analysis' (menu titles double as keys).
   keySeparator: false,
   nsSeparator: false,
-  resources: Object.fromEntries(Object.entries(catalogues).map(([lng, messages]) => [lng, { translation: messages }])),
+  // Entity titles and field labels come from the contract (the server uses them too); console messages win on a clash.
+  resources: Object.fromEntries(
+    Object.entries(catalogues).map(([lng, messages]) => [lng, { translation: { ...entityLabels[lng as Language], ...messages } }]),
+  ),
   interpolation: { escapeValue: false },
   initAsync: false,
 });

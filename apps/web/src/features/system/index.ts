@@ -1,0 +1,2 @@
+export { SystemEntityScreen } from './entity-screen.tsx';
+export { systemExtensions } from './extensions.tsx';

@@ -1,0 +1,339 @@
+import { DeleteOutlined, DownloadOutlined, FilterOutlined, PlusOutlined, ReloadOutlined, RestOutlined, SearchOutlined, UploadOutlined } from '@ant-design/icons';
+import { permissionCode, type EntityDeclaration, type ImportReport } from '@isps/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Col, Flex, Form, Popconfirm, Result, Row, Space, Upload } from 'antd';
+import { useState, type ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Authorized } from '../permission/index.ts';
+import { useDeleteEntity } from './api/delete-entity.ts';
+import { useDeleteEntityBatch } from './api/delete-entity-batch.ts';
+import { useExportEntities } from './api/export-entities.ts';
+import { useImportEntities } from './api/import-entities.ts';
+import { crudKeys } from './api/keys.ts';
+import { useEntityList } from './api/list-entity.ts';
+import { useTreeList } from './api/query-tree-list.ts';
+import { CrudTable, type CrudColumn } from './crud-table.tsx';
+import { DetailDrawer } from './detail-drawer.tsx';
+import { displayValue, fieldLabelKey, type CrudRow } from './entity-fields.ts';
+import { EntityFormModal } from './entity-form-modal.tsx';
+import { SearchControl } from './field-control.tsx';
+import { ImportReportModal } from './import-report-modal.tsx';
+import { exportParams, isFiltered, listParams, type ListState, type SortOrder, type SuperQuery } from './query-params.ts';
+import { RecycleBinModal } from './recycle-bin-modal.tsx';
+import { SuperQueryModal } from './super-query-modal.tsx';
+import { useCrudPermissions } from './use-crud-permissions.ts';
+
+export interface CrudExtensionProps {
+  entity: EntityDeclaration;
+  /** reloads every list of the entity */
+  refresh: () => void;
+}
+
+/** Custom behaviour of one screen, added beside the generic page (never a copy of it). */
+export interface CrudExtension {
+  /** buttons after the toolbar's own */
+  Toolbar?: ComponentType<CrudExtensionProps>;
+  /** actions after a row's edit / details / delete */
+  RowActions?: ComponentType<CrudExtensionProps & { row: CrudRow }>;
+}
+
+export interface CrudScreenProps {
+  entity: EntityDeclaration;
+  extension?: CrudExtension;
+  /** field values the screen fixes: filtered by, sent on add, not shown in the search form or the form */
+  fixed?: Record<string, string>;
+  /** inside another screen's modal: no outer cards */
+  embedded?: boolean;
+}
+
+type FormState = { mode: 'add' | 'edit'; row: CrudRow | null } | null;
+
+const compareText = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true });
+
+/** The list-and-form screen of an entity declaration: search, table, toolbar, modal form, details, recycle bin. */
+export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudScreenProps) {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const can = useCrudPermissions(entity);
+  const [searchForm] = Form.useForm();
+  const [state, setState] = useState<ListState>({ pageNo: 1, pageSize: 10, sort: null, filters: {}, superQuery: null, fixed });
+  const [selected, setSelected] = useState<string[]>([]);
+  const [formState, setFormState] = useState<FormState>(null);
+  const [detailRow, setDetailRow] = useState<CrudRow | null>(null);
+  const [report, setReport] = useState<ImportReport | null>(null);
+  const [superQueryOpen, setSuperQueryOpen] = useState(false);
+  const [recycleBinOpen, setRecycleBinOpen] = useState(false);
+
+  // A tree shows its whole shape until a search narrows it; matching rows are then listed flat, paged by the server.
+  const asTree = Boolean(entity.tree) && !isFiltered(entity, state) && !fixed;
+  const params = listParams(entity, state);
+  const list = useEntityList(entity, params, !asTree && can.list);
+  const tree = useTreeList(entity, asTree && can.list);
+  const source = asTree ? tree : list;
+  const rows: CrudRow[] = asTree ? ((tree.data ?? []) as CrudRow[]) : (list.data?.records ?? []);
+
+  const removeOne = useDeleteEntity(entity);
+  const removeMany = useDeleteEntityBatch(entity);
+  const exporter = useExportEntities(entity);
+  const importer = useImportEntities(entity);
+
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: crudKeys.all(entity) });
+  const fail = (error: unknown) => void message.error(error instanceof Error ? error.message : t('request.failed'));
+  const searchFields = Object.entries(entity.search).filter(([name]) => !(fixed && name in fixed));
+
+  const applySearch = (values: Record<string, unknown>) => {
+    setSelected([]);
+    setState((s) => ({ ...s, pageNo: 1, filters: values }));
+  };
+  const resetSearch = () => {
+    searchForm.resetFields();
+    setSelected([]);
+    setState((s) => ({ ...s, pageNo: 1, filters: {}, superQuery: null }));
+  };
+
+  const deleteRow = async (row: CrudRow) => {
+    try {
+      const envelope = await removeOne.mutateAsync(row.id);
+      void message.success(envelope.message);
+      setSelected((keys) => keys.filter((k) => k !== row.id));
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const deleteSelected = () => {
+    // SPEC section 5: batch operations require a selected record.
+    if (selected.length === 0) {
+      void message.warning(t('crud.selectRecord'));
+      return;
+    }
+    modal.confirm({
+      title: t('crud.batchDeleteConfirm', { count: selected.length }),
+      okText: t('common.ok'),
+      cancelText: t('common.cancel'),
+      okButtonProps: { danger: true },
+      onOk: async () => {
+        try {
+          const envelope = await removeMany.mutateAsync(selected);
+          void message.success(envelope.message);
+          setSelected([]);
+        } catch (error) {
+          fail(error);
+        }
+      },
+    });
+  };
+
+  const exportRows = async () => {
+    try {
+      await exporter.mutateAsync(exportParams(entity, state));
+      void message.success(t('crud.exported'));
+    } catch {
+      // the request layer has shown why
+    }
+  };
+
+  const importFile = async (file: File) => {
+    try {
+      const envelope = await importer.mutateAsync(file);
+      setReport(envelope.result);
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const columns: CrudColumn[] = entity.columns.map((name) => ({
+    key: name,
+    title: t(fieldLabelKey(entity, name)),
+    render: (row) => displayValue(entity, name, row, t),
+    sortable: entity.sortable.includes(name),
+    compare: asTree ? (a, b) => compareText(displayValue(entity, name, a, t), displayValue(entity, name, b, t)) : undefined,
+    ellipsis: entity.fields[name]?.kind === 'json' || entity.fields[name]?.widget.kind === 'textarea',
+  }));
+  const RowActions = extension?.RowActions;
+  columns.push({
+    key: '__actions',
+    title: t('crud.actions'),
+    fixedRight: true,
+    render: (row) => (
+      <Space size={0} wrap={false}>
+        {can.edit ? (
+          <Button type="link" size="small" onClick={() => setFormState({ mode: 'edit', row })}>
+            {t('crud.edit')}
+          </Button>
+        ) : null}
+        <Button type="link" size="small" onClick={() => setDetailRow(row)}>
+          {t('crud.detail')}
+        </Button>
+        {can.delete ? (
+          <Popconfirm
+            title={t('crud.deleteConfirm', { name: String(row[entity.labelField] ?? row.id) })}
+            okText={t('common.ok')}
+            cancelText={t('common.cancel')}
+            okButtonProps={{ danger: true }}
+            onConfirm={() => deleteRow(row)}
+          >
+            <Button type="link" size="small" danger>
+              {t('crud.delete')}
+            </Button>
+          </Popconfirm>
+        ) : null}
+        {RowActions ? <RowActions entity={entity} row={row} refresh={refresh} /> : null}
+      </Space>
+    ),
+  });
+
+  const Toolbar = extension?.Toolbar;
+  const activeConditions = state.superQuery?.conditions.length ?? 0;
+  const toolbar = (
+    <Flex wrap gap={8} justify="space-between" align="center" style={{ marginBottom: 12 }}>
+      <Space wrap>
+        {can.add ? (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setFormState({ mode: 'add', row: null })}>
+            {t('crud.add')}
+          </Button>
+        ) : null}
+        {can.delete ? (
+          <Button icon={<DeleteOutlined />} onClick={deleteSelected}>
+            {t('crud.batchDelete')}
+          </Button>
+        ) : null}
+        {can.export ? (
+          <Button icon={<DownloadOutlined />} loading={exporter.isPending} onClick={() => void exportRows()}>
+            {t('crud.export')}
+          </Button>
+        ) : null}
+        {can.import ? (
+          <Upload
+            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            showUploadList={false}
+            beforeUpload={(file) => {
+              void importFile(file);
+              return false;
+            }}
+          >
+            <Button icon={<UploadOutlined />} loading={importer.isPending}>
+              {t('crud.import')}
+            </Button>
+          </Upload>
+        ) : null}
+        <Button icon={<FilterOutlined />} type={activeConditions > 0 ? 'primary' : 'default'} ghost={activeConditions > 0} onClick={() => setSuperQueryOpen(true)}>
+          {activeConditions > 0 ? t('crud.superQueryActive', { count: activeConditions }) : t('crud.superQuery')}
+        </Button>
+        {can.recycleBin && entity.softDelete?.recycleBin ? (
+          <Button icon={<RestOutlined />} onClick={() => setRecycleBinOpen(true)}>
+            {t('crud.recycleBin')}
+          </Button>
+        ) : null}
+        {Toolbar ? <Toolbar entity={entity} refresh={refresh} /> : null}
+      </Space>
+      {selected.length > 0 ? (
+        <Space>
+          <span>{t('crud.selected', { count: selected.length })}</span>
+          <Button type="link" size="small" onClick={() => setSelected([])}>
+            {t('crud.clearSelection')}
+          </Button>
+        </Space>
+      ) : null}
+    </Flex>
+  );
+
+  const searchBar =
+    searchFields.length > 0 ? (
+      <Form form={searchForm} name={`${entity.name}-search`} layout="vertical" onFinish={applySearch} aria-label={t('crud.search')} role="search">
+        <Row gutter={16} align="bottom">
+          {searchFields.map(([name, match]) => (
+            <Col key={name} xs={24} sm={12} lg={8} xl={6}>
+              <Form.Item name={name} label={t(fieldLabelKey(entity, name))} style={{ marginBottom: 12 }}>
+                <SearchControl entity={entity} name={name} match={match} />
+              </Form.Item>
+            </Col>
+          ))}
+          <Col xs={24} sm={12} lg={8} xl={6}>
+            <Form.Item style={{ marginBottom: 12 }}>
+              <Space>
+                <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
+                  {t('crud.search')}
+                </Button>
+                <Button icon={<ReloadOutlined />} onClick={resetSearch}>
+                  {t('crud.reset')}
+                </Button>
+              </Space>
+            </Form.Item>
+          </Col>
+        </Row>
+      </Form>
+    ) : null;
+
+  const table =
+    source.isError && !source.data ? (
+      <Result
+        status="error"
+        title={t('crud.loadFailed')}
+        extra={
+          <Button type="primary" onClick={() => void source.refetch()}>
+            {t('common.retry')}
+          </Button>
+        }
+      />
+    ) : (
+      <CrudTable
+        ariaLabel={t(entity.title)}
+        columns={columns}
+        rows={rows}
+        loading={source.isFetching}
+        pagination={asTree ? { current: state.pageNo, pageSize: state.pageSize } : { current: state.pageNo, pageSize: state.pageSize, total: list.data?.total ?? 0 }}
+        sort={state.sort ?? null}
+        onChange={({ current, pageSize, sort }) => {
+          const sortChanged = (sort?.field ?? '') !== (state.sort?.field ?? '') || (sort?.order ?? '') !== (state.sort?.order ?? '');
+          setState((s) => ({ ...s, pageNo: sortChanged || pageSize !== s.pageSize ? 1 : current, pageSize, sort: sort as { field: string; order: SortOrder } | null }));
+        }}
+        selection={can.delete ? { keys: selected, onChange: (keys) => setSelected(keys) } : undefined}
+      />
+    );
+
+  const dialogs = (
+    <>
+      {formState ? <EntityFormModal entity={entity} mode={formState.mode} row={formState.row} fixed={fixed} onClose={() => setFormState(null)} /> : null}
+      {detailRow ? <DetailDrawer entity={entity} row={detailRow} onClose={() => setDetailRow(null)} /> : null}
+      {report ? <ImportReportModal report={report} onClose={() => setReport(null)} /> : null}
+      {superQueryOpen ? (
+        <SuperQueryModal
+          entity={entity}
+          value={state.superQuery ?? null}
+          onClose={() => setSuperQueryOpen(false)}
+          onApply={(superQuery: SuperQuery | null) => {
+            setSuperQueryOpen(false);
+            setSelected([]);
+            setState((s) => ({ ...s, pageNo: 1, superQuery }));
+          }}
+        />
+      ) : null}
+      {recycleBinOpen ? <RecycleBinModal entity={entity} onClose={() => setRecycleBinOpen(false)} /> : null}
+    </>
+  );
+
+  if (embedded) {
+    return (
+      <div>
+        {searchBar}
+        {toolbar}
+        {table}
+        {dialogs}
+      </div>
+    );
+  }
+  return (
+    <Authorized code={permissionCode(entity, 'list')} fallback={<Result status="403" title={t('request.accessDenied')} />}>
+      <Flex vertical gap={16}>
+        {searchBar ? <Card variant="borderless">{searchBar}</Card> : null}
+        <Card variant="borderless" title={t(entity.title)}>
+          {toolbar}
+          {table}
+        </Card>
+      </Flex>
+      {dialogs}
+    </Authorized>
+  );
+}

@@ -1,0 +1,92 @@
+import { Table } from 'antd';
+import type { TableColumnsType, TableProps } from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CrudRow } from './entity-fields.ts';
+import type { SortOrder } from './query-params.ts';
+
+export interface CrudColumn {
+  key: string;
+  title: ReactNode;
+  render: (row: CrudRow) => ReactNode;
+  sortable?: boolean;
+  /** compare for client-side sorting (tree lists); server lists leave sorting to the server */
+  compare?: (a: CrudRow, b: CrudRow) => number;
+  fixedRight?: boolean;
+  width?: number;
+  ellipsis?: boolean;
+}
+
+export interface CrudTableProps {
+  columns: CrudColumn[];
+  rows: CrudRow[];
+  loading?: boolean;
+  /** `total` given: the server pages; left out: the table pages the rows it holds */
+  pagination: { current: number; pageSize: number; total?: number } | false;
+  sort: { field: string; order: SortOrder } | null;
+  onChange: (change: { current: number; pageSize: number; sort: { field: string; order: SortOrder } | null }) => void;
+  selection?: { keys: string[]; onChange: (keys: string[], rows: CrudRow[]) => void };
+  ariaLabel?: string;
+}
+
+const toAntOrder = (order: SortOrder | undefined) => (order === 'asc' ? 'ascend' : order === 'desc' ? 'descend' : null);
+
+/** The one table of the CRUD screens: antd Table behind our own column and paging shape, so it can be replaced. */
+export function CrudTable({ columns, rows, loading, pagination, sort, onChange, selection, ariaLabel }: CrudTableProps) {
+  const { t } = useTranslation();
+  const antColumns: TableColumnsType<CrudRow> = columns.map((column) => ({
+    key: column.key,
+    dataIndex: column.key,
+    title: column.title,
+    render: (_value: unknown, row: CrudRow) => column.render(row),
+    sorter: column.sortable ? (column.compare ?? true) : false,
+    sortOrder: column.sortable ? (sort?.field === column.key ? toAntOrder(sort.order) : null) : undefined,
+    sortDirections: ['ascend', 'descend'],
+    showSorterTooltip: false,
+    fixed: column.fixedRight ? 'right' : undefined,
+    width: column.width,
+    ellipsis: column.ellipsis,
+  }));
+
+  const handleChange: TableProps<CrudRow>['onChange'] = (page, _filters, sorter) => {
+    const single = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<CrudRow> | undefined;
+    const field = single?.order ? String(single.columnKey ?? single.field ?? '') : '';
+    onChange({
+      current: page.current ?? 1,
+      pageSize: page.pageSize ?? 10,
+      sort: field ? { field, order: single?.order === 'ascend' ? 'asc' : 'desc' } : null,
+    });
+  };
+
+  return (
+    <Table<CrudRow>
+      aria-label={ariaLabel}
+      rowKey="id"
+      size="middle"
+      columns={antColumns}
+      dataSource={rows}
+      loading={loading}
+      onChange={handleChange}
+      scroll={{ x: 'max-content' }}
+      rowSelection={
+        selection
+          ? { selectedRowKeys: selection.keys, onChange: (keys, selected) => selection.onChange(keys.map(String), selected), checkStrictly: true, preserveSelectedRowKeys: false }
+          : undefined
+      }
+      pagination={
+        pagination === false
+          ? false
+          : {
+              current: pagination.current,
+              pageSize: pagination.pageSize,
+              total: pagination.total ?? rows.length,
+              showSizeChanger: true,
+              pageSizeOptions: [10, 20, 50, 100],
+              showTotal: (total) => t('crud.total', { total }),
+              size: 'small',
+            }
+      }
+    />
+  );
+}

@@ -1,0 +1,46 @@
+import type { EntityDeclaration } from '@isps/contract';
+import { Descriptions, Drawer, Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useEntityById } from './api/query-entity-by-id.ts';
+import { displayValue, fieldLabelKey, type CrudRow } from './entity-fields.ts';
+
+/** The fields a detail view shows: the list columns, the detail-only fields, then the audit fields. */
+export function detailFieldsOf(entity: EntityDeclaration): string[] {
+  const names = [...entity.columns, ...(entity.detailFields ?? []), 'createBy', 'createTime', 'updateBy', 'updateTime'];
+  return [...new Set(names)].filter((name) => !entity.fields[name]?.writeOnly);
+}
+
+/** One row read-only, fresh from the server. */
+export function DetailDrawer({ entity, row, onClose }: { entity: EntityDeclaration; row: CrudRow; onClose: () => void }) {
+  const { t } = useTranslation();
+  const fresh = useEntityById(entity, row.id);
+  const shown = fresh.data ?? row;
+  return (
+    <Drawer open title={t('crud.detailTitle', { entity: t(entity.title) })} onClose={onClose} size="large" destroyOnHidden>
+      <Spin spinning={fresh.isFetching && !fresh.data}>
+        <Descriptions
+          column={1}
+          bordered
+          size="small"
+          items={detailFieldsOf(entity).map((name) => {
+            const json = entity.fields[name]?.kind === 'json';
+            const text = displayValue(entity, name, shown, t);
+            return {
+              key: name,
+              label: t(fieldLabelKey(entity, name)),
+              children: json ? <pre style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{prettyJson(text)}</pre> : text,
+            };
+          })}
+        />
+      </Spin>
+    </Drawer>
+  );
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}

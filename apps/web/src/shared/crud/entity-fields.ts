@@ -1,0 +1,54 @@
+import { AUDIT_FIELDS, systemEntities, type EntityDeclaration, type FieldDeclaration, type FieldKind } from '@isps/contract';
+import dayjs from 'dayjs';
+
+/** A list row as the engine returns it: declared fields, id, audit fields and `<field>_dictText` siblings. */
+export type CrudRow = Record<string, unknown> & { id: string; children?: CrudRow[] };
+
+const auditKinds: Record<string, FieldKind> = { createBy: 'string', createTime: 'datetime', updateBy: 'string', updateTime: 'datetime' };
+
+/** The i18n key of a field's label: declared, or the shared one of an audit field. */
+export function fieldLabelKey(entity: EntityDeclaration, name: string): string {
+  return entity.fields[name]?.label ?? `crud.field.${name}`;
+}
+
+export function fieldKind(entity: EntityDeclaration, name: string): FieldKind {
+  return entity.fields[name]?.kind ?? auditKinds[name] ?? 'string';
+}
+
+export function fieldOf(entity: EntityDeclaration, name: string): FieldDeclaration | undefined {
+  return entity.fields[name];
+}
+
+/** Fields a super query may name: everything readable (never a write-only field). */
+export function queryableFields(entity: EntityDeclaration): string[] {
+  const declared = Object.keys(entity.fields).filter((name) => !entity.fields[name]?.writeOnly);
+  return [...declared, ...Object.keys(AUDIT_FIELDS)];
+}
+
+/** DESIGN section 8: times are stored in UTC and shown in the user's zone. */
+export function formatTime(value: unknown, kind: FieldKind): string {
+  if (value === null || value === undefined || value === '') return '';
+  const time = dayjs(String(value));
+  if (!time.isValid()) return String(value);
+  return time.format(kind === 'date' ? 'YYYY-MM-DD' : 'YYYY-MM-DD HH:mm:ss');
+}
+
+/** The text a cell shows: the dictionary text, an option's label, a formatted time or the value itself. */
+export function displayValue(entity: EntityDeclaration, name: string, row: Record<string, unknown>, t: (key: string) => string): string {
+  const field = entity.fields[name];
+  const value = row[name];
+  if (field?.dict && typeof row[`${name}_dictText`] === 'string') return row[`${name}_dictText`] as string;
+  const kind = fieldKind(entity, name);
+  if (kind === 'datetime' || kind === 'date') return formatTime(value, kind);
+  if (field?.widget.kind === 'options') {
+    const option = field.widget.options.find((o) => o.value === String(value));
+    return option ? t(option.label) : value === null || value === undefined ? '' : String(value);
+  }
+  if (field?.widget.kind === 'switch') return value === 1 || value === '1' ? t('crud.yes') : t('crud.no');
+  return value === null || value === undefined ? '' : String(value);
+}
+
+/** Declarations by name, for fields that pick a row of another entity. */
+export function findEntity(name: string): EntityDeclaration | undefined {
+  return systemEntities.find((e) => e.name === name);
+}

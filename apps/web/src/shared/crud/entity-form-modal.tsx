@@ -1,0 +1,106 @@
+import { formFieldsOf, type EntityDeclaration } from '@isps/contract';
+import { Alert, App, Form, Modal } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isLanguage, storedLanguage } from '../i18n/index.ts';
+import { useAddEntity } from './api/add-entity.ts';
+import { useEditEntity } from './api/edit-entity.ts';
+import type { CrudRow } from './entity-fields.ts';
+import { FormControl } from './field-control.tsx';
+import { formPayload, initialFormValues } from './form-values.ts';
+import { fieldRules } from './zod-rules.ts';
+
+export interface EntityFormModalProps {
+  entity: EntityDeclaration;
+  mode: 'add' | 'edit';
+  row: CrudRow | null;
+  /** values the screen fixes (the dictionary of its items): sent, not editable */
+  fixed?: Record<string, string>;
+  onClose: () => void;
+}
+
+/** Add or edit one row in a modal, validated with the declaration's schemas; refusals of the server shown inside. */
+export function EntityFormModal({ entity, mode, row, fixed = {}, onClose }: EntityFormModalProps) {
+  const { t, i18n } = useTranslation();
+  const { message, modal } = App.useApp();
+  const [form] = Form.useForm();
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const add = useAddEntity(entity);
+  const edit = useEditEntity(entity);
+  const saving = add.isPending || edit.isPending;
+  // messages in the language the console shows (the same the server answers in)
+  const lang = isLanguage(i18n.language) ? i18n.language : storedLanguage();
+  const initialValues = useMemo(() => initialFormValues(entity, mode, row, fixed), [entity, mode, row, fixed]);
+  const fields = formFieldsOf(entity).filter((name) => entity.fields[name] && !(name in fixed));
+
+  const save = async () => {
+    let values: Record<string, unknown>;
+    try {
+      values = (await form.validateFields()) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    setRefusal(null);
+    const body = { ...formPayload(entity, mode, values, row?.id), ...fixed };
+    try {
+      const envelope = mode === 'add' ? await add.mutateAsync(body) : await edit.mutateAsync(body);
+      void message.success(envelope.message || t('crud.save'));
+      onClose();
+    } catch (error) {
+      setRefusal(error instanceof Error ? error.message : t('request.failed'));
+    }
+  };
+
+  // SPEC section 5: discarding edits asks first.
+  const requestClose = () => {
+    if (!form.isFieldsTouched()) {
+      onClose();
+      return;
+    }
+    modal.confirm({
+      title: t('crud.discardTitle'),
+      content: t('crud.discardContent'),
+      okText: t('crud.discard'),
+      cancelText: t('crud.keepEditing'),
+      okButtonProps: { danger: true },
+      onOk: onClose,
+    });
+  };
+
+  return (
+    <Modal
+      open
+      title={t(mode === 'add' ? 'crud.addTitle' : 'crud.editTitle', { entity: t(entity.title) })}
+      okText={t('crud.save')}
+      cancelText={t('common.cancel')}
+      onOk={() => void save()}
+      onCancel={requestClose}
+      confirmLoading={saving}
+      mask={{ closable: false }}
+      destroyOnHidden
+      width={640}
+    >
+      {refusal ? <Alert type="error" showIcon title={refusal} style={{ marginBottom: 16 }} /> : null}
+      <Form form={form} name={`${entity.name}-form`} layout="vertical" initialValues={initialValues} onFinish={() => void save()} onValuesChange={() => setRefusal(null)}>
+        {fields.map((name) => {
+          const field = entity.fields[name]!;
+          const label = t(field.label);
+          return (
+            <Form.Item
+              key={name}
+              name={name}
+              label={label}
+              rules={fieldRules(field, { mode, label, lang })}
+              required={Boolean(field.required) && (mode === 'add' || !field.writeOnly)}
+              valuePropName={field.widget.kind === 'switch' ? 'value' : undefined}
+              validateFirst
+            >
+              <FormControl entity={entity} name={name} mode={mode} />
+            </Form.Item>
+          );
+        })}
+        <button type="submit" hidden aria-hidden tabIndex={-1} />
+      </Form>
+    </Modal>
+  );
+}

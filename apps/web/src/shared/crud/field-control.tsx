@@ -1,0 +1,205 @@
+import type { EntityDeclaration, FieldDeclaration, MatchKind, TreeRow } from '@isps/contract';
+import { DatePicker, Input, InputNumber, Select, Space, Switch, TreeSelect } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useDictItems } from '../api/index.ts';
+import { useEntityOptions } from './api/entity-options.ts';
+import { useTreeList } from './api/query-tree-list.ts';
+import { fieldKind, findEntity } from './entity-fields.ts';
+
+/** antd passes `value` / `onChange` (and the field's id, which links the label) to the control of a Form.Item. */
+interface ControlProps {
+  id?: string;
+  value?: unknown;
+  onChange?: (value: unknown) => void;
+  disabled?: boolean;
+}
+
+function DictSelect({ code, ...props }: ControlProps & { code: string }) {
+  const { t } = useTranslation();
+  const items = useDictItems(code);
+  return (
+    <Select
+      id={props.id}
+      value={props.value as string | undefined}
+      onChange={props.onChange}
+      disabled={props.disabled}
+      allowClear
+      showSearch={{ optionFilterProp: 'label' }}
+      loading={items.isLoading}
+      placeholder={t('crud.select')}
+      options={(items.data ?? []).map((o) => ({ value: o.value, label: o.text }))}
+    />
+  );
+}
+
+function EntitySelect({ entityName, labelField, ...props }: ControlProps & { entityName: string; labelField: string }) {
+  const { t } = useTranslation();
+  const entity = findEntity(entityName);
+  const options = useEntityOptions(entity, labelField);
+  return (
+    <Select
+      id={props.id}
+      value={props.value as string | undefined}
+      onChange={props.onChange}
+      disabled={props.disabled}
+      allowClear
+      showSearch={{ optionFilterProp: 'label' }}
+      loading={options.isLoading}
+      placeholder={t('crud.select')}
+      options={options.data ?? []}
+    />
+  );
+}
+
+function EntityTreeSelect({ entity, ...props }: ControlProps & { entity: EntityDeclaration }) {
+  const { t } = useTranslation();
+  const tree = useTreeList(entity);
+  return (
+    <TreeSelect<string>
+      id={props.id}
+      value={props.value as string | undefined}
+      onChange={props.onChange}
+      disabled={props.disabled}
+      allowClear
+      showSearch
+      treeNodeFilterProp="title"
+      loading={tree.isLoading}
+      placeholder={t('crud.treeRoot')}
+      treeData={(tree.data ?? []) as TreeRow[]}
+      treeDefaultExpandAll
+    />
+  );
+}
+
+function OptionsSelect({ field, ...props }: ControlProps & { field: FieldDeclaration & { widget: { kind: 'options' } } }) {
+  const { t } = useTranslation();
+  return (
+    <Select
+      id={props.id}
+      value={props.value as string | undefined}
+      onChange={props.onChange}
+      disabled={props.disabled}
+      allowClear
+      placeholder={t('crud.select')}
+      options={field.widget.options.map((o) => ({ value: o.value, label: t(o.label) }))}
+    />
+  );
+}
+
+function YesNoSelect(props: ControlProps) {
+  const { t } = useTranslation();
+  return (
+    <Select
+      id={props.id}
+      value={props.value as string | undefined}
+      onChange={props.onChange}
+      allowClear
+      placeholder={t('crud.select')}
+      options={[
+        { value: '1', label: t('crud.yes') },
+        { value: '0', label: t('crud.no') },
+      ]}
+    />
+  );
+}
+
+/** The control of a field in the modal form, chosen by its declared widget. */
+export function FormControl({ entity, name, mode, ...props }: ControlProps & { entity: EntityDeclaration; name: string; mode: 'add' | 'edit' }) {
+  const { t } = useTranslation();
+  const field = entity.fields[name];
+  if (!field) return null;
+  const widget = field.widget;
+  switch (widget.kind) {
+    case 'textarea':
+      return <Input.TextArea id={props.id} value={props.value as string} onChange={(e) => props.onChange?.(e.target.value)} disabled={props.disabled} autoSize={{ minRows: 2, maxRows: 6 }} />;
+    case 'json':
+      return (
+        <Input.TextArea
+          id={props.id}
+          value={props.value as string}
+          onChange={(e) => props.onChange?.(e.target.value)}
+          disabled={props.disabled}
+          autoSize={{ minRows: 4, maxRows: 12 }}
+          spellCheck={false}
+          style={{ fontFamily: 'monospace' }}
+        />
+      );
+    case 'number':
+      return <InputNumber id={props.id} value={props.value as number} onChange={props.onChange} disabled={props.disabled} min={widget.min} max={widget.max} precision={0} style={{ width: '100%' }} />;
+    case 'select':
+      return <DictSelect code={widget.dict} {...props} />;
+    case 'entitySelect':
+      return <EntitySelect entityName={widget.entity} labelField={widget.labelField} {...props} />;
+    case 'switch':
+      return <Switch id={props.id} checked={Boolean(props.value)} onChange={props.onChange} disabled={props.disabled} />;
+    case 'date':
+    case 'datetime':
+      return <DatePicker id={props.id} value={props.value as never} onChange={props.onChange} disabled={props.disabled} showTime={widget.kind === 'datetime'} style={{ width: '100%' }} />;
+    case 'treeSelect':
+      return <EntityTreeSelect entity={entity} {...props} />;
+    case 'password':
+      return (
+        <Input.Password
+          id={props.id}
+          value={props.value as string}
+          onChange={(e) => props.onChange?.(e.target.value)}
+          disabled={props.disabled}
+          autoComplete="new-password"
+          placeholder={mode === 'edit' ? t('crud.passwordKeep') : undefined}
+        />
+      );
+    case 'options':
+      return <OptionsSelect field={field as FieldDeclaration & { widget: typeof widget }} {...props} />;
+    default:
+      return <Input id={props.id} value={props.value as string} onChange={(e) => props.onChange?.(e.target.value)} disabled={props.disabled} allowClear />;
+  }
+}
+
+function NumberRange({ id, value, onChange }: ControlProps) {
+  const { t } = useTranslation();
+  const [from, to] = Array.isArray(value) ? (value as Array<number | null>) : [null, null];
+  return (
+    <Space.Compact block>
+      <InputNumber id={id} value={from} onChange={(v) => onChange?.([v, to])} placeholder={t('crud.rangeFrom')} style={{ width: '50%' }} />
+      <InputNumber value={to} onChange={(v) => onChange?.([from, v])} placeholder={t('crud.rangeTo')} style={{ width: '50%' }} />
+    </Space.Compact>
+  );
+}
+
+/** The control of a search field: pickers for dictionaries, options and trees, range pickers for `range`. */
+export function SearchControl({ entity, name, match, ...props }: ControlProps & { entity: EntityDeclaration; name: string; match: MatchKind }) {
+  const { t } = useTranslation();
+  const kind = fieldKind(entity, name);
+  const field = entity.fields[name];
+  if (match === 'range') {
+    if (kind === 'datetime' || kind === 'date') {
+      return (
+        <DatePicker.RangePicker
+          id={props.id}
+          value={props.value as never}
+          onChange={(v) => props.onChange?.(v)}
+          placeholder={[t('crud.rangeFrom'), t('crud.rangeTo')]}
+          style={{ width: '100%' }}
+        />
+      );
+    }
+    return <NumberRange {...props} />;
+  }
+  const widget = field?.widget;
+  if (widget?.kind === 'select') return <DictSelect code={widget.dict} {...props} />;
+  if (widget?.kind === 'entitySelect') return <EntitySelect entityName={widget.entity} labelField={widget.labelField} {...props} />;
+  if (widget?.kind === 'options' && field) return <OptionsSelect field={field as FieldDeclaration & { widget: typeof widget }} {...props} />;
+  if (widget?.kind === 'treeSelect') return <EntityTreeSelect entity={entity} {...props} />;
+  if (widget?.kind === 'switch') return <YesNoSelect {...props} />;
+  if (kind === 'datetime' || kind === 'date') {
+    return <DatePicker id={props.id} value={props.value as never} onChange={props.onChange} style={{ width: '100%' }} />;
+  }
+  return (
+    <Input
+      id={props.id}
+      value={props.value as string}
+      onChange={(e) => props.onChange?.(e.target.value)}
+      allowClear
+    />
+  );
+}
