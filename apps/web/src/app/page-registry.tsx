@@ -1,4 +1,4 @@
-import { Limits } from '@isps/contract';
+import { Limits, systemEntities, type EntityDeclaration } from '@isps/contract';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
 type PageModule = { default: ComponentType };
@@ -16,8 +16,19 @@ export function pageModuleKey(component: string): string {
   return `../features/${kebab(area)}/pages/${kebab(screen)}.tsx`;
 }
 
+// Screens that are only a declaration (issue 4): the generic CRUD screen renders them, with no page file.
+const declaredScreens = new Map<string, EntityDeclaration>(systemEntities.map((entity) => [entity.component, entity]));
+
+function declarationOf(component: string): EntityDeclaration | undefined {
+  return declaredScreens.get(component.replace(/^\/+|\.(tsx|vue)$/g, ''));
+}
+
+function loadDeclaredScreen(entity: EntityDeclaration): () => Promise<PageModule> {
+  return () => import('../features/system/index.ts').then(({ SystemEntityScreen }) => ({ default: () => <SystemEntityScreen entity={entity} /> }));
+}
+
 export function hasPage(component: string): boolean {
-  return pageModuleKey(component) in pageModules;
+  return pageModuleKey(component) in pageModules || declarationOf(component) !== undefined;
 }
 
 function withTimeout(load: () => Promise<PageModule>): () => Promise<PageModule> {
@@ -39,10 +50,12 @@ function withTimeout(load: () => Promise<PageModule>): () => Promise<PageModule>
 
 const cache = new Map<string, LazyExoticComponent<ComponentType>>();
 
-/** The lazily loaded page of a menu component, or null when no screen carries that name. */
+/** The lazily loaded page of a menu component (a page file first, else a declared screen), or null when none. */
 export function lazyPage(component: string): LazyExoticComponent<ComponentType> | null {
-  const key = pageModuleKey(component);
-  const load = pageModules[key];
+  const pageKey = pageModuleKey(component);
+  const declared = pageModules[pageKey] ? undefined : declarationOf(component);
+  const key = declared ? `declared:${declared.name}` : pageKey;
+  const load = pageModules[pageKey] ?? (declared ? loadDeclaredScreen(declared) : undefined);
   if (!load) return null;
   let page = cache.get(key);
   if (!page) {
