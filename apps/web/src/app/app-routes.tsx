@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, lazy, useEffect, useMemo, type ComponentType } from 'react';
+import { Suspense, lazy, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { ChangePasswordDialog } from '../features/user/index.ts';
@@ -7,22 +7,19 @@ import { ApiError, feedback } from '../shared/api/index.ts';
 import { EmptyMenuError, fetchUserPermissions, logout, useSession } from '../shared/session/index.ts';
 import { FullPageSpin, useDocumentTitle } from '../shared/ui/index.ts';
 import { UserLayout } from './layouts/user-layout.tsx';
-import { menuRoutes } from './menu-model.tsx';
+import { keepAlivePaths, menuRoutes } from './menu-model.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
-import { lazyPage } from './page-registry.tsx';
+import { ExceptionPage } from './pages/exception-page.tsx';
+import { PanelPage } from './pages/panel-page.tsx';
+import { ResultPage } from './pages/result-page.tsx';
+import { TestHomePage } from './pages/test-home-page.tsx';
 import { HOME_PATH, LOGIN_PATH, guard } from './route-guard.ts';
+import { STANDALONE_PATHS, STATIC_ROUTES } from './static-routes.ts';
+import { MenuPage } from './tabs/page-host.tsx';
 
 const LoginPage = lazy(() => import('../features/user/pages/login.tsx'));
 // The signed-in frame (and ProLayout with it) loads only once there is a session.
 const BasicLayout = lazy(() => import('./layouts/basic-layout.tsx').then((m) => ({ default: m.BasicLayout })));
-
-function MenuPage({ page: Page }: { page: ComponentType }) {
-  return (
-    <Suspense fallback={<FullPageSpin />}>
-      <Page />
-    </Suspense>
-  );
-}
 
 function PublicRoutes() {
   return (
@@ -84,8 +81,12 @@ function SignedInRoutes() {
     void logout().then(() => navigate(LOGIN_PATH, { replace: true }));
   }, [permissions.isError, permissions.error, navigate, t]);
 
-  const routes = useMemo(() => (menu ? menuRoutes(menu) : []), [menu]);
-  const pages = useMemo(() => new Map(routes.flatMap((r) => (r.kind === 'page' ? [[r.path, lazyPage(r.component)] as const] : []))), [routes]);
+  // Static routes win over a menu item of the same path (the seeded exception items, for one).
+  const routes = useMemo(() => (menu ? menuRoutes(menu).filter((r) => !STATIC_ROUTES.some((s) => s.path === r.path)) : []), [menu]);
+  const keepAlive = useMemo(() => {
+    const paths = menu ? keepAlivePaths(menu) : new Set<string>();
+    return new Map(routes.flatMap((r) => (r.kind === 'page' && paths.has(r.path) ? [[r.path, r.component] as const] : [])));
+  }, [menu, routes]);
 
   if (!menu) return <FullPageSpin />;
   return (
@@ -94,20 +95,24 @@ function SignedInRoutes() {
       <Route
         element={
           <Suspense fallback={<FullPageSpin />}>
-            <BasicLayout menu={menu} />
+            <BasicLayout menu={menu} keepAlive={keepAlive} />
           </Suspense>
         }
       >
         {routes.map((route) =>
           route.kind === 'redirect' ? (
             <Route key={route.path} path={route.path} element={<Navigate to={route.to} replace />} />
-          ) : route.kind === 'page' && pages.get(route.path) ? (
-            <Route key={route.path} path={route.path} element={<MenuPage page={pages.get(route.path)!} />} />
+          ) : route.kind === 'page' ? (
+            <Route key={route.path} path={route.path} element={<MenuPage component={route.component} />} />
           ) : (
             <Route key={route.path} path={route.path} element={<NotFoundPage />} />
           ),
         )}
         <Route path="/404" element={<NotFoundPage />} />
+        <Route path="/exception/403" element={<ExceptionPage status="403" />} />
+        <Route path="/exception/404" element={<ExceptionPage status="404" />} />
+        <Route path="/exception/500" element={<ExceptionPage status="500" />} />
+        <Route path="/test/home" element={<TestHomePage />} />
         <Route path="*" element={<Navigate to="/404" replace />} />
       </Route>
     </Routes>
@@ -121,6 +126,9 @@ export function AppRoutes() {
   const mustChangePassword = useSession((s) => s.userInfo?.mustChangePassword ?? false);
   const decision = guard(location.pathname, location.search, location.hash, !!token);
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  // /panel and /result are public pages of their own, the same with or without a session.
+  if (location.pathname === STANDALONE_PATHS[0]) return <PanelPage />;
+  if (location.pathname === STANDALONE_PATHS[1]) return <ResultPage />;
   if (!token) return <PublicRoutes />;
   if (mustChangePassword) return <ForcedPasswordChange />;
   return <SignedInRoutes />;

@@ -80,3 +80,63 @@ export function sideMenu(items: readonly MenuItem[]): SideMenuItem[] {
       };
     });
 }
+
+/** Paths of pages that keep their state while another tab is on screen (menu meta.keepAlive). */
+export function keepAlivePaths(items: readonly MenuItem[], out = new Set<string>()): Set<string> {
+  for (const item of items) {
+    if (item.meta.keepAlive) out.add(item.path);
+    keepAlivePaths(item.children ?? [], out);
+  }
+  return out;
+}
+
+const opensInNewWindow = (item: MenuItem) =>
+  !!externalUrl(item) || item.meta.internalOrExternal || /iframe/i.test(item.component ?? '');
+
+export interface MenuSearchEntry {
+  key: string;
+  /** translated title, with the titles of its parents before it */
+  label: string;
+  /** where the entry leads: an in-console path, or an address for a new window */
+  target: string;
+  newWindow: boolean;
+}
+
+/**
+ * The header's menu search (SPEC section 2): every non-hidden item that leads somewhere. External and iframe
+ * items open their address in a new window; the others navigate inside the console.
+ */
+export function menuSearchEntries(items: readonly MenuItem[], parents: string[] = [], out: MenuSearchEntry[] = []): MenuSearchEntry[] {
+  for (const item of items) {
+    if (item.hidden) continue;
+    const title = translateTitle(item.meta.title);
+    const visibleChildren = (item.children ?? []).filter((c) => !c.hidden && (c.route !== '0' || externalUrl(c)));
+    const newWindow = opensInNewWindow(item);
+    const leaf = visibleChildren.length === 0 || item.alwaysShow;
+    if (leaf && (item.route !== '0' || newWindow)) {
+      out.push({
+        key: item.id || item.path,
+        label: [...parents, title].join(' / '),
+        target: newWindow ? (externalUrl(item) ?? item.path) : item.path,
+        newWindow,
+      });
+    }
+    if (!item.alwaysShow) menuSearchEntries(visibleChildren, [...parents, title], out);
+  }
+  return out;
+}
+
+export interface BreadcrumbEntry {
+  path: string;
+  titleKey: string;
+}
+
+/** The menu items from the top of the tree down to the page at `pathname`, or an empty list. */
+export function breadcrumbTrail(items: readonly MenuItem[], pathname: string): BreadcrumbEntry[] {
+  for (const item of items) {
+    if (item.path === pathname) return [{ path: item.path, titleKey: item.meta.title }];
+    const below = breadcrumbTrail(item.children ?? [], pathname);
+    if (below.length) return [{ path: item.path, titleKey: item.meta.title }, ...below];
+  }
+  return [];
+}

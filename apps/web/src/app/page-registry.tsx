@@ -64,3 +64,8 @@ export function lazyPage(component: string): LazyExoticComponent<ComponentType> 
   }
   return page;
 }
+
+/** Forgets a page whose chunk failed to load (or timed out), so that trying again fetches it anew. */
+export function forgetPage(page: LazyExoticComponent<ComponentType>): void {
+  for (const [key, cached] of cache) if (cached === page) cache.delete(key);
+}

@@ -8,10 +8,11 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/ja';
 import 'dayjs/locale/zh-cn';
 import type { Language } from '@isps/contract';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { queryClient, setFeedback } from '../shared/api/index.ts';
 import { i18n, storedLanguage } from '../shared/i18n/index.ts';
+import { useLayoutSettings } from '../shared/layout-settings/index.ts';
 
 const antdLocales: Record<Language, Locale> = { 'zh-CN': zhCN, 'en-US': enUS, 'ja-JP': jaJP };
 const dayjsLocales: Record<Language, string> = { 'zh-CN': 'zh-cn', 'en-US': 'en', 'ja-JP': 'ja' };
@@ -20,8 +21,19 @@ const language = storedLanguage();
 dayjs.locale(dayjsLocales[language]);
 document.documentElement.lang = language;
 
-/** SPEC section 9 default primary colour. */
-export const theme = { token: { colorPrimary: '#1890ff', borderRadius: 6 } };
+/** The antd theme follows the primary colour of the layout settings (SPEC section 9 default #1890FF). */
+function useTheme() {
+  const primary = useLayoutSettings((s) => s.settings.primaryColor);
+  return useMemo(() => ({ token: { colorPrimary: primary, colorInfo: primary, colorLink: primary, borderRadius: 6 } }), [primary]);
+}
+
+/** Colour-weak mode inverts the whole page, as the origin console did. */
+function useColorWeak() {
+  const colorWeak = useLayoutSettings((s) => s.settings.colorWeak);
+  useEffect(() => {
+    document.documentElement.classList.toggle('color-weak', colorWeak);
+  }, [colorWeak]);
+}
 
 // Lets the request layer show notices and modals inside the themed, localised antd context.
 function FeedbackBridge() {
@@ -36,6 +48,8 @@ function FeedbackBridge() {
 }
 
 export function Providers({ children }: { children: ReactNode }) {
+  const theme = useTheme();
+  useColorWeak();
   return (
     <I18nextProvider i18n={i18n}>
       <ConfigProvider locale={antdLocales[language]} theme={theme} button={{ autoInsertSpace: false }}>

@@ -1,81 +1,28 @@
-import { ApartmentOutlined, DownOutlined, KeyOutlined, LogoutOutlined, MenuOutlined, UserOutlined } from '@ant-design/icons';
+import { MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
 import { ProLayout } from '@ant-design/pro-components';
 import type { MenuItem } from '@isps/contract';
-import { App, Avatar, Button, Dropdown, Grid } from 'antd';
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { Breadcrumb, Button, Tooltip } from 'antd';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { ChangePasswordDialog, DepartSelectDialog } from '../../features/user/index.ts';
 import { storedLanguage, translateTitle } from '../../shared/i18n/index.ts';
-import { logout, useSession } from '../../shared/session/index.ts';
+import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, headerHidden, useLayoutSettings } from '../../shared/layout-settings/index.ts';
+import { useSession } from '../../shared/session/index.ts';
 import { Copyright, LanguageSwitch, useDocumentTitle } from '../../shared/ui/index.ts';
 import { IconByName } from '../../shared/ui/icon-by-name.tsx';
-import { sideMenu, titlesByPath, type SideMenuItem } from '../menu-model.tsx';
+import { breadcrumbTrail, sideMenu, titlesByPath, type SideMenuItem } from '../menu-model.tsx';
+import { HOME_PATH } from '../route-guard.ts';
+import { staticTitleKey } from '../static-routes.ts';
+import { PageHost } from '../tabs/page-host.tsx';
+import { PageTabs } from '../tabs/page-tabs.tsx';
+import { useTabs } from '../tabs/tab-store.ts';
+import { HeaderExtras } from './header-extras.tsx';
+import { headerTokens, siderTokens } from './layout-theme.ts';
+import { MenuSearch } from './menu-search.tsx';
+import { SettingsDrawer } from './settings-drawer.tsx';
+import { UserMenu } from './user-menu.tsx';
 import styles from './basic-layout.module.css';
-
-/** SPEC section 9 defaults: dark side navigation, 200 px wide, 80 px collapsed; the header spans the page. */
-const layoutSettings = { siderWidth: 200, collapsedWidth: 80, fixSiderbar: true, fixedHeader: true } as const;
-
-const MOBILE_QUERY = '(max-width: 767.98px)';
-
-const darkSider = {
-  colorMenuBackground: '#001529',
-  colorTextMenu: 'rgba(255,255,255,0.72)',
-  colorTextMenuSecondary: 'rgba(255,255,255,0.65)',
-  colorTextMenuTitle: '#fff',
-  colorTextMenuItemHover: '#fff',
-  colorTextMenuActive: '#fff',
-  colorTextMenuSelected: '#fff',
-  colorTextSubMenuSelected: '#fff',
-  colorBgMenuItemHover: 'rgba(255,255,255,0.08)',
-  colorBgMenuItemSelected: '#1890ff',
-  colorBgMenuItemActive: 'rgba(255,255,255,0.12)',
-  colorMenuItemDivider: 'rgba(255,255,255,0.15)',
-  colorBgCollapsedButton: '#fff',
-  colorTextCollapsedButton: 'rgba(0,0,0,0.65)',
-  colorTextCollapsedButtonHover: '#1890ff',
-};
-
-function UserMenu({ onChangePassword, onSwitchDepart }: { onChangePassword: () => void; onSwitchDepart: () => void }) {
-  const { t } = useTranslation();
-  const { modal } = App.useApp();
-  const navigate = useNavigate();
-  const user = useSession((s) => s.userInfo);
-  const name = user?.nickname || user?.realname || user?.username || '';
-
-  function confirmLogout() {
-    modal.confirm({
-      title: t('common.notice'),
-      content: t('header.logoutConfirm'),
-      okText: t('common.ok'),
-      cancelText: t('common.cancel'),
-      onOk: async () => {
-        await logout();
-        navigate('/', { replace: true });
-      },
-    });
-  }
-
-  return (
-    <Dropdown
-      trigger={['click']}
-      menu={{
-        items: [
-          { key: 'depart', icon: <ApartmentOutlined />, label: t('header.switchDepart'), onClick: onSwitchDepart },
-          { key: 'password', icon: <KeyOutlined />, label: t('header.changePassword'), onClick: onChangePassword },
-          { type: 'divider' },
-          { key: 'logout', icon: <LogoutOutlined />, label: t('header.logout'), onClick: confirmLogout },
-        ],
-      }}
-    >
-      <button type="button" className={styles.userButton} aria-label={t('header.userMenu')} aria-haspopup="menu">
-        <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} alt="" />
-        <span className={styles.welcome}>{t('header.welcome', { name })}</span>
-        <DownOutlined className={styles.caret} aria-hidden />
-      </button>
-    </Dropdown>
-  );
-}
 
 function withIcons(items: SideMenuItem[]): (SideMenuItem & { icon?: ReactNode })[] {
   return items.map((item) => ({
@@ -101,24 +48,72 @@ function renderMenuLink(item: { path?: string; external?: boolean }, dom: ReactN
   );
 }
 
+/** Follows the window: device class and sidebar by the SPEC breakpoints. */
+function useDeviceClass() {
+  const resize = useLayoutSettings((s) => s.resize);
+  useEffect(() => {
+    const onResize = () => resize(window.innerWidth);
+    onResize();
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, [resize]);
+}
+
+/** True once the page has scrolled far enough for a hide-on-scroll header to go. */
+function useHeaderHidden(settings: { fixedHeader: boolean; autoHideHeader: boolean }) {
+  const [scrollY, setScrollY] = useState(0);
+  const active = settings.fixedHeader && settings.autoHideHeader;
+  useEffect(() => {
+    if (!active) return;
+    const onScroll = () => setScrollY(window.scrollY);
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, [active]);
+  return headerHidden(settings, active ? scrollY : 0);
+}
+
+function Breadcrumbs({ menu, pathname, titleKey }: { menu: readonly MenuItem[]; pathname: string; titleKey: string }) {
+  const { t } = useTranslation();
+  const trail = useMemo(() => breadcrumbTrail(menu, pathname), [menu, pathname]);
+  const rest = pathname === HOME_PATH ? [] : trail.length ? trail : [{ path: pathname, titleKey }];
+  return (
+    <Breadcrumb
+      className={styles.breadcrumb}
+      aria-label={t('header.breadcrumb')}
+      items={[
+        { key: 'home', title: pathname === HOME_PATH ? t('app.home') : <Link to={HOME_PATH}>{t('app.home')}</Link> },
+        ...rest.map((entry) => ({ key: entry.path, title: translateTitle(entry.titleKey) })),
+      ]}
+    />
+  );
+}
+
+export interface BasicLayoutProps {
+  menu: readonly MenuItem[];
+  /** keep-alive pages (menu meta.keepAlive) by path, with their component name */
+  keepAlive: ReadonlyMap<string, string>;
+}
+
 /** The signed-in frame around every menu page; the only place that knows ProLayout. */
-export function BasicLayout({ menu }: { menu: readonly MenuItem[] }) {
+export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
   const { t } = useTranslation();
   const location = useLocation();
+  const settings = useLayoutSettings((s) => s.settings);
+  const device = useLayoutSettings((s) => s.device);
+  const collapsed = useLayoutSettings((s) => s.collapsed);
+  const setCollapsed = useLayoutSettings((s) => s.setCollapsed);
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const departChoicePending = useSession((s) => s.departChoicePending);
   const setDepartChoicePending = useSession((s) => s.setDepartChoicePending);
   const [departOpen, setDepartOpen] = useState(false);
-  // ProLayout treats widths below 768 px as mobile and shows the menu as a drawer there.
-  const isMobile = Grid.useBreakpoint().md === false;
-  // Read the width at once: breakpoints arrive a render late, which would flash the mobile drawer open.
-  const [collapsed, setCollapsed] = useState(() => window.matchMedia(MOBILE_QUERY).matches);
-  const actions = (
-    <div className={styles.actions}>
-      <LanguageSwitch />
-      <UserMenu onChangePassword={() => setPasswordOpen(true)} onSwitchDepart={() => setDepartOpen(true)} />
-    </div>
-  );
+  useDeviceClass();
+  const mobile = device === 'mobile';
+  const top = settings.layoutMode === 'topmenu';
+  const dark = settings.navTheme === 'dark';
+  const hidden = useHeaderHidden(settings);
+  const withTabs = settings.multipage && !mobile;
+
   const menuData = useMemo(() => withIcons(sideMenu(menu)), [menu]);
   const language = storedLanguage();
   const closeDepartDialog = useCallback(() => {
@@ -126,50 +121,107 @@ export function BasicLayout({ menu }: { menu: readonly MenuItem[] }) {
     setDepartChoicePending(false);
   }, [setDepartChoicePending]);
   const titles = useMemo(() => titlesByPath(menu), [menu]);
-  const pageTitle = titles.has(location.pathname) ? translateTitle(titles.get(location.pathname)) : t('exception.pageNotFound');
+  const { pathname } = location;
+  const activeKey = `${pathname}${location.search}`;
+  const titleKey = titles.get(pathname) ?? staticTitleKey(pathname) ?? 'exception.pageNotFound';
+  const pageTitle = translateTitle(titleKey);
   // ProLayout writes document.title too, so it is handed the very same 'page - product' text.
   const documentTitle = `${pageTitle} - ${t('app.productName')}`;
   useDocumentTitle(pageTitle);
 
+  useEffect(() => {
+    if (withTabs) useTabs.getState().open({ key: activeKey, pathname, titleKey });
+  }, [withTabs, activeKey, pathname, titleKey]);
+
+  const headerOnDark = top && dark;
+  const actions = (
+    <div className={`${styles.actions} ${headerOnDark ? styles.onDark : ''}`}>
+      <MenuSearch menu={menu} mobile={mobile} />
+      <HeaderExtras />
+      {mobile ? null : (
+        <Tooltip title={t('header.systemSettings')}>
+          <Button type="text" className={styles.headerButton} icon={<SettingOutlined />} aria-label={t('header.systemSettings')} onClick={() => setSettingsOpen(true)} />
+        </Tooltip>
+      )}
+      <LanguageSwitch className={styles.headerButton} />
+      <UserMenu
+        compact={mobile}
+        onSettings={() => setSettingsOpen(true)}
+        onChangePassword={() => setPasswordOpen(true)}
+        onSwitchDepart={() => setDepartOpen(true)}
+      />
+    </div>
+  );
+  const sidebarToggle = (
+    <Button
+      type="text"
+      className={styles.headerButton}
+      icon={mobile ? <MenuOutlined /> : collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+      aria-label={mobile ? t('header.menu') : t('header.toggleSidebar')}
+      aria-expanded={!collapsed}
+      onClick={() => setCollapsed(!collapsed)}
+    />
+  );
+
+  const layoutClass = [
+    styles.layout,
+    hidden ? styles.headerHidden : '',
+    headerOnDark ? styles.darkHeader : '',
+    settings.fixedHeader ? styles.fixedHeader : '',
+  ].join(' ');
+
   return (
     <>
       <ProLayout
-        className={styles.layout}
+        className={layoutClass}
         title={t('app.productName')}
         logo={<img src="/logo.svg" alt="" width={32} height={32} />}
-        layout="side"
+        layout={top ? 'top' : 'side'}
+        contentWidth={settings.contentWidth}
         collapsed={collapsed}
         onCollapse={setCollapsed}
+        collapsedButtonRender={false}
         locale={language === 'ja-JP' ? 'en-US' : language}
-        menu={{ locale: false, collapsedWidth: layoutSettings.collapsedWidth }}
-        siderWidth={layoutSettings.siderWidth}
-        fixSiderbar={layoutSettings.fixSiderbar}
-        fixedHeader={layoutSettings.fixedHeader}
-        breakpoint="lg"
-        location={{ pathname: location.pathname }}
+        menu={{ locale: false, collapsedWidth: SIDEBAR_COLLAPSED_WIDTH }}
+        siderWidth={SIDEBAR_WIDTH}
+        fixSiderbar={settings.fixSiderbar}
+        fixedHeader={settings.fixedHeader}
+        breakpoint={false}
+        location={{ pathname }}
         route={{ path: '/', children: menuData }}
         menuDataRender={() => menuData}
         menuItemRender={(item, dom) =>
           // On a phone the drawer closes once a page is chosen.
-          renderMenuLink({ path: item.path, external: Boolean((item as { external?: boolean }).external) }, dom, () => isMobile && setCollapsed(true))
+          renderMenuLink({ path: item.path, external: Boolean((item as { external?: boolean }).external) }, dom, () => mobile && setCollapsed(true))
         }
         subMenuItemRender={(_item, dom) => dom}
         onMenuHeaderClick={() => undefined}
         menuHeaderRender={(logo) => (
-          <Link to="/dashboard/analysis" className={styles.brand} aria-label={t('app.home')}>
+          <Link to={HOME_PATH} className={styles.brand} aria-label={t('app.home')}>
             {logo}
             <span className={styles.product}>{t('app.productName')}</span>
           </Link>
         )}
         pageTitleRender={() => documentTitle}
         contentStyle={{ padding: 0 }}
-        token={{ sider: darkSider, header: { colorBgHeader: '#fff', heightLayoutHeader: 56 }, pageContainer: { paddingInlinePageContainerContent: 24, paddingBlockPageContainerContent: 24 } }}
-        headerContentRender={() => (
-          <div className={styles.mobileHeader}>
-            <Button type="text" icon={<MenuOutlined />} aria-label={t('header.menu')} aria-expanded={!collapsed} onClick={() => setCollapsed(!collapsed)} />
-            {actions}
-          </div>
-        )}
+        token={{
+          sider: siderTokens(dark, settings.primaryColor),
+          header: headerTokens(headerOnDark, settings.primaryColor),
+          pageContainer: { paddingInlinePageContainerContent: 24, paddingBlockPageContainerContent: 24 },
+        }}
+        headerContentRender={(_props, defaultDom) =>
+          mobile ? (
+            <div className={styles.mobileHeader}>
+              {sidebarToggle}
+              {actions}
+            </div>
+          ) : (
+            <div className={styles.topHeader}>
+              <div className={styles.topMenu}>{defaultDom}</div>
+              {actions}
+            </div>
+          )
+        }
         footerRender={() => (
           <footer className={styles.footer}>
             <Copyright />
@@ -177,11 +229,19 @@ export function BasicLayout({ menu }: { menu: readonly MenuItem[] }) {
         )}
       >
         {/* ProLayout draws no header beside a side menu on desktop, so the console brings its own there. */}
-        {isMobile ? null : <header className={styles.desktopHeader}>{actions}</header>}
-        <main className={styles.content}>
-          <Outlet />
+        {mobile || top ? null : (
+          <header className={styles.desktopHeader}>
+            {sidebarToggle}
+            {actions}
+          </header>
+        )}
+        {withTabs ? <PageTabs activeKey={activeKey} /> : null}
+        <main className={`${styles.content} ${top && settings.contentWidth === 'Fixed' ? styles.fixedWidth : ''}`}>
+          <Breadcrumbs menu={menu} pathname={pathname} titleKey={titleKey} />
+          <PageHost activeKey={activeKey} activePathname={pathname} keepAlive={withTabs ? keepAlive : new Map()} />
         </main>
       </ProLayout>
+      <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
       <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
       <DepartSelectDialog open={departOpen || departChoicePending} onClose={closeDepartDialog} />
     </>

@@ -1,2 +1,3 @@
 export { ChangePasswordDialog, type ChangePasswordDialogProps } from './components/change-password-dialog.tsx';
+export { greetingKey } from './greeting.ts';
 export { DepartSelectDialog, type DepartSelectDialogProps } from './components/depart-select-dialog.tsx';

@@ -1,0 +1,135 @@
+import { CheckOutlined } from '@ant-design/icons';
+import { App, Divider, Drawer, Radio, Switch, Tooltip, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PRIMARY_COLORS, isHexColor, useLayoutSettings, type LayoutSettings } from '../../shared/layout-settings/index.ts';
+import styles from './settings-drawer.module.css';
+
+type BooleanSetting = 'fixedHeader' | 'autoHideHeader' | 'fixSiderbar' | 'colorWeak' | 'multipage';
+
+function SettingRow({ label, hint, disabled, children }: { label: string; hint?: string; disabled?: boolean; children: ReactNode }) {
+  const row = (
+    <div className={styles.row} aria-disabled={disabled || undefined}>
+      <span className={disabled ? styles.disabledLabel : undefined}>{label}</span>
+      {children}
+    </div>
+  );
+  return disabled && hint ? (
+    <Tooltip title={hint} placement="left">
+      {row}
+    </Tooltip>
+  ) : (
+    row
+  );
+}
+
+/** SPEC section 2 settings drawer: every layout preference, applied at once and kept in this browser. */
+export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const settings = useLayoutSettings((s) => s.settings);
+  const update = useLayoutSettings((s) => s.update);
+  const top = settings.layoutMode === 'topmenu';
+
+  function applyColor(color: string) {
+    if (color === settings.primaryColor) return;
+    const key = 'theme-color';
+    void message.loading({ key, content: t('settings.applyingTheme'), duration: 0 });
+    try {
+      if (!isHexColor(color)) throw new Error('not a colour');
+      update({ primaryColor: color });
+      // The loading notice stays for a moment so the change is seen as the theme's doing.
+      window.setTimeout(() => message.destroy(key), 400);
+    } catch {
+      void message.error({ key, content: t('settings.themeFailed') });
+    }
+  }
+
+  const toggle = (name: BooleanSetting, disabled = false, hint?: string) => (
+    <SettingRow label={t(`settings.${name}`)} hint={hint} disabled={disabled}>
+      <Switch
+        size="small"
+        aria-label={t(`settings.${name}`)}
+        checked={settings[name]}
+        disabled={disabled}
+        onChange={(checked) => update({ [name]: checked } as Partial<LayoutSettings>)}
+      />
+    </SettingRow>
+  );
+
+  return (
+    <Drawer open={open} onClose={onClose} title={t('settings.title')} size={300} destroyOnHidden={false}>
+      <section aria-labelledby="settings-nav-theme">
+        <Typography.Title level={5} id="settings-nav-theme" className={styles.heading}>
+          {t('settings.navTheme')}
+        </Typography.Title>
+        <Radio.Group
+          optionType="button"
+          buttonStyle="solid"
+          aria-labelledby="settings-nav-theme"
+          value={settings.navTheme}
+          onChange={(e) => update({ navTheme: e.target.value as LayoutSettings['navTheme'] })}
+          options={(['dark', 'light'] as const).map((value) => ({ value, label: t(`settings.navTheme.${value}`) }))}
+        />
+      </section>
+      <Divider />
+      <section aria-labelledby="settings-primary-color">
+        <Typography.Title level={5} id="settings-primary-color" className={styles.heading}>
+          {t('settings.primaryColor')}
+        </Typography.Title>
+        <div className={styles.colors} role="group" aria-labelledby="settings-primary-color">
+          {PRIMARY_COLORS.map(({ key, color }) => (
+            <Tooltip key={key} title={t(`settings.color.${key}`)}>
+              <button
+                type="button"
+                className={styles.swatch}
+                style={{ background: color }}
+                aria-label={t(`settings.color.${key}`)}
+                aria-pressed={settings.primaryColor === color}
+                onClick={() => applyColor(color)}
+              >
+                {settings.primaryColor === color ? <CheckOutlined /> : null}
+              </button>
+            </Tooltip>
+          ))}
+        </div>
+      </section>
+      <Divider />
+      <section aria-labelledby="settings-layout-mode">
+        <Typography.Title level={5} id="settings-layout-mode" className={styles.heading}>
+          {t('settings.layoutMode')}
+        </Typography.Title>
+        <Radio.Group
+          optionType="button"
+          buttonStyle="solid"
+          aria-labelledby="settings-layout-mode"
+          value={settings.layoutMode}
+          onChange={(e) => update({ layoutMode: e.target.value as LayoutSettings['layoutMode'] })}
+          options={(['sidemenu', 'topmenu'] as const).map((value) => ({ value, label: t(`settings.layoutMode.${value}`) }))}
+        />
+        <SettingRow label={t('settings.contentWidth')} hint={t('settings.contentWidthHint')} disabled={!top}>
+          <Radio.Group
+            size="small"
+            optionType="button"
+            aria-label={t('settings.contentWidth')}
+            disabled={!top}
+            value={settings.contentWidth}
+            onChange={(e) => update({ contentWidth: e.target.value as LayoutSettings['contentWidth'] })}
+            options={(['Fixed', 'Fluid'] as const).map((value) => ({ value, label: t(`settings.contentWidth.${value}`) }))}
+          />
+        </SettingRow>
+        {toggle('fixedHeader')}
+        {toggle('autoHideHeader', !settings.fixedHeader, t('settings.autoHideHeaderHint'))}
+        {toggle('fixSiderbar', top, t('settings.fixSiderbarHint'))}
+      </section>
+      <Divider />
+      <section aria-labelledby="settings-other">
+        <Typography.Title level={5} id="settings-other" className={styles.heading}>
+          {t('settings.other')}
+        </Typography.Title>
+        {toggle('colorWeak')}
+        {toggle('multipage')}
+      </section>
+    </Drawer>
+  );
+}

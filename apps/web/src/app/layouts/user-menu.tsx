@@ -1,0 +1,59 @@
+import { ApartmentOutlined, DownOutlined, KeyOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
+import { App, Avatar, Dropdown } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { greetingKey } from '../../features/user/index.ts';
+import { logout, useSession } from '../../shared/session/index.ts';
+import styles from './basic-layout.module.css';
+
+export interface UserMenuProps {
+  onSettings: () => void;
+  onChangePassword: () => void;
+  onSwitchDepart: () => void;
+  /** a phone: the avatar alone, without the welcome text */
+  compact: boolean;
+}
+
+/** The avatar with the welcome text of the time of day and the person's own actions. */
+export function UserMenu({ onSettings, onChangePassword, onSwitchDepart, compact }: UserMenuProps) {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const navigate = useNavigate();
+  const user = useSession((s) => s.userInfo);
+  const name = user?.nickname || user?.realname || user?.username || '';
+  const greeting = t(greetingKey(new Date().getHours()));
+
+  function confirmLogout() {
+    modal.confirm({
+      title: t('common.notice'),
+      content: t('header.logoutConfirm'),
+      okText: t('common.ok'),
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        await logout();
+        navigate('/', { replace: true });
+      },
+    });
+  }
+
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        items: [
+          { key: 'settings', icon: <SettingOutlined />, label: t('header.systemSettings'), onClick: onSettings },
+          { key: 'password', icon: <KeyOutlined />, label: t('header.changePassword'), onClick: onChangePassword },
+          { key: 'depart', icon: <ApartmentOutlined />, label: t('header.switchDepart'), onClick: onSwitchDepart },
+          { type: 'divider' },
+          { key: 'logout', icon: <LogoutOutlined />, label: t('header.logout'), onClick: confirmLogout },
+        ],
+      }}
+    >
+      <button type="button" className={styles.userButton} aria-label={t('header.userMenu')} aria-haspopup="menu">
+        <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} alt="" />
+        {compact ? null : <span className={styles.welcome}>{t('header.greeting', { greeting, name })}</span>}
+        <DownOutlined className={styles.caret} aria-hidden />
+      </button>
+    </Dropdown>
+  );
+}

@@ -1,0 +1,64 @@
+import { App, Dropdown, Tabs } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { translateTitle } from '../../shared/i18n/index.ts';
+import { useTabs, type PageTab } from './tab-store.ts';
+import styles from './page-tabs.module.css';
+
+type TabAction = 'refresh' | 'closeLeft' | 'closeRight' | 'closeOthers';
+
+/** SPEC section 2 multi-page bar: one closable tab per visited page, with a context menu. */
+export function PageTabs({ activeKey }: { activeKey: string }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const tabs = useTabs((s) => s.tabs);
+
+  function close(key: string) {
+    const outcome = useTabs.getState().close(key, activeKey);
+    if (!outcome.closed) {
+      void message.warning(t('tabs.cannotClose'));
+      return;
+    }
+    if (outcome.next) navigate(outcome.next);
+  }
+
+  function act(action: TabAction, tab: PageTab) {
+    const store = useTabs.getState();
+    if (action === 'refresh') store.refresh(tab.key);
+    else store[action](tab.key);
+    // The tab the menu was opened on is the one left on screen.
+    if (tab.key !== activeKey) navigate(tab.key);
+  }
+
+  const menuItems = (tab: PageTab, index: number) => [
+    { key: 'refresh', label: t('tabs.refresh') },
+    { key: 'closeLeft', label: t('tabs.closeLeft'), disabled: index === 0 },
+    { key: 'closeRight', label: t('tabs.closeRight'), disabled: index === tabs.length - 1 },
+    { key: 'closeOthers', label: t('tabs.closeOthers'), disabled: tabs.length <= 1 },
+  ].map((item) => ({ ...item, onClick: () => act(item.key as TabAction, tab) }));
+
+  return (
+    <nav className={styles.bar} aria-label={t('tabs.label')}>
+      <Tabs
+        type="editable-card"
+        size="small"
+        hideAdd
+        activeKey={activeKey}
+        onChange={(key) => navigate(key)}
+        onEdit={(key, action) => {
+          if (action === 'remove' && typeof key === 'string') close(key);
+        }}
+        items={tabs.map((tab, index) => ({
+          key: tab.key,
+          closable: true,
+          label: (
+            <Dropdown trigger={['contextMenu']} menu={{ items: menuItems(tab, index) }}>
+              <span className={styles.title}>{translateTitle(tab.titleKey)}</span>
+            </Dropdown>
+          ),
+        }))}
+      />
+    </nav>
+  );
+}
