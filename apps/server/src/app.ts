@@ -13,6 +13,7 @@ import { migrateToLatest } from './db/migrations/index.ts';
 import { seedIfEmpty, type SeedOutcome } from './db/seed/index.ts';
 import { accountPlugin } from './modules/account/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
+import { messageRoutes } from './modules/message/index.ts';
 import { monitorRoutes } from './modules/monitor/index.ts';
 import { systemRoutes } from './modules/system/index.ts';
 import { visitorRoutes } from './modules/visitor/index.ts';
@@ -143,6 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(monitorRoutes);
       await api.register(systemRoutes);
       await api.register(dashboardRoutes);
+      await api.register(messageRoutes);
       if (options.extraRoutes) await api.register(options.extraRoutes);
     },
     { prefix: config.apiPrefix },

@@ -39,6 +39,18 @@ describe('configuration', () => {
     expect(problems.some((p) => p.startsWith('MQTT_PORT'))).toBe(true);
   });
 
+  it('reads the optional SMTP settings of the message center and never echoes a rejected SMTP_URL', () => {
+    expect(loadConfig({}).smtp).toEqual({ url: null, from: 'ISPS Console <no-reply@localhost>' });
+    expect(loadConfig({ SMTP_URL: 'smtps://mailer:secret@mail.example.com:465', SMTP_FROM: 'Console <c@example.com>' }).smtp).toEqual({
+      url: 'smtps://mailer:secret@mail.example.com:465',
+      from: 'Console <c@example.com>',
+    });
+    const problems = problemsOf({ SMTP_URL: 'http://mailer:secret@mail.example.com', SMTP_FROM: 'nobody' });
+    expect(problems).toHaveLength(2);
+    expect(problems.find((p) => p.startsWith('SMTP_URL'))).toContain('smtp://');
+    expect(problems.join()).not.toContain('secret');
+  });
+
   it('never echoes a rejected secret', () => {
     const [problem] = problemsOf({ ADMIN_PASSWORD: 'short' });
     expect(problem).toContain('ADMIN_PASSWORD');

@@ -28,6 +28,8 @@ export interface Config {
   /** namespace of every cache key, so several consoles (or test runs) can share one Redis */
   cacheKeyPrefix: string;
   webDistDir: string;
+  /** outgoing e-mail of the message center: SMTP_URL (smtp://user:pass@host:port or smtps://…), null disables e-mail */
+  smtp: { url: string | null; from: string };
 }
 
 export class ConfigError extends Error {
@@ -64,6 +66,8 @@ const rules = {
   LOGIN_CAPTCHA: { schema: z.enum(['on', 'off']), allowed: 'on or off' } as Rule<'on' | 'off'>,
   LOG_LEVEL: { schema: z.enum(LOG_LEVELS), allowed: LOG_LEVELS.join(', ') } as Rule<LogLevel>,
   TOKEN_PEPPER: { schema: z.string().min(32), allowed: 'a random string of at least 32 characters' } as Rule<string>,
+  SMTP_URL: { schema: z.string().regex(/^smtps?:\/\/[^\s/?#]+(:\d+)?\/?(\?\S*)?$/), allowed: 'smtp://[user:password@]host[:port] or smtps://…' } as Rule<string>,
+  SMTP_FROM: { schema: z.string().min(3).max(200).regex(/@/), allowed: 'a sender address such as "ISPS Console <console@example.com>"' } as Rule<string>,
 };
 
 type RuleName = keyof typeof rules;
@@ -85,7 +89,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (value === undefined) return undefined;
     const parsed = rules[name].schema.safeParse(value);
     if (!parsed.success) {
-      const shown = name === 'ADMIN_PASSWORD' || name === 'TOKEN_PEPPER' ? '(hidden)' : JSON.stringify(value);
+      const shown = name === 'ADMIN_PASSWORD' || name === 'TOKEN_PEPPER' || name === 'SMTP_URL' ? '(hidden)' : JSON.stringify(value);
       problems.push(`${name} must be ${rules[name].allowed}; got ${shown}`);
       return undefined;
     }
@@ -107,6 +111,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginCaptcha: read('LOGIN_CAPTCHA', 'on'),
     logLevel: read('LOG_LEVEL', 'info'),
     tokenPepper: read('TOKEN_PEPPER') ?? null,
+    smtpUrl: read('SMTP_URL') ?? null,
+    smtpFrom: read('SMTP_FROM', 'ISPS Console <no-reply@localhost>'),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   const databaseUrl = config.databaseUrl as string;
@@ -129,6 +135,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimit: { loginPerMinute: 20, captchaPerMinute: 30 },
     cacheKeyPrefix: 'isps:',
     webDistDir: resolve(serverSrcDir, '../../web/dist'),
+    smtp: { url: config.smtpUrl, from: config.smtpFrom as string },
   };
 }
 

@@ -61,6 +61,14 @@ export const ANNOUNCEMENT_TYPES = ['word', 'video'] as const;
 export type AnnouncementType = (typeof ANNOUNCEMENT_TYPES)[number];
 
 const optionalText = (max: number) => z.string().max(max).nullish();
+/** a console path or an http(s) address: never a javascript: or data: URL the console would navigate to */
+const SAFE_URL = /^(\/(?!\/)|https?:\/\/)/i;
+const optionalUrl = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((v) => v === '' || v.split(',').every((part) => part.trim() === '' || SAFE_URL.test(part.trim())), { error: 'validation.format' })
+    .nullish();
 const optionalTime = z
   .string()
   .refine((v) => v === '' || parseTime(v) !== null, { error: 'validation.dateTime' })
@@ -82,16 +90,16 @@ export const announcementInput = z.object({
   /** comma-separated user ids (trailing comma tolerated) when msgType is USER */
   userIds: optionalText(20_000),
   openType: z.enum(OPEN_TYPES).nullish().or(z.literal('')),
-  openPage: optionalText(255),
+  openPage: optionalUrl(255),
   busId: optionalText(64),
   type: z.enum(ANNOUNCEMENT_TYPES).nullish(),
   theme: optionalText(64),
   /** comma-separated channel codes; blank means every channel */
   channels: optionalText(255),
-  backgroundImage: optionalText(500),
+  backgroundImage: optionalUrl(500),
   /** comma-separated file URLs */
-  attachments: optionalText(4000),
-  video: optionalText(500),
+  attachments: optionalUrl(4000),
+  video: optionalUrl(500),
 });
 export type AnnouncementInput = z.infer<typeof announcementInput>;
 export const announcementEditInput = announcementInput.extend({ id: z.string().min(1).max(64) });

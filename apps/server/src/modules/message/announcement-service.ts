@@ -1,0 +1,426 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AnnouncementPerm,
+  MsgCategory,
+  MsgType,
+  NOTICE_LIST_LIMIT,
+  RealtimeCmd,
+  SendStatus,
+  announcementProblem,
+  parseTime,
+  splitIds,
+  type Announcement,
+  type AnnouncementInput,
+  type NoticeSummary,
+  type Page,
+  type RealtimeMessage,
+  type UserNotice,
+  type announcementListQuery,
+  type myNoticeQuery,
+} from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import type { Insertable, Selectable } from 'kysely';
+import type { CurrentUser } from '../../platform/access.ts';
+import { AppError, refuse } from '../../platform/envelope.ts';
+import type { Database, SysAnnouncement } from '../../db/schema.ts';
+import { contains, pageOf } from './list-helpers.ts';
+import { sanitizeRichText } from './sanitize.ts';
+
+type Row = Selectable<SysAnnouncement>;
+
+function nowIso(app: FastifyInstance): string {
+  return new Date(app.clock()).toISOString();
+}
+
+/** Times are kept as UTC ISO strings (DESIGN section 8) whatever form the form sent. */
+function storedTime(value: string | null | undefined): string | null {
+  if (!value) return null;
+  return parseTime(value)?.toISOString() ?? null;
+}
+
+function blankToNull(value: string | null | undefined): string | null {
+  return value === undefined || value === null || value.trim() === '' ? null : value;
+}
+
+export function toAnnouncement(row: Row, readFlag?: 0 | 1): Announcement {
+  return {
+    id: row.id,
+    titile: row.titile,
+    // sanitised when stored and again when served: rows written before a sanitiser change stay safe
+    msgContent: sanitizeRichText(row.msg_content),
+    startTime: row.start_time,
+    endTime: row.end_time,
+    sender: row.sender,
+    priority: row.priority as Announcement['priority'],
+    msgCategory: row.msg_category as Announcement['msgCategory'],
+    msgType: row.msg_type as Announcement['msgType'],
+    userIds: row.user_ids,
+    sendStatus: row.send_status as Announcement['sendStatus'],
+    sendTime: row.send_time,
+    cancelTime: row.cancel_time,
+    openType: (row.open_type as Announcement['openType']) ?? null,
+    openPage: row.open_page,
+    busId: row.bus_id,
+    type: row.type as Announcement['type'],
+    theme: row.theme,
+    channels: row.channels,
+    backgroundImage: row.background_image,
+    attachments: row.attachments,
+    video: row.video,
+    createBy: row.create_by,
+    createTime: row.create_time,
+    updateBy: row.update_by,
+    updateTime: row.update_time,
+    ...(readFlag === undefined ? {} : { readFlag }),
+  };
+}
+
+/** The authored columns of an input that passed `announcementProblem`. */
+function authoredColumns(input: AnnouncementInput) {
+  const msgType = input.msgType as string;
+  return {
+    titile: (input.titile as string).trim(),
+    msg_content: sanitizeRichText(input.msgContent ?? null),
+    start_time: storedTime(input.startTime),
+    end_time: storedTime(input.endTime),
+    priority: input.priority ?? 'L',
+    msg_category: input.msgCategory as string,
+    msg_type: msgType,
+    user_ids: msgType === MsgType.user ? splitIds(input.userIds).join(',') : null,
+    open_type: blankToNull(input.openType),
+    open_page: blankToNull(input.openPage),
+    bus_id: blankToNull(input.busId),
+    type: input.type ?? 'word',
+    theme: blankToNull(input.theme),
+    channels: blankToNull(input.channels),
+    background_image: blankToNull(input.backgroundImage),
+    attachments: blankToNull(input.attachments),
+    video: blankToNull(input.video),
+  };
+}
+
+function validate(input: AnnouncementInput): void {
+  const problem = announcementProblem(input);
+  if (problem) throw new AppError('badRequest', problem);
+}
+
+async function findLive(app: FastifyInstance, id: string): Promise<Row> {
+  const row = await app.db.selectFrom('sys_announcement').selectAll().where('id', '=', id).where('del_flag', '=', 0).executeTakeFirst();
+  if (!row) refuse('crud.notFound');
+  return row;
+}
+
+export async function listAnnouncements(app: FastifyInstance, query: z.infer<typeof announcementListQuery>): Promise<Page<Announcement>> {
+  let base = app.db.selectFrom('sys_announcement').where('del_flag', '=', 0);
+  if (query.titile) base = base.where(contains('titile', query.titile));
+  if (query.msgCategory) base = base.where('msg_category', '=', query.msgCategory);
+  if (query.sendStatus) base = base.where('send_status', '=', query.sendStatus);
+  if (query.priority) base = base.where('priority', '=', query.priority);
+  const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const total = Number(counted?.n ?? 0);
+  const rows = await base
+    .selectAll()
+    .orderBy('create_time', 'desc')
+    .orderBy('id')
+    .limit(query.pageSize)
+    .offset((query.pageNo - 1) * query.pageSize)
+    .execute();
+  return pageOf(rows.map((r) => toAnnouncement(r)), total, query.pageNo, query.pageSize);
+}
+
+export async function addAnnouncement(app: FastifyInstance, caller: CurrentUser, input: AnnouncementInput): Promise<Announcement> {
+  validate(input);
+  const row: Insertable<Database['sys_announcement']> = {
+    ...authoredColumns(input),
+    id: randomUUID(),
+    sender: blankToNull(input.sender) ?? caller.username,
+    send_status: SendStatus.draft,
+    send_time: null,
+    cancel_time: null,
+    del_flag: 0,
+    create_by: caller.username,
+    create_time: nowIso(app),
+    update_by: null,
+    update_time: null,
+  };
+  await app.db.insertInto('sys_announcement').values(row).execute();
+  return toAnnouncement(await findLive(app, row.id));
+}
+
+export async function editAnnouncement(app: FastifyInstance, caller: CurrentUser, id: string, input: AnnouncementInput): Promise<Announcement> {
+  const existing = toAnnouncement(await findLive(app, id));
+  const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const merged = { ...existing, ...given } as AnnouncementInput;
+  validate(merged);
+  await app.db
+    .updateTable('sys_announcement')
+    .set({ ...authoredColumns(merged), sender: blankToNull(merged.sender) ?? existing.sender, update_by: caller.username, update_time: nowIso(app) })
+    .where('id', '=', id)
+    .execute();
+  return toAnnouncement(await findLive(app, id));
+}
+
+/** Who receives a released announcement's notices: the send rows, or null for everyone (a broadcast). */
+async function recipientsOf(app: FastifyInstance, row: Row): Promise<string[] | null> {
+  if (row.msg_type === MsgType.all) return null;
+  const sends = await app.db.selectFrom('sys_announcement_send').select('user_id').where('annt_id', '=', row.id).execute();
+  return sends.map((s) => s.user_id);
+}
+
+async function notify(app: FastifyInstance, recipients: string[] | null, message: RealtimeMessage): Promise<void> {
+  if (recipients === null) await app.realtime.broadcast({ ...message, cmd: RealtimeCmd.topic });
+  else await app.realtime.sendToUsers(recipients, { ...message, cmd: RealtimeCmd.user });
+}
+
+export async function deleteAnnouncements(app: FastifyInstance, caller: CurrentUser, ids: string[]): Promise<void> {
+  const rows = await app.db.selectFrom('sys_announcement').selectAll().where('id', 'in', ids).where('del_flag', '=', 0).execute();
+  if (rows.length === 0) refuse('crud.notFound');
+  await app.db.updateTable('sys_announcement').set({ del_flag: 1, update_by: caller.username, update_time: nowIso(app) }).where('id', 'in', rows.map((r) => r.id)).execute();
+  for (const row of rows.filter((r) => r.send_status === SendStatus.released)) {
+    await notify(app, await recipientsOf(app, row), { cmd: RealtimeCmd.user, msgId: row.id, msgTxt: row.titile, data: { action: 'delete' } });
+  }
+}
+
+async function insertSendRows(app: FastifyInstance, anntId: string, userIds: string[], by: string, readFlag = 0): Promise<void> {
+  const existing = new Set(
+    (await app.db.selectFrom('sys_announcement_send').select('user_id').where('annt_id', '=', anntId).execute()).map((r) => r.user_id),
+  );
+  const now = nowIso(app);
+  const missing = userIds.filter((u) => !existing.has(u));
+  for (let i = 0; i < missing.length; i += 200) {
+    const values = missing.slice(i, i + 200).map((userId) => ({
+      id: randomUUID(),
+      annt_id: anntId,
+      user_id: userId,
+      read_flag: readFlag,
+      read_time: readFlag ? now : null,
+      create_by: by,
+      create_time: now,
+      update_by: null,
+      update_time: null,
+    }));
+    await app.db.insertInto('sys_announcement_send').values(values).execute();
+  }
+}
+
+async function activeUserIds(app: FastifyInstance, only?: string[]): Promise<string[]> {
+  if (only && only.length === 0) return [];
+  let query = app.db.selectFrom('sys_user').select('id').where('del_flag', '=', 0).where('status', '=', 1);
+  if (only) query = query.where('id', 'in', only);
+  return (await query.execute()).map((r) => r.id);
+}
+
+/** Release (SPEC section 7 doReleaseData): send rows for every recipient, then a notice to each within the request. */
+export async function releaseAnnouncement(app: FastifyInstance, caller: CurrentUser, id: string): Promise<void> {
+  const row = await findLive(app, id);
+  if (row.send_status === SendStatus.released) refuse('announcement.alreadyReleased');
+  const everyone = row.msg_type === MsgType.all;
+  const recipients = await activeUserIds(app, everyone ? undefined : splitIds(row.user_ids));
+  await app.db
+    .updateTable('sys_announcement')
+    .set({ send_status: SendStatus.released, send_time: nowIso(app), cancel_time: null, update_by: caller.username, update_time: nowIso(app) })
+    .where('id', '=', id)
+    .execute();
+  await insertSendRows(app, id, recipients, caller.username);
+  await notify(app, everyone ? null : recipients, { cmd: RealtimeCmd.user, msgId: id, msgTxt: row.titile, data: { action: 'release', msgCategory: row.msg_category } });
+}
+
+/** Revoke (doReovkeData): recipients no longer see it, and their consoles reload their notices. */
+export async function revokeAnnouncement(app: FastifyInstance, caller: CurrentUser, id: string): Promise<void> {
+  const row = await findLive(app, id);
+  if (row.send_status !== SendStatus.released) refuse('announcement.notReleased');
+  await app.db
+    .updateTable('sys_announcement')
+    .set({ send_status: SendStatus.revoked, cancel_time: nowIso(app), update_by: caller.username, update_time: nowIso(app) })
+    .where('id', '=', id)
+    .execute();
+  await notify(app, await recipientsOf(app, row), { cmd: RealtimeCmd.user, msgId: id, msgTxt: row.titile, data: { action: 'revoke' } });
+}
+
+/** An announcement for everyone released before this user existed still reaches them: their send rows are added on read. */
+async function ensureEveryoneRows(app: FastifyInstance, userId: string): Promise<void> {
+  const missing = await app.db
+    .selectFrom('sys_announcement as a')
+    .select('a.id')
+    .where('a.msg_type', '=', MsgType.all)
+    .where('a.send_status', '=', SendStatus.released)
+    .where('a.del_flag', '=', 0)
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('sys_announcement_send as s').select('s.id').whereRef('s.annt_id', '=', 'a.id').where('s.user_id', '=', userId))),
+    )
+    .execute();
+  for (const { id } of missing) {
+    try {
+      await insertSendRows(app, id, [userId], 'system');
+    } catch {
+      // a concurrent request of the same user inserted it first (unique annt_id + user_id)
+    }
+  }
+}
+
+/** The caller's visible notices: released, not deleted, in effect now, with their send row. */
+function visibleNotices(app: FastifyInstance, userId: string) {
+  const now = nowIso(app);
+  return app.db
+    .selectFrom('sys_announcement_send as s')
+    .innerJoin('sys_announcement as a', 'a.id', 's.annt_id')
+    .where('s.user_id', '=', userId)
+    .where('a.send_status', '=', SendStatus.released)
+    .where('a.del_flag', '=', 0)
+    .where((eb) => eb.or([eb('a.start_time', 'is', null), eb('a.start_time', '<=', now)]))
+    .where((eb) => eb.or([eb('a.end_time', 'is', null), eb('a.end_time', '>', now)]));
+}
+
+const noticeColumns = [
+  'a.id',
+  's.id as send_id',
+  'a.titile',
+  'a.msg_content',
+  'a.sender',
+  'a.send_time',
+  'a.priority',
+  'a.msg_category',
+  'a.open_type',
+  'a.open_page',
+  'a.bus_id',
+  'a.create_time',
+  's.read_flag',
+  's.read_time',
+] as const;
+
+type NoticeRow = {
+  id: string;
+  send_id: string;
+  titile: string;
+  msg_content: string | null;
+  sender: string | null;
+  send_time: string | null;
+  priority: string;
+  msg_category: string;
+  open_type: string | null;
+  open_page: string | null;
+  bus_id: string | null;
+  create_time: string | null;
+  read_flag: number;
+  read_time: string | null;
+};
+
+function toNotice(row: NoticeRow): UserNotice {
+  return {
+    id: row.id,
+    anntId: row.id,
+    sendId: row.send_id,
+    titile: row.titile,
+    msgContent: sanitizeRichText(row.msg_content),
+    sender: row.sender,
+    sendTime: row.send_time,
+    priority: row.priority as UserNotice['priority'],
+    msgCategory: row.msg_category as UserNotice['msgCategory'],
+    openType: (row.open_type as UserNotice['openType']) ?? null,
+    openPage: row.open_page,
+    busId: row.bus_id,
+    readFlag: Number(row.read_flag) === 1 ? 1 : 0,
+    readTime: row.read_time,
+    createTime: row.create_time,
+  };
+}
+
+/** listByUser: the bell's unread notices, recent first. */
+export async function noticeSummary(app: FastifyInstance, caller: CurrentUser): Promise<NoticeSummary> {
+  await ensureEveryoneRows(app, caller.id);
+  const unread = (category: string) => visibleNotices(app, caller.id).where('s.read_flag', '=', 0).where('a.msg_category', '=', category);
+  const part = async (category: string) => {
+    const rows = await unread(category).select(noticeColumns).orderBy('a.send_time', 'desc').orderBy('a.id').limit(NOTICE_LIST_LIMIT).execute();
+    const counted = await unread(category).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+    return { list: rows.map((r) => toNotice(r as NoticeRow)), total: Number(counted?.n ?? 0) };
+  };
+  const [annt, sys] = [await part(MsgCategory.announcement), await part(MsgCategory.systemMessage)];
+  return { anntMsgList: annt.list, anntMsgTotal: annt.total, sysMsgList: sys.list, sysMsgTotal: sys.total };
+}
+
+/** getMyAnnouncementSend: the caller's notices, read and unread, paged. */
+export async function myNotices(app: FastifyInstance, caller: CurrentUser, query: z.infer<typeof myNoticeQuery>): Promise<Page<UserNotice>> {
+  await ensureEveryoneRows(app, caller.id);
+  let base = visibleNotices(app, caller.id);
+  if (query.titile) base = base.where(contains('a.titile', query.titile));
+  if (query.msgCategory) base = base.where('a.msg_category', '=', query.msgCategory);
+  if (query.readFlag) base = base.where('s.read_flag', '=', Number(query.readFlag));
+  const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const total = Number(counted?.n ?? 0);
+  const rows = await base
+    .select(noticeColumns)
+    .orderBy('s.read_flag')
+    .orderBy('a.send_time', 'desc')
+    .orderBy('a.id')
+    .limit(query.pageSize)
+    .offset((query.pageNo - 1) * query.pageSize)
+    .execute();
+  return pageOf(rows.map((r) => toNotice(r as NoticeRow)), total, query.pageNo, query.pageSize);
+}
+
+/** queryById: administrators see any announcement; anyone else only one they received (with their read flag). */
+export async function announcementForCaller(app: FastifyInstance, caller: CurrentUser, id: string): Promise<Announcement> {
+  if (caller.permissions.has(AnnouncementPerm.list)) return toAnnouncement(await findLive(app, id));
+  await ensureEveryoneRows(app, caller.id);
+  const notice = await visibleNotices(app, caller.id).select('s.read_flag').where('a.id', '=', id).executeTakeFirst();
+  if (!notice) refuse('crud.notFound');
+  return toAnnouncement(await findLive(app, id), Number(notice.read_flag) === 1 ? 1 : 0);
+}
+
+/** editByAnntIdAndUserId: the caller has read this notice. */
+export async function markNoticeRead(app: FastifyInstance, caller: CurrentUser, anntId: string): Promise<void> {
+  await ensureEveryoneRows(app, caller.id);
+  const notice = await visibleNotices(app, caller.id).select('s.id').where('a.id', '=', anntId).executeTakeFirst();
+  if (!notice) refuse('crud.notFound');
+  await app.db.updateTable('sys_announcement_send').set({ read_flag: 1, read_time: nowIso(app), update_by: caller.username, update_time: nowIso(app) }).where('id', '=', notice.id).where('read_flag', '=', 0).execute();
+  // the caller's other open consoles refresh their bells too
+  await app.realtime.sendToUser(caller.id, { cmd: RealtimeCmd.user, msgId: anntId, data: { action: 'read' } });
+}
+
+export async function markAllNoticesRead(app: FastifyInstance, caller: CurrentUser): Promise<void> {
+  await ensureEveryoneRows(app, caller.id);
+  await app.db.updateTable('sys_announcement_send').set({ read_flag: 1, read_time: nowIso(app), update_by: caller.username, update_time: nowIso(app) }).where('user_id', '=', caller.id).where('read_flag', '=', 0).execute();
+  await app.realtime.sendToUser(caller.id, { cmd: RealtimeCmd.user, data: { action: 'read' } });
+}
+
+/** An in-app message of the message center: a released system message to one user, pushed to their consoles. */
+export async function deliverSystemMessage(app: FastifyInstance, by: string, userId: string, title: string, html: string, busId: string): Promise<string> {
+  const id = randomUUID();
+  const now = nowIso(app);
+  await app.db
+    .insertInto('sys_announcement')
+    .values({
+      id,
+      titile: title.slice(0, 200),
+      msg_content: sanitizeRichText(html),
+      start_time: null,
+      end_time: null,
+      sender: by,
+      priority: 'L',
+      msg_category: MsgCategory.systemMessage,
+      msg_type: MsgType.user,
+      user_ids: userId,
+      send_status: SendStatus.released,
+      send_time: now,
+      cancel_time: null,
+      open_type: null,
+      open_page: null,
+      bus_id: busId,
+      type: 'word',
+      theme: null,
+      channels: null,
+      background_image: null,
+      attachments: null,
+      video: null,
+      del_flag: 0,
+      create_by: by,
+      create_time: now,
+      update_by: null,
+      update_time: null,
+    })
+    .execute();
+  await insertSendRows(app, id, [userId], by);
+  await app.realtime.sendToUser(userId, { cmd: RealtimeCmd.user, msgId: id, msgTxt: title, data: { action: 'release', msgCategory: MsgCategory.systemMessage } });
+  return id;
+}
