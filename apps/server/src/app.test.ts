@@ -43,7 +43,29 @@ describe('route declarations', () => {
       .filter((r) => r.permission === 'public' && r.method !== 'HEAD' && r.url.startsWith('/api') && !r.url.startsWith('/api/docs'))
       .map((r) => `${r.method} ${r.url}`)
       .sort();
-    expect(publicApi).toEqual(['GET /api/health', 'GET /api/sys/randomImage/:key', 'POST /api/sys/login']);
+    expect(publicApi).toEqual([
+      'GET /api/cas/client/validateLogin',
+      'GET /api/health',
+      'GET /api/sys/activation/status',
+      'GET /api/sys/randomImage/:key',
+      'GET /api/sys/user/register/check',
+      'POST /api/sys/activation/activate',
+      'POST /api/sys/login',
+      'POST /api/sys/phoneLogin',
+      'POST /api/sys/sms',
+      'POST /api/sys/twoFactor/challenge/enroll',
+      'POST /api/sys/twoFactor/login',
+      'POST /api/sys/user/passwordReset/account',
+      'POST /api/sys/user/passwordReset/password',
+      'POST /api/sys/user/passwordReset/sendCode',
+      'POST /api/sys/user/passwordReset/verify',
+      'POST /api/sys/user/register',
+      // visitor routes: public to the staff access layer, guarded by visitor tokens of their own
+      'POST /api/vistor/login',
+      'POST /api/vistor/register',
+      'GET /api/vistor/info',
+      'POST /api/vistor/logout',
+    ].sort());
   });
 
   it('refuses every non-public route without a token (401) and without the permission (403/510)', async () => {

@@ -30,6 +30,10 @@ export interface Config {
   webDistDir: string;
   /** outgoing e-mail of the message center: SMTP_URL (smtp://user:pass@host:port or smtps://…), null disables e-mail */
   smtp: { url: string | null; from: string };
+  /** where SMS verification codes go: the server log (single-box installs) or an HTTP webhook */
+  sms: { provider: 'log' | 'webhook'; webhookUrl: string | null };
+  /** CAS server base URL (…/cas) whose serviceValidate checks single sign-on tickets; null disables CAS */
+  casServerUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -68,6 +72,9 @@ const rules = {
   TOKEN_PEPPER: { schema: z.string().min(32), allowed: 'a random string of at least 32 characters' } as Rule<string>,
   SMTP_URL: { schema: z.string().regex(/^smtps?:\/\/[^\s/?#]+(:\d+)?\/?(\?\S*)?$/), allowed: 'smtp://[user:password@]host[:port] or smtps://…' } as Rule<string>,
   SMTP_FROM: { schema: z.string().min(3).max(200).regex(/@/), allowed: 'a sender address such as "ISPS Console <console@example.com>"' } as Rule<string>,
+  SMS_PROVIDER: { schema: z.enum(['log', 'webhook']), allowed: 'log or webhook' } as Rule<'log' | 'webhook'>,
+  SMS_WEBHOOK_URL: { schema: z.string().regex(/^https?:\/\/.+/), allowed: 'an http(s):// URL' } as Rule<string>,
+  CAS_SERVER_URL: { schema: z.string().regex(/^https?:\/\/[^?#]+$/), allowed: 'the http(s):// base URL of the CAS server, without query' } as Rule<string>,
 };
 
 type RuleName = keyof typeof rules;
@@ -113,7 +120,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tokenPepper: read('TOKEN_PEPPER') ?? null,
     smtpUrl: read('SMTP_URL') ?? null,
     smtpFrom: read('SMTP_FROM', 'ISPS Console <no-reply@localhost>'),
+    smsProvider: read('SMS_PROVIDER', 'log'),
+    smsWebhookUrl: read('SMS_WEBHOOK_URL') ?? null,
+    casServerUrl: read('CAS_SERVER_URL') ?? null,
   };
+  if (config.smsProvider === 'webhook' && !config.smsWebhookUrl) problems.push('SMS_WEBHOOK_URL must be set when SMS_PROVIDER is webhook');
   if (problems.length > 0) throw new ConfigError(problems);
   const databaseUrl = config.databaseUrl as string;
   const dialect = dialectOf(databaseUrl);
@@ -136,6 +147,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cacheKeyPrefix: 'isps:',
     webDistDir: resolve(serverSrcDir, '../../web/dist'),
     smtp: { url: config.smtpUrl, from: config.smtpFrom as string },
+    sms: { provider: config.smsProvider as 'log' | 'webhook', webhookUrl: config.smsWebhookUrl },
+    casServerUrl: config.casServerUrl ? config.casServerUrl.replace(/\/+$/, '') : null,
   };
 }
 

@@ -1,6 +1,8 @@
 import svgCaptcha from 'svg-captcha';
-import { Limits, isStrongPassword, type LoginBody, type LoginResult, type UpdatePasswordBody } from '@isps/contract';
+import { Limits, isStrongPassword, type LoginBody, type LoginResult, type PasswordLoginResult, type SecondFactorChallenge, type UpdatePasswordBody } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
+import type { Selectable } from 'kysely';
+import type { SysUser } from '../../db/schema.ts';
 import { LoginLog, writeLoginLog } from '../../platform/audit-log.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { allDictOptions } from './dict-service.ts';
@@ -64,7 +66,14 @@ async function recordFailure(app: FastifyInstance, username: string): Promise<ne
   refuse('login.wrongCredentials');
 }
 
-export async function login(app: FastifyInstance, body: LoginBody, ip: string): Promise<LoginResult> {
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** set by the account module: a challenge when the user must also give a second factor, else null */
+    secondFactorGate?: (user: Selectable<SysUser>) => Promise<SecondFactorChallenge | null>;
+  }
+}
+
+export async function login(app: FastifyInstance, body: LoginBody, ip: string): Promise<PasswordLoginResult> {
   const started = performance.now();
   if (app.settings.loginCaptcha) await checkCaptcha(app, body);
   await refuseIfLocked(app, body.username);
@@ -74,7 +83,13 @@ export async function login(app: FastifyInstance, body: LoginBody, ip: string): 
   if (!user || !passwordOk) return recordFailure(app, body.username);
   await app.cache.del(failuresKey(body.username));
   if (Number(user.status) !== UserStatus.normal) refuse('login.frozen');
+  const challenge = app.secondFactorGate ? await app.secondFactorGate(user) : null;
+  if (challenge) return challenge;
+  return startSession(app, user, ip, `User ${user.username} logged in`, started);
+}
 
+/** The session of a user whose identity is established (password, SMS code, CAS ticket or second factor). */
+export async function startSession(app: FastifyInstance, user: Selectable<SysUser>, ip: string, content: string, started = performance.now()): Promise<LoginResult> {
   const departs = await userDeparts(app, user.id);
   const multiDepart: 0 | 1 | 2 = departs.length === 0 ? 0 : departs.length === 1 ? 1 : 2;
   let current = user;
@@ -89,7 +104,7 @@ export async function login(app: FastifyInstance, body: LoginBody, ip: string): 
     userId: user.id,
     username: user.username,
     ip,
-    content: `User ${user.username} logged in`,
+    content,
     costMs: performance.now() - started,
   });
   return {

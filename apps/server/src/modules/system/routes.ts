@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiPath, loginBody, selectDepartBody, updatePasswordBody } from '@isps/contract';
+import { ApiPath, loginBody, needsSecondFactor, selectDepartBody, updatePasswordBody } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf } from '../../platform/access.ts';
 import { refuse } from '../../platform/envelope.ts';
@@ -29,7 +29,10 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, summary: 'Log in with user name and password', body: loginBody },
       config: { permission: 'public', rateLimit: { max: rateLimit.loginPerMinute, timeWindow: 60_000 } },
     },
-    async (request, reply) => reply.ok(await login(app, request.body, request.ip), 'login.ok'),
+    async (request, reply) => {
+      const result = await login(app, request.body, request.ip);
+      return reply.ok(result, needsSecondFactor(result) ? 'login.secondFactorRequired' : 'login.ok');
+    },
   );
 
   app.post(

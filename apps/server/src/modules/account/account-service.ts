@@ -1,0 +1,131 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  AccountLimits,
+  SmsMode,
+  isStrongPassword,
+  maskPhone,
+  type Language,
+  type LoginResult,
+  type RegisterBody,
+  type RegisterCheckQuery,
+  type ResetAccountResult,
+  type ResetPasswordBody,
+  type ResetVerifyResult,
+  type SmsBody,
+} from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import { refuse } from '../../platform/envelope.ts';
+import { RoleCode } from '../../db/seed/index.ts';
+import { UserStatus, createUser, findActiveUserByName, startSession } from '../system/index.ts';
+import { consumeSmsCode, sendSmsCode } from './sms-codes.ts';
+
+const duplicateKey = { username: 'duplicate.userName', email: 'duplicate.email', phone: 'duplicate.phone' } as const;
+
+/** Is the value taken by a user, deleted ones included (their names come back on restore)? Emails compare case-blind. */
+async function taken(app: FastifyInstance, field: RegisterCheckQuery['field'], value: string): Promise<boolean> {
+  const query = app.db.selectFrom('sys_user').select('id');
+  const row =
+    field === 'email'
+      ? await query.where((eb) => eb(eb.fn('lower', ['email']), '=', value.trim().toLowerCase())).executeTakeFirst()
+      : await query.where(field, '=', value.trim()).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Live check of one registration field; refuses with the spec's message when the value is taken. */
+export async function checkRegistrationValue(app: FastifyInstance, query: RegisterCheckQuery): Promise<void> {
+  if (await taken(app, query.field, query.value)) refuse(duplicateKey[query.field]);
+}
+
+async function activeUserByPhone(app: FastifyInstance, phone: string) {
+  return app.db.selectFrom('sys_user').selectAll().where('phone', '=', phone.trim()).where('del_flag', '=', 0).orderBy('create_time').executeTakeFirst();
+}
+
+/** POST /sys/sms. A login code goes only to a phone of an active user, yet the answer is the same either way. */
+export async function requestSmsCode(app: FastifyInstance, body: SmsBody, lang: Language): Promise<void> {
+  if (body.smsmode === SmsMode.register) {
+    if (await taken(app, 'phone', body.mobile)) refuse('duplicate.phone');
+    return sendSmsCode(app, SmsMode.register, body.mobile, lang);
+  }
+  const user = await activeUserByPhone(app, body.mobile);
+  if (!user) return;
+  return sendSmsCode(app, body.smsmode, body.mobile, lang);
+}
+
+/** Self-registration: a normal user holding only the plain user role, phone proven by an SMS code. */
+export async function register(app: FastifyInstance, body: RegisterBody): Promise<{ username: string }> {
+  if (!isStrongPassword(body.password)) refuse('password.weak');
+  if (body.password !== body.confirmPassword) refuse('password.mismatch');
+  for (const field of ['username', 'email', 'phone'] as const) {
+    if (await taken(app, field, body[field])) refuse(duplicateKey[field]);
+  }
+  await consumeSmsCode(app, SmsMode.register, body.phone, body.smscode);
+  const username = body.username.trim();
+  let id: string;
+  try {
+    id = await createUser(app, { username, realname: username, password: body.password, roleCodes: [RoleCode.user] }, username);
+  } catch (error) {
+    // two registrations racing for one name: the unique index decides
+    if (await taken(app, 'username', username)) refuse('duplicate.userName');
+    app.log.error({ err: error }, 'registration failed');
+    refuse('register.failed');
+  }
+  await app.db
+    .updateTable('sys_user')
+    .set({ email: body.email.trim(), phone: body.phone.trim(), update_by: username, update_time: new Date(app.clock()).toISOString() })
+    .where('id', '=', id)
+    .execute();
+  return { username };
+}
+
+export async function phoneLogin(app: FastifyInstance, mobile: string, code: string, ip: string): Promise<LoginResult> {
+  await consumeSmsCode(app, SmsMode.login, mobile, code);
+  const user = await activeUserByPhone(app, mobile);
+  if (!user) refuse('sms.codeWrong');
+  if (Number(user.status) !== UserStatus.normal) refuse('login.frozen');
+  return startSession(app, user, ip, `User ${user.username} logged in with an SMS code`);
+}
+
+/** Password reset step 1. The spec's own message says when the account does not exist; nothing more is told. */
+async function resettableUser(app: FastifyInstance, username: string) {
+  const user = await findActiveUserByName(app, username.trim());
+  if (!user) refuse('account.notFound');
+  if (!user.phone) refuse('account.noPhone');
+  return { ...user, phone: user.phone };
+}
+
+export async function resetFindAccount(app: FastifyInstance, username: string): Promise<ResetAccountResult> {
+  const user = await resettableUser(app, username);
+  return { maskedPhone: maskPhone(user.phone) };
+}
+
+export async function resetSendCode(app: FastifyInstance, username: string, lang: Language): Promise<ResetAccountResult> {
+  const user = await resettableUser(app, username);
+  await sendSmsCode(app, SmsMode.reset, user.phone, lang);
+  return { maskedPhone: maskPhone(user.phone) };
+}
+
+const resetKey = (token: string) => `reset:${createHash('sha256').update(token).digest('hex')}`;
+
+/** Step 2: the code sent to the account's phone buys a short-lived permission to set a new password. */
+export async function resetVerify(app: FastifyInstance, username: string, code: string): Promise<ResetVerifyResult> {
+  const user = await resettableUser(app, username);
+  await consumeSmsCode(app, SmsMode.reset, user.phone, code);
+  const resetToken = randomBytes(32).toString('base64url');
+  await app.cache.set(resetKey(resetToken), user.id, AccountLimits.resetSessionMs);
+  return { resetToken };
+}
+
+/** Step 3: the new password; every session of the user ends, and an initial-password demand is lifted. */
+export async function resetPassword(app: FastifyInstance, body: ResetPasswordBody): Promise<void> {
+  if (body.password !== body.confirmPassword) refuse('password.mismatch');
+  if (!isStrongPassword(body.password)) refuse('password.weak');
+  const user = await findActiveUserByName(app, body.username.trim());
+  const userId = await app.cache.take(resetKey(body.resetToken));
+  if (!user || !userId || userId !== user.id) refuse('reset.stepExpired');
+  await app.db
+    .updateTable('sys_user')
+    .set({ password: await app.hasher.hash(body.password), must_change_password: 0, update_by: user.username, update_time: new Date(app.clock()).toISOString() })
+    .where('id', '=', user.id)
+    .execute();
+  await app.tokens.revokeAllOf(user.id);
+}

@@ -1,0 +1,41 @@
+import type { LoginResult } from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import { refuse } from '../../platform/envelope.ts';
+import { UserStatus, findActiveUserByName, startSession } from '../system/index.ts';
+
+const entities: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&apos;': "'", '&amp;': '&' };
+
+function decodeXmlText(text: string): string {
+  return text.replace(/&(lt|gt|quot|apos|amp);/g, (entity) => entities[entity] ?? entity).trim();
+}
+
+/** The user of a CAS 2.0/3.0 serviceValidate answer, or null when it reports a failure or is not one. */
+export function casUserOf(xml: string): string | null {
+  const success = /<(?:\w+:)?authenticationSuccess\b[^>]*>([\s\S]*?)<\/(?:\w+:)?authenticationSuccess>/.exec(xml);
+  if (!success?.[1]) return null;
+  const user = /<(?:\w+:)?user\b[^>]*>([\s\S]*?)<\/(?:\w+:)?user>/.exec(success[1]);
+  const name = user?.[1] ? decodeXmlText(user[1]) : '';
+  return name ? name : null;
+}
+
+/** GET /cas/client/validateLogin: the ticket is checked by the CAS server, its user must be an active local user. */
+export async function validateCasTicket(app: FastifyInstance, ticket: string, service: string, ip: string): Promise<LoginResult> {
+  const base = app.settings.casServerUrl;
+  if (!base) refuse('cas.notConfigured');
+  const url = `${base}/serviceValidate?${new URLSearchParams({ ticket, service }).toString()}`;
+  let xml: string;
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(5000), headers: { accept: 'application/xml, text/xml' } });
+    if (!response.ok) throw new Error(`CAS server answered ${response.status}`);
+    xml = (await response.text()).slice(0, 100_000);
+  } catch (error) {
+    app.log.warn({ err: error }, 'CAS ticket validation failed');
+    refuse('cas.ticketInvalid');
+  }
+  const casUser = casUserOf(xml);
+  if (!casUser) refuse('cas.ticketInvalid');
+  const user = await findActiveUserByName(app, casUser);
+  if (!user) refuse('cas.noLocalUser', { user: casUser.slice(0, 100) });
+  if (Number(user.status) !== UserStatus.normal) refuse('login.frozen');
+  return startSession(app, user, ip, `User ${user.username} logged in through CAS`);
+}

@@ -1,0 +1,34 @@
+import fp from 'fastify-plugin';
+import { accountRoutes } from './routes.ts';
+import { refuseWhenUnactivated } from './activation-service.ts';
+import { SmsGateway, createSmsProvider } from './sms.ts';
+import { secondFactorGate } from './two-factor-service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sms: SmsGateway;
+  }
+}
+
+/**
+ * Registration, password reset, SMS codes, phone login, two-step verification, CAS and activation. Not
+ * encapsulated on purpose: the login gate and the activation check apply to the routes registered after it.
+ */
+export const accountPlugin = fp(
+  async (api) => {
+    api.decorate('sms', new SmsGateway(createSmsProvider(api.settings, api.log)));
+    api.decorate('secondFactorGate', (user) => secondFactorGate(api, user));
+    api.addHook('onRequest', async (request) => {
+      if (request.is404) return;
+      const access = request.routeOptions.config.permission;
+      if (access === undefined || access === 'public') return;
+      await refuseWhenUnactivated(api);
+    });
+    await api.register(accountRoutes);
+  },
+  { name: 'account' },
+);
+
+export { casUserOf } from './cas-service.ts';
+export { LogSmsProvider, WebhookSmsProvider, type SmsMessage, type SmsProvider } from './sms.ts';
+export { totpCode } from './totp.ts';

@@ -1,0 +1,184 @@
+import {
+  AccountLimits,
+  AccountPath,
+  accountSettingsBody,
+  activateBody,
+  activationIssueBody,
+  casValidateQuery,
+  phoneLoginBody,
+  registerBody,
+  registerCheckQuery,
+  resetAccountBody,
+  resetPasswordBody,
+  resetVerifyBody,
+  smsBody,
+  twoFactorChallengeBody,
+  twoFactorCodeBody,
+  twoFactorLoginBody,
+} from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { callerOf } from '../../platform/access.ts';
+import { AppError, envelope } from '../../platform/envelope.ts';
+import { checkRegistrationValue, phoneLogin, register, requestSmsCode, resetFindAccount, resetPassword, resetSendCode, resetVerify } from './account-service.ts';
+import { activate, activationStatus, forgetActivationStatus, issueActivationCode } from './activation-service.ts';
+import { validateCasTicket } from './cas-service.ts';
+import { SettingKey, readAccountSettings, writeSetting } from './settings.ts';
+import { completeLogin, confirmEnrollment, disable, enroll, enrollDuringLogin, isSystemAdmin, twoFactorStatus } from './two-factor-service.ts';
+
+const tags = ['account'];
+const perMinute = (max: number) => ({ max, timeWindow: 60_000 });
+
+async function requireSystemAdmin(app: FastifyInstance, userId: string): Promise<void> {
+  if (!(await isSystemAdmin(app, userId))) throw new AppError('forbidden', 'error.forbidden', { code: 'admin' });
+}
+
+export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+  const login = perMinute(app.settings.rateLimit.loginPerMinute);
+  const sms = perMinute(AccountLimits.smsPerIpPerMinute);
+
+  // registration
+  app.get(
+    AccountPath.registerCheck,
+    { schema: { tags, summary: 'Is a user name, email or phone still free', querystring: registerCheckQuery }, config: { permission: 'public', rateLimit: perMinute(60) } },
+    async (request, reply) => {
+      await checkRegistrationValue(app, request.query);
+      return reply.ok(null, 'register.available');
+    },
+  );
+  app.post(
+    AccountPath.register,
+    { schema: { tags, summary: 'Register a normal user', body: registerBody }, config: { permission: 'public', rateLimit: login } },
+    async (request, reply) => reply.ok(await register(app, request.body), 'register.ok'),
+  );
+
+  // SMS codes and phone login
+  app.post(
+    AccountPath.sms,
+    { schema: { tags, summary: 'Send an SMS verification code (smsmode 0 login, 1 registration, 2 password reset)', body: smsBody }, config: { permission: 'public', rateLimit: sms } },
+    async (request, reply) => {
+      await requestSmsCode(app, request.body, request.lang);
+      return reply.ok(null, 'sms.sent');
+    },
+  );
+  app.post(
+    AccountPath.phoneLogin,
+    { schema: { tags, summary: 'Log in with a phone number and an SMS code', body: phoneLoginBody }, config: { permission: 'public', rateLimit: login } },
+    async (request, reply) => reply.ok(await phoneLogin(app, request.body.mobile, request.body.captcha, request.ip), 'login.ok'),
+  );
+
+  // password reset
+  app.post(
+    AccountPath.resetAccount,
+    { schema: { tags, summary: 'Password reset step 1: the account', body: resetAccountBody }, config: { permission: 'public', rateLimit: login } },
+    async (request, reply) => reply.ok(await resetFindAccount(app, request.body.username), 'reset.accountFound'),
+  );
+  app.post(
+    AccountPath.resetSendCode,
+    { schema: { tags, summary: "Password reset: send a code to the account's phone", body: resetAccountBody }, config: { permission: 'public', rateLimit: sms } },
+    async (request, reply) => reply.ok(await resetSendCode(app, request.body.username, request.lang), 'sms.sent'),
+  );
+  app.post(
+    AccountPath.resetVerify,
+    { schema: { tags, summary: 'Password reset step 2: the SMS code', body: resetVerifyBody }, config: { permission: 'public', rateLimit: login } },
+    async (request, reply) => reply.ok(await resetVerify(app, request.body.username, request.body.smscode), 'reset.verified'),
+  );
+  app.post(
+    AccountPath.resetPassword,
+    { schema: { tags, summary: 'Password reset step 3: the new password', body: resetPasswordBody }, config: { permission: 'public', rateLimit: login } },
+    async (request, reply) => {
+      await resetPassword(app, request.body);
+      return reply.ok(null, 'reset.done');
+    },
+  );
+
+  // two-step verification
+  app.get(
+    AccountPath.twoFactorStatus,
+    { schema: { tags, summary: 'Two-step verification of the caller' }, config: { permission: 'authenticated' } },
+    async (request, reply) => reply.ok(await twoFactorStatus(app, callerOf(request).id)),
+  );
+  app.post(
+    AccountPath.twoFactorEnroll,
+    { schema: { tags, summary: 'Start enrolling an authenticator app' }, config: { permission: 'authenticated' } },
+    async (request, reply) => reply.ok(await enroll(app, callerOf(request))),
+  );
+  app.post(
+    AccountPath.twoFactorConfirm,
+    { schema: { tags, summary: 'Confirm the authenticator with a code', body: twoFactorCodeBody }, config: { permission: 'authenticated', rateLimit: login } },
+    async (request, reply) => {
+      await confirmEnrollment(app, callerOf(request), request.body.code);
+      return reply.ok(null, 'twoFactor.enrolled');
+    },
+  );
+  app.post(
+    AccountPath.twoFactorDisable,
+    { schema: { tags, summary: 'Switch two-step verification off (needs a current code)', body: twoFactorCodeBody }, config: { permission: 'authenticated', rateLimit: login } },
+    async (request, reply) => {
+      await disable(app, callerOf(request), request.body.code);
+      return reply.ok(null, 'twoFactor.disabled');
+    },
+  );
+  app.post(
+    AccountPath.twoFactorChallengeEnroll,
+    { schema: { tags, summary: 'Enrol during a login that demands a second factor', body: twoFactorChallengeBody }, config: { permission: 'public', rateLimit: login } },
+    async (request, reply) => reply.ok(await enrollDuringLogin(app, request.body.challenge)),
+  );
+  app.post(
+    AccountPath.twoFactorLogin,
+    { schema: { tags, summary: 'Complete a login with the 6-digit code', body: twoFactorLoginBody }, config: { permission: 'public', rateLimit: login } },
+    async (request, reply) => reply.ok(await completeLogin(app, request.body.challenge, request.body.code, request.ip), 'login.ok'),
+  );
+
+  // CAS single sign-on
+  app.get(
+    AccountPath.casValidate,
+    { schema: { tags, summary: 'Validate a CAS ticket and start a session', querystring: casValidateQuery }, config: { permission: 'public', rateLimit: login } },
+    async (request, reply) => reply.ok(await validateCasTicket(app, request.query.ticket, request.query.service, request.ip), 'login.ok'),
+  );
+
+  // system activation and account settings
+  app.get(
+    AccountPath.activationStatus,
+    { schema: { tags, summary: 'Is the system activated' }, config: { permission: 'public' } },
+    async (_request, reply) => reply.ok(await activationStatus(app)),
+  );
+  app.post(
+    AccountPath.activate,
+    { schema: { tags, summary: 'Activate the system with a code', body: activateBody }, config: { permission: 'public', rateLimit: perMinute(10) } },
+    async (request, reply) => {
+      const status = await activate(app, request.body.code);
+      return envelope(request.lang, 'ok', status, 'activation.done', { until: status.authorizedUntil ?? '' });
+    },
+  );
+  app.post(
+    AccountPath.activationIssue,
+    { schema: { tags, summary: 'Issue an activation code (system administrators)', body: activationIssueBody }, config: { permission: 'authenticated' } },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      await requireSystemAdmin(app, caller.id);
+      return reply.ok(await issueActivationCode(app, request.body.days, caller.username), 'activation.issued');
+    },
+  );
+  app.get(
+    AccountPath.accountSettings,
+    { schema: { tags, summary: 'Account security settings' }, config: { permission: 'authenticated' } },
+    async (request, reply) => {
+      await requireSystemAdmin(app, callerOf(request).id);
+      return reply.ok(await readAccountSettings(app));
+    },
+  );
+  app.put(
+    AccountPath.accountSettings,
+    { schema: { tags, summary: 'Change account security settings (system administrators)', body: accountSettingsBody }, config: { permission: 'authenticated' } },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      await requireSystemAdmin(app, caller.id);
+      const { twoFactorForAdmins, activationRequired } = request.body;
+      if (twoFactorForAdmins !== undefined) await writeSetting(app, SettingKey.twoFactorForAdmins, twoFactorForAdmins ? '1' : '0', caller.username);
+      if (activationRequired !== undefined) await writeSetting(app, SettingKey.activationRequired, activationRequired ? '1' : '0', caller.username);
+      forgetActivationStatus();
+      return reply.ok(await readAccountSettings(app), 'settings.saved');
+    },
+  );
+};

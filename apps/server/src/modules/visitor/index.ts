@@ -1,0 +1,1 @@
+export { visitorRoutes } from './routes.ts';

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { VisitorStatus, isValidIdCard, type VisitorCategory, type VisitorInfo, type VisitorLoginBody, type VisitorRegisterBody } from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Selectable } from 'kysely';
+import type { SysVisitor } from '../../db/schema.ts';
+import { refuse } from '../../platform/envelope.ts';
+
+/** SPEC section 5: people (and so visitor) passwords are 6 to 8 digits, the form door keypads accept. */
+const VISITOR_PASSWORD = /^\d{6,8}$/;
+
+function maskIdCard(idCard: string): string {
+  return `${'*'.repeat(Math.max(0, idCard.length - 4))}${idCard.slice(-4)}`;
+}
+
+export async function toVisitorInfo(app: FastifyInstance, visitor: Selectable<SysVisitor>): Promise<VisitorInfo> {
+  const linked = visitor.user_id
+    ? await app.db.selectFrom('sys_user').select('username').where('id', '=', visitor.user_id).where('del_flag', '=', 0).executeTakeFirst()
+    : undefined;
+  return {
+    id: visitor.id,
+    name: visitor.name,
+    idCardMasked: maskIdCard(visitor.id_card),
+    phone: visitor.phone,
+    category: visitor.category as VisitorCategory,
+    status: Number(visitor.status),
+    linkedUsername: linked?.username ?? null,
+  };
+}
+
+export async function findVisitor(app: FastifyInstance, id: string) {
+  return app.db.selectFrom('sys_visitor').selectAll().where('id', '=', id).where('del_flag', '=', 0).executeTakeFirst();
+}
+
+export async function registerVisitor(app: FastifyInstance, body: VisitorRegisterBody): Promise<VisitorInfo> {
+  const idCard = body.idCard.trim().toUpperCase();
+  if (!isValidIdCard(idCard)) refuse('visitor.idCardInvalid');
+  if (!VISITOR_PASSWORD.test(body.password)) refuse('visitor.passwordDigits');
+  if (body.password !== body.confirmPassword) refuse('password.mismatch');
+  const active = app.db.selectFrom('sys_visitor').select('id').where('del_flag', '=', 0);
+  if (await active.where('phone', '=', body.phone.trim()).executeTakeFirst()) refuse('duplicate.phone');
+  if (await active.where('id_card', '=', idCard).executeTakeFirst()) refuse('duplicate.idCard');
+  const now = new Date(app.clock()).toISOString();
+  const row = {
+    id: randomUUID(),
+    name: body.name.trim(),
+    id_card: idCard,
+    phone: body.phone.trim(),
+    password: await app.hasher.hash(body.password),
+    category: body.category,
+    user_id: null,
+    status: VisitorStatus.normal,
+    del_flag: 0,
+    tenant_id: null,
+    create_by: 'visitor',
+    create_time: now,
+    update_by: null,
+    update_time: null,
+  };
+  await app.db.insertInto('sys_visitor').values(row).execute();
+  return toVisitorInfo(app, row);
+}
+
+/** Phone number or ID card number, and the visitor's own password; staff accounts are never consulted. */
+export async function authenticateVisitor(app: FastifyInstance, body: VisitorLoginBody): Promise<Selectable<SysVisitor>> {
+  const account = body.account.trim();
+  const visitor = await app.db
+    .selectFrom('sys_visitor')
+    .selectAll()
+    .where('del_flag', '=', 0)
+    .where((eb) => eb.or([eb('phone', '=', account), eb('id_card', '=', account.toUpperCase())]))
+    .executeTakeFirst();
+  const ok = visitor ? await app.hasher.verify(visitor.password, body.password) : await app.hasher.verifyNobody(body.password);
+  if (!visitor || !ok) refuse('visitor.wrongCredentials');
+  if (Number(visitor.status) !== VisitorStatus.normal) refuse('visitor.frozen');
+  return visitor;
+}

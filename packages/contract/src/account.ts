@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import type { LoginResult, UserInfo } from './auth.ts';
+import { PHONE_PATTERN } from './crud/fields.ts';
+
+/** Account paths below API_PREFIX: registration, password reset, SMS codes, phone login, two-step verification, CAS, activation. */
+export const AccountPath = {
+  register: '/sys/user/register',
+  /** GET ?field=username|email|phone&value= : is the value still free (live checks of the registration form) */
+  registerCheck: '/sys/user/register/check',
+  sms: '/sys/sms',
+  phoneLogin: '/sys/phoneLogin',
+  resetAccount: '/sys/user/passwordReset/account',
+  resetSendCode: '/sys/user/passwordReset/sendCode',
+  resetVerify: '/sys/user/passwordReset/verify',
+  resetPassword: '/sys/user/passwordReset/password',
+  twoFactorStatus: '/sys/twoFactor/status',
+  twoFactorEnroll: '/sys/twoFactor/enroll',
+  twoFactorConfirm: '/sys/twoFactor/confirm',
+  twoFactorDisable: '/sys/twoFactor/disable',
+  /** during a login that asks for the second factor: enrol with the login challenge (admins who must) */
+  twoFactorChallengeEnroll: '/sys/twoFactor/challenge/enroll',
+  /** completes a login that answered secondFactorRequired */
+  twoFactorLogin: '/sys/twoFactor/login',
+  casValidate: '/cas/client/validateLogin',
+  activationStatus: '/sys/activation/status',
+  activate: '/sys/activation/activate',
+  activationIssue: '/sys/activation/issue',
+  accountSettings: '/sys/account/settings',
+} as const;
+
+/** Verification codes sent by SMS: six digits, valid ten minutes, used once. */
+export const AccountLimits = {
+  smsCodeLength: 6,
+  smsCodeLifetimeMs: 10 * 60_000,
+  /** one code per phone and purpose per minute */
+  smsCooldownMs: 60_000,
+  smsPerPhonePerHour: 10,
+  smsPerIpPerMinute: 20,
+  /** wrong guesses before a code is thrown away */
+  codeAttempts: 5,
+  resetSessionMs: 15 * 60_000,
+  secondFactorChallengeMs: 5 * 60_000,
+  totpDigits: 6,
+  totpPeriodSeconds: 30,
+  registerPerIpPerMinute: 10,
+} as const;
+
+/** The origin console's smsmode values: 0 login, 1 registration, 2 forgotten password. */
+export const SmsMode = { login: '0', register: '1', reset: '2' } as const;
+export type SmsModeValue = (typeof SmsMode)[keyof typeof SmsMode];
+
+export const phoneField = z.string().trim().regex(PHONE_PATTERN);
+const smsCode = z.string().trim().regex(/^\d{6}$/);
+const totpCode = z.string().trim().regex(/^\d{6}$/);
+
+export const registerBody = z.object({
+  username: z.string().trim().min(1).max(100),
+  password: z.string().min(1).max(200),
+  confirmPassword: z.string().min(1).max(200),
+  email: z.string().trim().max(100).email(),
+  phone: phoneField,
+  smscode: smsCode,
+});
+export type RegisterBody = z.infer<typeof registerBody>;
+
+export const registerCheckQuery = z.object({
+  field: z.enum(['username', 'email', 'phone']),
+  value: z.string().trim().min(1).max(100),
+});
+export type RegisterCheckQuery = z.infer<typeof registerCheckQuery>;
+
+export const smsBody = z.object({ mobile: phoneField, smsmode: z.enum(['0', '1', '2']) });
+export type SmsBody = z.infer<typeof smsBody>;
+
+export const phoneLoginBody = z.object({ mobile: phoneField, captcha: smsCode });
+export type PhoneLoginBody = z.infer<typeof phoneLoginBody>;
+
+export const resetAccountBody = z.object({ username: z.string().trim().min(1).max(100) });
+export interface ResetAccountResult {
+  /** the account's phone with the middle digits hidden, shown on step 2 */
+  maskedPhone: string;
+}
+export const resetVerifyBody = z.object({ username: z.string().trim().min(1).max(100), smscode: smsCode });
+export interface ResetVerifyResult {
+  /** proves step 2 was passed; step 3 sends it back with the new password */
+  resetToken: string;
+}
+export const resetPasswordBody = z.object({
+  username: z.string().trim().min(1).max(100),
+  resetToken: z.string().min(20).max(100),
+  password: z.string().min(1).max(200),
+  confirmPassword: z.string().min(1).max(200),
+});
+export type ResetPasswordBody = z.infer<typeof resetPasswordBody>;
+
+/** /sys/login answers this instead of a session when the user must give a second factor. */
+export interface SecondFactorChallenge {
+  secondFactorRequired: true;
+  challenge: string;
+  /** false: the user has no authenticator yet and must enrol now (administrators when the setting says so) */
+  enrolled: boolean;
+}
+export type PasswordLoginResult = LoginResult | SecondFactorChallenge;
+
+export function needsSecondFactor(result: PasswordLoginResult): result is SecondFactorChallenge {
+  return (result as SecondFactorChallenge).secondFactorRequired === true;
+}
+
+export interface TwoFactorEnrollment {
+  /** base32 secret, for typing into an app by hand */
+  secret: string;
+  /** otpauth://totp/… URI, shown as a QR code */
+  uri: string;
+}
+export interface TwoFactorStatus {
+  enrolled: boolean;
+  /** the system setting makes it mandatory for this user (an administrator) */
+  required: boolean;
+}
+export const twoFactorCodeBody = z.object({ code: totpCode });
+export const twoFactorChallengeBody = z.object({ challenge: z.string().min(20).max(100) });
+export const twoFactorLoginBody = z.object({ challenge: z.string().min(20).max(100), code: totpCode });
+
+export const casValidateQuery = z.object({ ticket: z.string().trim().min(1).max(512), service: z.string().trim().min(1).max(1024) });
+export interface CasLoginResult {
+  token: string;
+  userInfo: UserInfo;
+}
+
+export const activateBody = z.object({ code: z.string().trim().min(8).max(100) });
+export interface ActivationStatus {
+  required: boolean;
+  /** ISO time the current authorisation ends, or null when the system was never activated */
+  authorizedUntil: string | null;
+  expired: boolean;
+}
+export const activationIssueBody = z.object({ days: z.number().int().min(1).max(3650) });
+export interface IssuedActivationCode {
+  code: string;
+  authorizedUntil: string;
+}
+
+export interface AccountSettings {
+  /** administrators must give a TOTP code at login */
+  twoFactorForAdmins: boolean;
+  /** protected calls answer 'System authorization expired' while the system is not activated */
+  activationRequired: boolean;
+}
+export const accountSettingsBody = z.object({ twoFactorForAdmins: z.boolean().optional(), activationRequired: z.boolean().optional() });
+
+/** Strength shown while typing a new password (SPEC section 5: low, middle, high). */
+export type PasswordStrength = 'low' | 'middle' | 'high';
+export function passwordStrength(password: string): PasswordStrength {
+  const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((p) => p.test(password)).length;
+  if (password.length >= 12 && classes === 4) return 'high';
+  if (password.length >= 8 && classes >= 3) return 'middle';
+  return 'low';
+}
+
+/** 138****5678: enough for a person to recognise the own phone, not enough to learn someone else's. */
+export function maskPhone(phone: string): string {
+  const digits = phone.replace(/\s+/g, '');
+  if (digits.length <= 4) return '*'.repeat(digits.length);
+  const head = digits.slice(0, Math.min(3, digits.length - 4));
+  return `${head}${'*'.repeat(digits.length - head.length - 4)}${digits.slice(-4)}`;
+}
