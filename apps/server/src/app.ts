@@ -15,7 +15,7 @@ import { accountPlugin } from './modules/account/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { messageRoutes } from './modules/message/index.ts';
 import { monitorRoutes } from './modules/monitor/index.ts';
-import { systemRoutes } from './modules/system/index.ts';
+import { createUser, findActiveUserById, findActiveUserByName, startSession, systemRoutes } from './modules/system/index.ts';
 import { visitorRoutes } from './modules/visitor/index.ts';
 import { accessPlugin } from './platform/access.ts';
 import { connectRedis, createCache } from './platform/cache.ts';
@@ -139,7 +139,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(
     async (api) => {
       // first: its login gate and activation check apply to every route registered after it
-      await api.register(accountPlugin);
+      await api.register(accountPlugin, { users: { findActiveUserByName, findActiveUserById, createUser, startSession } });
       await api.register(visitorRoutes);
       await api.register(monitorRoutes);
       await api.register(systemRoutes);

@@ -3,6 +3,8 @@ import { Suspense, lazy, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { ChangePasswordDialog } from '../features/user/index.ts';
+import { AccountRoutes, isAccountPath } from '../features/user/account-routes.tsx';
+import { VisitorRoutes, isVisitorPath } from '../features/visitor/index.ts';
 import { ApiError, feedback } from '../shared/api/index.ts';
 import { EmptyMenuError, fetchUserPermissions, logout, useSession } from '../shared/session/index.ts';
 import { FullPageSpin, useDocumentTitle } from '../shared/ui/index.ts';
@@ -124,6 +126,9 @@ export function AppRoutes() {
   const location = useLocation();
   const token = useSession((s) => s.token);
   const mustChangePassword = useSession((s) => s.userInfo?.mustChangePassword ?? false);
+  // Visitor and account pages are drawn with or without a staff session (a visitor is never a staff user).
+  if (isVisitorPath(location.pathname)) return <VisitorRoutes />;
+  if (isAccountPath(location.pathname)) return <AccountRoutes layout={UserLayout} />;
   const decision = guard(location.pathname, location.search, location.hash, !!token);
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
   // /panel and /result are public pages of their own, the same with or without a session.

@@ -16,7 +16,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { refuse } from '../../platform/envelope.ts';
 import { RoleCode } from '../../db/seed/index.ts';
-import { UserStatus, createUser, findActiveUserByName, startSession } from '../system/index.ts';
+import { USER_STATUS_NORMAL } from './user-directory.ts';
 import { consumeSmsCode, sendSmsCode } from './sms-codes.ts';
 
 const duplicateKey = { username: 'duplicate.userName', email: 'duplicate.email', phone: 'duplicate.phone' } as const;
@@ -62,7 +62,7 @@ export async function register(app: FastifyInstance, body: RegisterBody): Promis
   const username = body.username.trim();
   let id: string;
   try {
-    id = await createUser(app, { username, realname: username, password: body.password, roleCodes: [RoleCode.user] }, username);
+    id = await app.userDirectory.createUser(app, { username, realname: username, password: body.password, roleCodes: [RoleCode.user] }, username);
   } catch (error) {
     // two registrations racing for one name: the unique index decides
     if (await taken(app, 'username', username)) refuse('duplicate.userName');
@@ -81,13 +81,13 @@ export async function phoneLogin(app: FastifyInstance, mobile: string, code: str
   await consumeSmsCode(app, SmsMode.login, mobile, code);
   const user = await activeUserByPhone(app, mobile);
   if (!user) refuse('sms.codeWrong');
-  if (Number(user.status) !== UserStatus.normal) refuse('login.frozen');
-  return startSession(app, user, ip, `User ${user.username} logged in with an SMS code`);
+  if (Number(user.status) !== USER_STATUS_NORMAL) refuse('login.frozen');
+  return app.userDirectory.startSession(app, user, ip, `User ${user.username} logged in with an SMS code`);
 }
 
 /** Password reset step 1. The spec's own message says when the account does not exist; nothing more is told. */
 async function resettableUser(app: FastifyInstance, username: string) {
-  const user = await findActiveUserByName(app, username.trim());
+  const user = await app.userDirectory.findActiveUserByName(app, username.trim());
   if (!user) refuse('account.notFound');
   if (!user.phone) refuse('account.noPhone');
   return { ...user, phone: user.phone };
@@ -119,7 +119,7 @@ export async function resetVerify(app: FastifyInstance, username: string, code: 
 export async function resetPassword(app: FastifyInstance, body: ResetPasswordBody): Promise<void> {
   if (body.password !== body.confirmPassword) refuse('password.mismatch');
   if (!isStrongPassword(body.password)) refuse('password.weak');
-  const user = await findActiveUserByName(app, body.username.trim());
+  const user = await app.userDirectory.findActiveUserByName(app, body.username.trim());
   const userId = await app.cache.take(resetKey(body.resetToken));
   if (!user || !userId || userId !== user.id) refuse('reset.stepExpired');
   await app.db

@@ -1,7 +1,7 @@
 import type { LoginResult } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { refuse } from '../../platform/envelope.ts';
-import { UserStatus, findActiveUserByName, startSession } from '../system/index.ts';
+import { USER_STATUS_NORMAL } from './user-directory.ts';
 
 const entities: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&apos;': "'", '&amp;': '&' };
 
@@ -34,8 +34,8 @@ export async function validateCasTicket(app: FastifyInstance, ticket: string, se
   }
   const casUser = casUserOf(xml);
   if (!casUser) refuse('cas.ticketInvalid');
-  const user = await findActiveUserByName(app, casUser);
+  const user = await app.userDirectory.findActiveUserByName(app, casUser);
   if (!user) refuse('cas.noLocalUser', { user: casUser.slice(0, 100) });
-  if (Number(user.status) !== UserStatus.normal) refuse('login.frozen');
-  return startSession(app, user, ip, `User ${user.username} logged in through CAS`);
+  if (Number(user.status) !== USER_STATUS_NORMAL) refuse('login.frozen');
+  return app.userDirectory.startSession(app, user, ip, `User ${user.username} logged in through CAS`);
 }

@@ -3,6 +3,7 @@ import { accountRoutes } from './routes.ts';
 import { refuseWhenUnactivated } from './activation-service.ts';
 import { SmsGateway, createSmsProvider } from './sms.ts';
 import { secondFactorGate } from './two-factor-service.ts';
+import type { UserDirectory } from './user-directory.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,8 +15,9 @@ declare module 'fastify' {
  * Registration, password reset, SMS codes, phone login, two-step verification, CAS and activation. Not
  * encapsulated on purpose: the login gate and the activation check apply to the routes registered after it.
  */
-export const accountPlugin = fp(
-  async (api) => {
+export const accountPlugin = fp<{ users: UserDirectory }>(
+  async (api, options) => {
+    api.decorate('userDirectory', options.users);
     api.decorate('sms', new SmsGateway(createSmsProvider(api.settings, api.log)));
     api.decorate('secondFactorGate', (user) => secondFactorGate(api, user));
     api.addHook('onRequest', async (request) => {
@@ -32,3 +34,4 @@ export const accountPlugin = fp(
 export { casUserOf } from './cas-service.ts';
 export { LogSmsProvider, WebhookSmsProvider, type SmsMessage, type SmsProvider } from './sms.ts';
 export { totpCode } from './totp.ts';
+export type { UserDirectory } from './user-directory.ts';

@@ -146,7 +146,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     AccountPath.activate,
     { schema: { tags, summary: 'Activate the system with a code', body: activateBody }, config: { permission: 'public', rateLimit: perMinute(10) } },
-    async (request, reply) => {
+    async (request) => {
       const status = await activate(app, request.body.code);
       return envelope(request.lang, 'ok', status, 'activation.done', { until: status.authorizedUntil ?? '' });
     },

@@ -5,7 +5,6 @@ import type { Selectable } from 'kysely';
 import type { SysUser } from '../../db/schema.ts';
 import { SYSTEM_ADMIN_ROLE } from '../../platform/access.ts';
 import { refuse } from '../../platform/envelope.ts';
-import { findActiveUserById, startSession } from '../system/index.ts';
 import { readAccountSettings } from './settings.ts';
 import { matchTotp, newTotpSecret, otpauthUri } from './totp.ts';
 
@@ -112,14 +111,14 @@ async function readChallenge(app: FastifyInstance, challenge: string): Promise<S
 /** An administrator who must use a second factor but has none yet enrols inside the login. */
 export async function enrollDuringLogin(app: FastifyInstance, challenge: string): Promise<TwoFactorEnrollment> {
   const stored = await readChallenge(app, challenge);
-  const user = await findActiveUserById(app, stored.userId);
+  const user = await app.userDirectory.findActiveUserById(app, stored.userId);
   if (!user) refuse('twoFactor.challengeExpired');
   return enroll(app, user);
 }
 
 export async function completeLogin(app: FastifyInstance, challenge: string, code: string, ip: string): Promise<LoginResult> {
   const stored = await readChallenge(app, challenge);
-  const user = await findActiveUserById(app, stored.userId);
+  const user = await app.userDirectory.findActiveUserById(app, stored.userId);
   if (!user) refuse('twoFactor.challengeExpired');
   const row = await totpRow(app, user.id);
   const pending = row !== undefined && Number(row.confirmed) !== 1;
@@ -131,5 +130,5 @@ export async function completeLogin(app: FastifyInstance, challenge: string, cod
   }
   // used once: a replayed challenge finds nothing
   if ((await app.cache.take(challengeKey(challenge))) === null) refuse('twoFactor.challengeExpired');
-  return startSession(app, user, ip, `User ${user.username} logged in with two-step verification`);
+  return app.userDirectory.startSession(app, user, ip, `User ${user.username} logged in with two-step verification`);
 }

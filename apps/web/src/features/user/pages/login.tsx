@@ -2,12 +2,14 @@ import { LockOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-desi
 import { Button, Form, Input, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { needsSecondFactor, type LoginResult, type SecondFactorChallenge } from '@isps/contract';
 import { feedback } from '../../../shared/api/index.ts';
 import { redirectTarget, useSession } from '../../../shared/session/index.ts';
 import { useDocumentTitle } from '../../../shared/ui/index.ts';
 import { newCheckKey, useCaptcha } from '../api/get-captcha.ts';
 import { useLogin } from '../api/login.ts';
+import { SecondFactorStep } from '../components/second-factor-step.tsx';
 import { greetingKey } from '../greeting.ts';
 import styles from './login.module.css';
 
@@ -27,6 +29,7 @@ export default function LoginPage() {
   const signIn = useSession((s) => s.signIn);
   const navigate = useNavigate();
   const location = useLocation();
+  const [challenge, setChallenge] = useState<SecondFactorChallenge | null>(null);
 
   function refreshCaptcha() {
     setCheckKey(newCheckKey());
@@ -41,17 +44,39 @@ export default function LoginPage() {
       refreshCaptcha();
       return;
     }
-    if (!answer.success || !answer.result?.token) {
+    const result = answer.result;
+    if (answer.success && result && needsSecondFactor(result)) {
+      setChallenge(result);
+      return;
+    }
+    if (!answer.success || !result || needsSecondFactor(result) || !result.token) {
       feedback().notify('error', t('login.failed'), answer.message || t('login.failed'), 4);
       refreshCaptcha();
       return;
     }
-    signIn(answer.result.token, answer.result.userInfo, answer.result.multi_depart === 2);
+    enter(result);
+  }
+
+  function enter(result: LoginResult) {
+    signIn(result.token, result.userInfo, result.multi_depart === 2);
     // A user who must first replace the initial password is greeted by that dialog instead.
-    if (!answer.result.userInfo.mustChangePassword) {
+    if (!result.userInfo.mustChangePassword) {
       feedback().notify('success', t('login.welcome'), t('login.welcomeBack', { greeting: t(greetingKey(new Date().getHours())) }), 3);
     }
     navigate(redirectTarget(location.search), { replace: true });
+  }
+
+  if (challenge) {
+    return (
+      <SecondFactorStep
+        challenge={challenge}
+        onDone={enter}
+        onCancel={() => {
+          setChallenge(null);
+          refreshCaptcha();
+        }}
+      />
+    );
   }
 
   return (
@@ -96,6 +121,10 @@ export default function LoginPage() {
             {t('login.submit')}
           </Button>
         </Form.Item>
+        <div className={styles.links}>
+          <Link to="/user/alteration">{t('login.forgotPassword')}</Link>
+          <Link to="/user/register">{t('login.register')}</Link>
+        </div>
       </Form>
     </div>
   );

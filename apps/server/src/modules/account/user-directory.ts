@@ -1,0 +1,25 @@
+import type { LoginResult } from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Selectable } from 'kysely';
+import type { SysUser } from '../../db/schema.ts';
+
+/**
+ * What this module needs of the staff accounts, handed in by app.ts (the composition root) so that modules do
+ * not import each other.
+ */
+export interface UserDirectory {
+  findActiveUserByName(app: FastifyInstance, username: string): Promise<Selectable<SysUser> | undefined>;
+  findActiveUserById(app: FastifyInstance, id: string): Promise<Selectable<SysUser> | undefined>;
+  createUser(app: FastifyInstance, input: { username: string; realname: string; password: string; roleCodes?: string[] }, by: string): Promise<string>;
+  /** the same session /sys/login gives */
+  startSession(app: FastifyInstance, user: Selectable<SysUser>, ip: string, content: string): Promise<LoginResult>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    userDirectory: UserDirectory;
+  }
+}
+
+/** sys_user.status of a user who may log in */
+export const USER_STATUS_NORMAL = 1;

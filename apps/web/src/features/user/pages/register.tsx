@@ -1,0 +1,120 @@
+import { LockOutlined, MailOutlined, MobileOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
+import { PHONE_PATTERN, SmsMode, isStrongPassword, type RegisterCheckQuery } from '@isps/contract';
+import { Button, Form, Input, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { feedback } from '../../../shared/api/index.ts';
+import { useDocumentTitle } from '../../../shared/ui/index.ts';
+import { checkRegisterValue } from '../api/check-register-value.ts';
+import { useRegister } from '../api/register.ts';
+import { sendSmsCode } from '../api/send-sms-code.ts';
+import { CodeCountdownButton } from '../components/code-countdown-button.tsx';
+import { PasswordStrengthMeter } from '../components/password-strength.tsx';
+import styles from './account.module.css';
+
+interface RegisterForm {
+  username: string;
+  password: string;
+  confirmPassword: string;
+  email: string;
+  phone: string;
+  smscode: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Taken values are refused with the server's own words, while typing (on leaving the field) and on submit. */
+function uniqueRule(field: RegisterCheckQuery['field']) {
+  return {
+    validateTrigger: 'onBlur',
+    async validator(_: unknown, value: string | undefined) {
+      if (!value?.trim()) return;
+      const message = await checkRegisterValue({ field, value: value.trim() }).catch(() => null);
+      if (message) throw new Error(message);
+    },
+  };
+}
+
+export default function RegisterPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('register.pageTitle'));
+  const [form] = Form.useForm<RegisterForm>();
+  const password = Form.useWatch('password', form) ?? '';
+  const registerCall = useRegister();
+  const navigate = useNavigate();
+
+  async function sendCode(): Promise<boolean> {
+    const phone = await form.validateFields(['phone']).then((v) => v.phone.trim()).catch(() => null);
+    if (!phone) return false;
+    const answer = await sendSmsCode({ mobile: phone, smsmode: SmsMode.register }).catch(() => null);
+    if (!answer) return false;
+    if (!answer.success) {
+      feedback().notify('error', t('register.failed'), answer.message, 4);
+      return false;
+    }
+    feedback().notify('success', t('register.codeSent'), answer.message, 3);
+    return true;
+  }
+
+  async function submit(values: RegisterForm) {
+    const answer = await registerCall
+      .mutateAsync({ ...values, username: values.username.trim(), email: values.email.trim(), phone: values.phone.trim(), smscode: values.smscode.trim() })
+      .catch(() => null);
+    if (!answer) return;
+    if (!answer.success) {
+      feedback().notify('error', t('register.failed'), answer.message, 4);
+      return;
+    }
+    navigate(`/user/register-result?username=${encodeURIComponent(answer.result.username)}`, { replace: true });
+  }
+
+  return (
+    <div className={styles.card}>
+      <Typography.Title level={2} className={styles.heading}>
+        {t('register.heading')}
+      </Typography.Title>
+      <Form<RegisterForm> form={form} size="large" onFinish={(values) => void submit(values)} validateTrigger={['onChange', 'onBlur']}>
+        <Form.Item name="username" rules={[{ required: true, whitespace: true, message: t('register.usernameRequired') }, uniqueRule('username')]}>
+          <Input prefix={<UserOutlined aria-hidden />} placeholder={t('register.username')} aria-label={t('register.username')} autoComplete="username" maxLength={100} />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          rules={[{ required: true, message: t('register.passwordRule') }, { validator: async (_, v: string) => { if (v && !isStrongPassword(v)) throw new Error(t('register.passwordRule')); } }]}
+        >
+          <Input.Password prefix={<LockOutlined aria-hidden />} placeholder={t('register.password')} aria-label={t('register.password')} autoComplete="new-password" />
+        </Form.Item>
+        <PasswordStrengthMeter password={password} />
+        <Form.Item
+          name="confirmPassword"
+          dependencies={['password']}
+          rules={[
+            { required: true, message: t('register.confirmRequired') },
+            ({ getFieldValue }) => ({ validator: async (_, v: string) => { if (v && v !== getFieldValue('password')) throw new Error(t('register.mismatch')); } }),
+          ]}
+        >
+          <Input.Password prefix={<LockOutlined aria-hidden />} placeholder={t('register.confirmPassword')} aria-label={t('register.confirmPassword')} autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item name="email" rules={[{ required: true, pattern: EMAIL, message: t('register.emailInvalid') }, uniqueRule('email')]}>
+          <Input prefix={<MailOutlined aria-hidden />} placeholder={t('register.email')} aria-label={t('register.email')} autoComplete="email" maxLength={100} />
+        </Form.Item>
+        <Form.Item name="phone" rules={[{ required: true, pattern: PHONE_PATTERN, message: t('register.phoneInvalid') }, uniqueRule('phone')]}>
+          <Input prefix={<MobileOutlined aria-hidden />} placeholder={t('register.phone')} aria-label={t('register.phone')} autoComplete="tel" maxLength={20} />
+        </Form.Item>
+        <div className={styles.codeRow}>
+          <Form.Item name="smscode" className={styles.codeInput} rules={[{ required: true, pattern: /^\d{6}$/, message: t('register.smsCodeRequired') }]}>
+            <Input prefix={<SafetyCertificateOutlined aria-hidden />} placeholder={t('register.smsCode')} aria-label={t('register.smsCode')} autoComplete="one-time-code" maxLength={6} />
+          </Form.Item>
+          <CodeCountdownButton onSend={sendCode} />
+        </div>
+        <Form.Item>
+          <Button type="primary" htmlType="submit" block loading={registerCall.isPending}>
+            {t('register.submit')}
+          </Button>
+        </Form.Item>
+        <div className={styles.links}>
+          <Link to="/user/login">{t('register.toLogin')}</Link>
+        </div>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+export { VisitorRoutes, isVisitorPath } from './visitor-routes.tsx';
+export { hasVisitorToken } from './visitor-session.ts';
