@@ -115,6 +115,7 @@ function SignedInRoutes() {
         <Route path="/exception/404" element={<ExceptionPage status="404" />} />
         <Route path="/exception/500" element={<ExceptionPage status="500" />} />
         <Route path="/test/home" element={<TestHomePage />} />
+        <Route path="/isps/userAnnouncement" element={<MenuPage component="message/userAnnouncement" />} />
         <Route path="*" element={<Navigate to="/404" replace />} />
       </Route>
     </Routes>

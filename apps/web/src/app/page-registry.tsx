@@ -8,9 +8,13 @@ const pageModules = import.meta.glob<PageModule>('../features/*/pages/*.tsx');
 
 const kebab = (segment: string) => segment.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/[_\s]+/g, '-').toLowerCase();
 
+// System-menu screens drawn by another feature (announcements live with the notices of features/message).
+const pageAliases: Record<string, string> = { 'system/announcement': 'message/announcement', 'system/userAnnouncement': 'message/userAnnouncement' };
+
 /** The module key of a menu component such as 'dashboard/analysis' or 'system/UserList'. */
 export function pageModuleKey(component: string): string {
-  const segments = component.replace(/^\/+|\.(tsx|vue)$/g, '').split('/').filter(Boolean);
+  const clean = component.replace(/^\/+|\.(tsx|vue)$/g, '');
+  const segments = (pageAliases[clean] ?? clean).split('/').filter(Boolean);
   const area = segments[0] ?? '';
   const screen = segments[segments.length - 1] ?? '';
   return `../features/${kebab(area)}/pages/${kebab(screen)}.tsx`;

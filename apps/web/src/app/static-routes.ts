@@ -15,6 +15,7 @@ export const STATIC_ROUTES: readonly StaticRoute[] = [
   { path: '/result', example: '/result?status=success', titleKey: 'result.successTitle', access: 'public' },
   { path: '/result', example: '/result?status=error', titleKey: 'result.failureTitle', access: 'public' },
   { path: '/test/home', titleKey: 'testHome.title', access: 'signedIn' },
+  { path: '/isps/userAnnouncement', titleKey: 'menu.system.userAnnouncement', access: 'signedIn' },
   { path: '/404', titleKey: 'exception.pageNotFound', access: 'signedIn' },
   { path: '/exception/403', titleKey: 'exception.accessDenied', access: 'signedIn' },
   { path: '/exception/404', titleKey: 'exception.pageNotFound', access: 'signedIn' },

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { NoticeBell } from '../../features/message/index.ts';
 
 /**
  * Controls other parts of the console add to the header, drawn before the settings gear (the notification bell
@@ -19,3 +20,5 @@ export function HeaderExtras() {
     </>
   );
 }
+
+registerHeaderExtra('notices', NoticeBell);

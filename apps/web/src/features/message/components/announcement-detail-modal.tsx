@@ -1,0 +1,81 @@
+import { CompressOutlined, ExpandOutlined } from '@ant-design/icons';
+import { Button, Modal, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import styles from './notices.module.css';
+
+/** What the dialog shows: a bell entry, a row of the user's list or an announcement itself. */
+export interface NoticeDetail {
+  id: string;
+  titile: string;
+  sender: string | null;
+  sendTime: string | null;
+  /** sanitised by the server before it is stored and again before it is sent */
+  msgContent: string | null;
+  openType: string | null;
+  openPage: string | null;
+  readFlag?: 0 | 1;
+}
+
+/** SPEC section 2 announcement detail: 60% wide, full-screen toggle, Close, and a handle button for url notices. */
+export function AnnouncementDetailModal({ notice, onClose }: { notice: NoticeDetail | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [fullScreen, setFullScreen] = useState(false);
+  const canHandle = !!notice && notice.openType === 'url' && notice.readFlag !== 1 && !!notice.openPage;
+
+  const handle = () => {
+    if (!notice?.openPage) return;
+    onClose();
+    if (notice.openPage.startsWith('/')) navigate(notice.openPage);
+    else window.open(notice.openPage, '_blank', 'noopener');
+  };
+
+  return (
+    <Modal
+      open={!!notice}
+      onCancel={onClose}
+      width={fullScreen ? '100%' : '60%'}
+      className={fullScreen ? styles.fullScreen : undefined}
+      style={fullScreen ? { top: 0, paddingBottom: 0, maxWidth: '100vw' } : undefined}
+      destroyOnHidden
+      rootClassName="announcement-detail-modal"
+      title={
+        <div className={styles.detailTitle}>
+          <span>{t('notices.detailTitle')}</span>
+          <Button
+            type="text"
+            size="small"
+            aria-label={t(fullScreen ? 'notices.exitFullScreen' : 'notices.fullScreen')}
+            icon={fullScreen ? <CompressOutlined /> : <ExpandOutlined />}
+            onClick={() => setFullScreen((v) => !v)}
+          />
+        </div>
+      }
+      footer={
+        <Space>
+          {canHandle && (
+            <Button type="primary" onClick={handle}>
+              {t('notices.handle')}
+            </Button>
+          )}
+          <Button onClick={onClose}>{t('notices.close')}</Button>
+        </Space>
+      }
+    >
+      {notice && (
+        <article className={styles.detail}>
+          <Typography.Title level={4} className={styles.detailHeading}>
+            {notice.titile}
+          </Typography.Title>
+          <Typography.Text type="secondary" className={styles.detailMeta}>
+            {t('notices.sender')}: {notice.sender ?? '-'} · {t('notices.sendTime')}: {notice.sendTime ?? '-'}
+          </Typography.Text>
+          {/* The server sanitises announcement HTML (no scripts, handlers or javascript: URLs) before storing it. */}
+          <div className={styles.detailContent} data-testid="announcement-content" dangerouslySetInnerHTML={{ __html: notice.msgContent ?? '' }} />
+        </article>
+      )}
+    </Modal>
+  );
+}
