@@ -1,18 +1,6 @@
-import type { CreateTableBuilder, Kysely, Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
+import { audited } from './table-helpers.ts';
 
-// Kysely's builder types track column names; migrations run against an untyped schema on purpose
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Table = CreateTableBuilder<any, any>;
-
-/** id plus the audit columns every table carries (DESIGN section 8). */
-function audited(table: Table): Table {
-  return table
-    .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
-    .addColumn('create_by', 'varchar(64)')
-    .addColumn('create_time', 'varchar(32)')
-    .addColumn('update_by', 'varchar(64)')
-    .addColumn('update_time', 'varchar(32)');
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function up(db: Kysely<any>): Promise<void> {

@@ -1,20 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { CreateTableBuilder, Kysely, Migration } from 'kysely';
+import type { Migration } from 'kysely';
+import { audited, type AnyDb } from './table-helpers.ts';
 
-// Kysely's builder types track column names; migrations run against an untyped schema on purpose
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Table = CreateTableBuilder<any, any>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
-
-function audited(table: Table): Table {
-  return table
-    .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
-    .addColumn('create_by', 'varchar(64)')
-    .addColumn('create_time', 'varchar(32)')
-    .addColumn('update_by', 'varchar(64)')
-    .addColumn('update_time', 'varchar(32)');
-}
 
 /** Dictionaries the new screens use; inserted here so both new and existing consoles get them. */
 const dictionaries: ReadonlyArray<{ code: string; name: string; items: ReadonlyArray<readonly [string, string]> }> = [

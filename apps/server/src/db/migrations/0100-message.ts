@@ -1,19 +1,6 @@
-import type { CreateTableBuilder, Kysely, Migration } from 'kysely';
+import type { Migration } from 'kysely';
+import { audited, type AnyDb } from './table-helpers.ts';
 
-// Kysely's builder types track column names; migrations run against an untyped schema on purpose
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Table = CreateTableBuilder<any, any>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
-
-function audited(table: Table): Table {
-  return table
-    .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
-    .addColumn('create_by', 'varchar(64)')
-    .addColumn('create_time', 'varchar(32)')
-    .addColumn('update_by', 'varchar(64)')
-    .addColumn('update_time', 'varchar(32)');
-}
 
 /** Screens this migration brings to life on consoles seeded before it (new consoles get them from the seed). */
 const shownUrls = ['/system', '/system/announcement', '/system/userAnnouncement', '/message', '/message/message', '/message/template'];
