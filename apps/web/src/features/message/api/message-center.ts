@@ -6,7 +6,7 @@ import {
   type SysMessage,
   type SysMessageTemplate,
 } from '@isps/contract';
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { http, unwrap } from '../../../shared/api/index.ts';
 
 // The message center's calls (messages and templates share one shape: list, save, delete; templates test-send).
@@ -14,7 +14,6 @@ type Params = Record<string, string | number | undefined>;
 
 function resource<T>(paths: { list: string; add: string; edit: string; delete: string }, key: string) {
   const list = async (params: Params) => unwrap(await http.get<Page<T>>(paths.list, params));
-  const listQuery = (params: Params) => queryOptions({ queryKey: [key, params], queryFn: () => list(params), placeholderData: keepPreviousData });
   const save = async (input: Partial<T> & { id?: string }) => {
     const envelope = input.id ? await http.put<unknown>(paths.edit, input) : await http.post<unknown>(paths.add, input);
     unwrap(envelope);
@@ -25,7 +24,7 @@ function resource<T>(paths: { list: string; add: string; edit: string; delete: s
     unwrap(envelope);
     return envelope.message;
   };
-  return { key, list, listQuery, save, remove };
+  return { key, list, save, remove };
 }
 
 export const messages = resource<SysMessage>(MessagePath, 'sys-messages');

@@ -1,0 +1,215 @@
+import {
+  ANNOUNCEMENT_TYPES,
+  MsgCategory,
+  MsgType,
+  OPEN_TYPES,
+  PRIORITIES,
+  announcementProblem,
+  splitIds,
+  translate,
+  type Announcement,
+  type AnnouncementInput,
+} from '@isps/contract';
+import { Alert, App, Col, DatePicker, Form, Input, Modal, Radio, Row, Select } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { storedLanguage } from '../../../shared/i18n/index.ts';
+import { saveAnnouncement, useAnnouncementAction } from '../api/announcement-authoring.ts';
+import { useAddressBook } from '../api/list-address-book.ts';
+
+const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+
+interface FormValues extends Omit<AnnouncementInput, 'startTime' | 'endTime' | 'userIds'> {
+  startTime?: Dayjs | null;
+  endTime?: Dayjs | null;
+  userIds?: string[];
+}
+
+function toFormValues(row: Announcement | null): FormValues {
+  if (!row) return { msgCategory: MsgCategory.announcement, msgType: MsgType.all, priority: 'L', type: 'word', openType: 'component' };
+  return {
+    ...row,
+    startTime: row.startTime ? dayjs(row.startTime) : null,
+    endTime: row.endTime ? dayjs(row.endTime) : null,
+    userIds: splitIds(row.userIds),
+  };
+}
+
+function toInput(values: FormValues): AnnouncementInput {
+  const text = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
+  return {
+    titile: text(values.titile),
+    msgCategory: values.msgCategory,
+    type: values.type,
+    theme: text(values.theme),
+    priority: values.priority,
+    msgType: values.msgType,
+    userIds: values.msgType === MsgType.user ? (values.userIds ?? []).join(',') : null,
+    startTime: values.startTime ? values.startTime.format(TIME_FORMAT) : null,
+    endTime: values.endTime ? values.endTime.format(TIME_FORMAT) : null,
+    channels: text(values.channels),
+    backgroundImage: text(values.backgroundImage),
+    msgContent: values.msgContent ?? null,
+    attachments: text(values.attachments),
+    video: text(values.video),
+    openType: values.openType || null,
+    openPage: text(values.openPage),
+  };
+}
+
+/** Writes or changes an announcement (a draft until it is released). SPEC section 5 rules come from the contract. */
+export function AnnouncementFormModal({ open, row, onClose }: { open: boolean; row: Announcement | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<FormValues>();
+  const [problem, setProblem] = useState<string | null>(null);
+  const save = useAnnouncementAction(saveAnnouncement);
+  const msgType = Form.useWatch('msgType', form);
+  const type = Form.useWatch('type', form);
+  const openType = Form.useWatch('openType', form);
+  const users = useAddressBook(open && msgType === MsgType.user);
+
+  useEffect(() => {
+    if (!open) return;
+    form.resetFields();
+    form.setFieldsValue(toFormValues(row));
+  }, [open, row, form]);
+
+  const close = () => {
+    setProblem(null);
+    onClose();
+  };
+
+  const submit = async () => {
+    const input = toInput(form.getFieldsValue(true) as FormValues);
+    const key = announcementProblem(input);
+    if (key) {
+      setProblem(translate(storedLanguage(), key));
+      return;
+    }
+    setProblem(null);
+    try {
+      const answer = await save.mutateAsync(row ? { ...input, id: row.id } : input);
+      void message.success(answer || t('crud.save'));
+      close();
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : t('request.failed'));
+    }
+  };
+
+  const required = { required: true, message: '' };
+  return (
+    <Modal
+      open={open}
+      width="60%"
+      title={t(row ? 'crud.editTitle' : 'crud.addTitle', { entity: t('announcement.entity') })}
+      okText={t('crud.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={save.isPending}
+      onOk={() => void submit()}
+      onCancel={close}
+      destroyOnHidden
+      rootClassName="announcement-form-modal"
+    >
+      {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} role="alert" />}
+      <Form form={form} layout="vertical" requiredMark>
+        <Row gutter={16}>
+          <Col xs={24} md={16}>
+            <Form.Item name="titile" label={t('announcement.field.titile')} rules={[required]}>
+              <Input maxLength={200} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item name="msgCategory" label={t('announcement.field.msgCategory')} rules={[required]}>
+              <Radio.Group
+                options={[MsgCategory.announcement, MsgCategory.systemMessage].map((v) => ({ value: v, label: t(`notices.category.${v}`) }))}
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item name="type" label={t('announcement.field.type')}>
+              <Radio.Group options={ANNOUNCEMENT_TYPES.map((v) => ({ value: v, label: t(`announcement.type.${v}`) }))} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item name="priority" label={t('announcement.field.priority')}>
+              <Radio.Group options={PRIORITIES.map((v) => ({ value: v, label: t(`notices.priority.${v}`) }))} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item name="theme" label={t('announcement.field.theme')}>
+              <Input maxLength={64} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item name="msgType" label={t('announcement.field.msgType')} rules={[required]}>
+              <Radio.Group options={[MsgType.all, MsgType.user].map((v) => ({ value: v, label: t(`announcement.msgType.${v}`) }))} />
+            </Form.Item>
+          </Col>
+          {msgType === MsgType.user && (
+            <Col xs={24} md={16}>
+              <Form.Item name="userIds" label={t('announcement.field.userIds')} rules={[required]}>
+                <Select
+                  mode="multiple"
+                  loading={users.isLoading}
+                  optionFilterProp="label"
+                  options={(users.data ?? []).map((u) => ({ value: u.id, label: `${u.realname ?? ''} (${u.username ?? u.id})` }))}
+                />
+              </Form.Item>
+            </Col>
+          )}
+          <Col xs={24} md={12}>
+            <Form.Item name="startTime" label={t('announcement.field.startTime')}>
+              <DatePicker showTime format={TIME_FORMAT} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="endTime" label={t('announcement.field.endTime')}>
+              <DatePicker showTime format={TIME_FORMAT} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="channels" label={t('announcement.field.channels')} extra={t('announcement.channelsHint')}>
+              <Input maxLength={255} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="backgroundImage" label={t('announcement.field.backgroundImage')}>
+              <Input maxLength={500} />
+            </Form.Item>
+          </Col>
+          <Col span={24}>
+            <Form.Item name="msgContent" label={t('announcement.field.msgContent')}>
+              <Input.TextArea rows={6} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="attachments" label={t('announcement.field.attachments')} extra={t('announcement.urlsHint')}>
+              <Input maxLength={4000} />
+            </Form.Item>
+          </Col>
+          {type === 'video' && (
+            <Col xs={24} md={12}>
+              <Form.Item name="video" label={t('announcement.field.video')} rules={[required]}>
+                <Input maxLength={500} />
+              </Form.Item>
+            </Col>
+          )}
+          <Col xs={24} md={12}>
+            <Form.Item name="openType" label={t('announcement.field.openType')}>
+              <Radio.Group options={OPEN_TYPES.map((v) => ({ value: v, label: t(`announcement.openType.${v}`) }))} />
+            </Form.Item>
+          </Col>
+          {openType === 'url' && (
+            <Col xs={24} md={12}>
+              <Form.Item name="openPage" label={t('announcement.field.openPage')}>
+                <Input maxLength={255} />
+              </Form.Item>
+            </Col>
+          )}
+        </Row>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,163 @@
+import type { Page } from '@isps/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { App, Button, Card, Form, Modal, Space, Table } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { usePermission } from '../../../shared/permission/index.ts';
+import { useResourceAction } from '../api/message-center.ts';
+
+type Params = Record<string, string | number | undefined>;
+
+export interface Resource<T> {
+  key: string;
+  list: (params: Params) => Promise<Page<T>>;
+  save: (input: Partial<T> & { id?: string }) => Promise<string>;
+  remove: (id: string) => Promise<string>;
+}
+
+interface ResourceScreenProps<T extends { id: string }> {
+  resource: Resource<T>;
+  entityLabel: string;
+  /** shown in the delete confirmation */
+  nameOf: (row: T) => string;
+  columns: ColumnsType<T>;
+  /** filter items (Form.Item) of the search bar */
+  filters: ReactNode;
+  /** form items (Form.Item) of the add / edit dialog */
+  formItems: ReactNode;
+  defaults: Partial<T>;
+  perms: { add: string; edit: string; delete: string };
+  /** extra row actions (a test-send, for one) */
+  rowActions?: (row: T) => ReactNode;
+}
+
+/** The message center's list + dialog screens: paged table, search, add, edit and confirmed delete. */
+export function ResourceScreen<T extends { id: string }>(props: ResourceScreenProps<T>) {
+  const { resource, entityLabel, nameOf, columns, filters, formItems, defaults, perms, rowActions } = props;
+  const { t } = useTranslation();
+  const { modal, message } = App.useApp();
+  const [params, setParams] = useState<Params>({ pageNo: 1, pageSize: 10 });
+  const [editing, setEditing] = useState<{ row: T | null } | null>(null);
+  const [form] = Form.useForm();
+  const list = useQuery({ queryKey: [resource.key, params], queryFn: () => resource.list(params), placeholderData: keepPreviousData });
+  const save = useResourceAction(resource.key, resource.save);
+  const remove = useResourceAction(resource.key, resource.remove);
+  const can = { add: usePermission(perms.add), edit: usePermission(perms.edit), delete: usePermission(perms.delete) };
+
+  useEffect(() => {
+    if (!editing) return;
+    form.resetFields();
+    form.setFieldsValue(editing.row ?? defaults);
+  }, [editing, form, defaults]);
+
+  const submit = async () => {
+    const values = (await form.validateFields()) as Partial<T>;
+    try {
+      const answer = await save.mutateAsync(editing?.row ? { ...values, id: editing.row.id } : values);
+      void message.success(answer || t('crud.save'));
+      setEditing(null);
+    } catch (error) {
+      void message.error(error instanceof Error ? error.message : t('request.failed'));
+    }
+  };
+
+  const actionColumn: ColumnsType<T>[number] = {
+    title: t('crud.actions'),
+    key: 'actions',
+    width: 220,
+    fixed: 'right',
+    render: (_: unknown, row: T) => (
+      <Space size={0} wrap>
+        {can.edit && (
+          <Button type="link" size="small" onClick={() => setEditing({ row })}>
+            {t('crud.edit')}
+          </Button>
+        )}
+        {rowActions?.(row)}
+        {can.delete && (
+          <Button
+            type="link"
+            size="small"
+            danger
+            onClick={() =>
+              modal.confirm({
+                title: t('crud.deleteConfirm', { name: nameOf(row) }),
+                okButtonProps: { danger: true },
+                onOk: async () => {
+                  try {
+                    void message.success(await remove.mutateAsync(row.id));
+                  } catch (error) {
+                    void message.error(error instanceof Error ? error.message : t('request.failed'));
+                  }
+                },
+              })
+            }
+          >
+            {t('crud.delete')}
+          </Button>
+        )}
+      </Space>
+    ),
+  };
+
+  return (
+    <Card>
+      <Space wrap style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
+        <Form
+          layout="inline"
+          onFinish={(values: Params) =>
+            setParams((p) => ({
+              pageNo: 1,
+              pageSize: p.pageSize,
+              ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== '')),
+            }))
+          }
+        >
+          {filters}
+          <Form.Item>
+            <Button type="primary" htmlType="submit">
+              {t('crud.search')}
+            </Button>
+          </Form.Item>
+        </Form>
+        {can.add && (
+          <Button type="primary" onClick={() => setEditing({ row: null })}>
+            {t('crud.add')}
+          </Button>
+        )}
+      </Space>
+      <Table<T>
+        rowKey="id"
+        size="middle"
+        loading={list.isFetching}
+        columns={[...columns, actionColumn]}
+        dataSource={list.data?.records ?? []}
+        scroll={{ x: 1100 }}
+        pagination={{
+          current: Number(params.pageNo),
+          pageSize: Number(params.pageSize),
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => t('crud.total', { total }),
+          onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
+        }}
+      />
+      <Modal
+        open={!!editing}
+        width="60%"
+        title={t(editing?.row ? 'crud.editTitle' : 'crud.addTitle', { entity: entityLabel })}
+        okText={t('crud.save')}
+        cancelText={t('common.cancel')}
+        confirmLoading={save.isPending}
+        onOk={() => void submit().catch(() => undefined)}
+        onCancel={() => setEditing(null)}
+        forceRender
+      >
+        <Form form={form} layout="vertical">
+          {formItems}
+        </Form>
+      </Modal>
+    </Card>
+  );
+}
