@@ -78,6 +78,7 @@ export default function AlterationPage() {
         current={step}
         size="small"
         responsive={false}
+        titlePlacement="vertical"
         items={[{ title: t('reset.stepAccount') }, { title: t('reset.stepVerify') }, { title: t('reset.stepPassword') }, { title: t('reset.stepDone') }]}
       />
       <div className={styles.card}>
