@@ -14,7 +14,7 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 /** Runs `npm start`'s script from a fresh folder with the embedded defaults, as a new installation would. */
 async function npmStart(port: number): Promise<{ child: ChildProcess; output: () => string; url: string }> {
   let output = '';
-  const env = { ...process.env, PORT: String(port), MQTT_PORT: '0', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), MQTT_PORT: '0', LOG_LEVEL: 'warn' };
   for (const name of ['DATA_DIR', 'DATABASE_URL', 'REDIS_URL', 'ADMIN_PASSWORD', 'LOGIN_CAPTCHA', 'MQTT_URL']) delete env[name];
   env.LOGIN_CAPTCHA = 'off';
   const child = spawn(process.execPath, [join(root, 'scripts/start.mjs')], { cwd: workDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
