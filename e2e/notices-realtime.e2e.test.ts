@@ -124,6 +124,12 @@ async function countWithin(page: Page, expected: number, since: number, ms = PUS
   }
 }
 
+/** Screenshots wait for the popover and dialog animations to finish. */
+async function settledScreenshot(page: Page, name: string) {
+  await page.waitForTimeout(600);
+  await screenshot(page, name);
+}
+
 async function closeDetail(page: Page, lang: UiLanguage) {
   await detail(page).locator('.ant-modal-footer').getByRole('button', { name: text(lang, 'notices.close'), exact: true }).click();
 }
@@ -167,17 +173,17 @@ describe('notices over the real-time channel', () => {
     // zh-CN screenshots: popover and detail
     await openPopover(zh.page);
     await zh.page.getByTestId('notice-item').first().waitFor();
-    await screenshot(zh.page, 'notices-popover-zh-CN');
+    await settledScreenshot(zh.page, 'notices-popover-zh-CN');
 
     await openPopover(en.page);
     await expect.poll(() => en.page.getByTestId('notice-item').count()).toBe(1);
     expect(await en.page.getByTestId('notice-item').first().innerText()).toContain('Maintenance tonight');
     expect(await popover(en.page).evaluate((el) => getComputedStyle(el).width)).toBe('300px');
-    await screenshot(en.page, 'notices-popover-en-US');
+    await settledScreenshot(en.page, 'notices-popover-en-US');
     await en.page.getByTestId('notice-item').first().click();
     await detail(en.page).waitFor();
     expect(await detail(en.page).innerText()).toContain('north gate');
-    await screenshot(en.page, 'notices-detail-en-US');
+    await settledScreenshot(en.page, 'notices-detail-en-US');
     await expect.poll(() => count(en.page), { timeout: 3000 }).toBe(0);
     // the other console learns of the read mark through the push (the reader's own notice list is per user)
     await closeDetail(en.page, 'en-US');
@@ -207,7 +213,7 @@ describe('notices over the real-time channel', () => {
     await detail(zh.page).waitFor();
     // 60% of the 1440 px window once the opening animation has finished
     await expect.poll(async () => Math.round((await detail(zh.page).boundingBox())?.width ?? 0)).toBe(864);
-    await screenshot(zh.page, 'notices-detail-zh-CN');
+    await settledScreenshot(zh.page, 'notices-detail-zh-CN');
     await detail(zh.page).getByRole('button', { name: text('zh-CN', 'notices.fullScreen') }).click();
     await expect.poll(async () => (await detail(zh.page).boundingBox())?.width ?? 0).toBeGreaterThan(1400);
     await closeDetail(zh.page, 'zh-CN');

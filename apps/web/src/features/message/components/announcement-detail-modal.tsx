@@ -3,6 +3,7 @@ import { Button, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { formatTime } from './format-time.ts';
 import styles from './notices.module.css';
 
 /** What the dialog shows: a bell entry, a row of the user's list or an announcement itself. */
@@ -70,7 +71,7 @@ export function AnnouncementDetailModal({ notice, onClose }: { notice: NoticeDet
             {notice.titile}
           </Typography.Title>
           <Typography.Text type="secondary" className={styles.detailMeta}>
-            {t('notices.sender')}: {notice.sender ?? '-'} · {t('notices.sendTime')}: {notice.sendTime ?? '-'}
+            {t('notices.sender')}: {notice.sender ?? '-'} · {t('notices.sendTime')}: {formatTime(notice.sendTime) || '-'}
           </Typography.Text>
           {/* The server sanitises announcement HTML (no scripts, handlers or javascript: URLs) before storing it. */}
           <div className={styles.detailContent} data-testid="announcement-content" dangerouslySetInnerHTML={{ __html: notice.msgContent ?? '' }} />

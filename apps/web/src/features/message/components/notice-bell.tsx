@@ -9,6 +9,7 @@ import { useAppEvent, useRealtimeChannel } from '../../../shared/realtime/index.
 import { noticeKeys, useNoticeSummary } from '../api/list-by-user.ts';
 import { useMarkRead } from '../api/mark-read.ts';
 import { AnnouncementDetailModal } from './announcement-detail-modal.tsx';
+import { formatTime } from './format-time.ts';
 import styles from './notices.module.css';
 
 /** SPEC section 2: the user's announcement list, opened from the popover. */
@@ -30,7 +31,7 @@ function NoticeList({ notices, onOpen }: { notices: UserNotice[]; onOpen: (n: Us
               {notice.titile}
             </Typography.Text>
             <Typography.Text type="secondary" className={styles.itemMeta}>
-              {notice.sender ?? ''} {notice.sendTime ?? ''}
+              {notice.sender ?? ''} {formatTime(notice.sendTime)}
             </Typography.Text>
           </div>
         </List.Item>

@@ -13,6 +13,7 @@ import {
   type AnnouncementFilter,
 } from '../api/announcement-authoring.ts';
 import { AnnouncementDetailModal } from '../components/announcement-detail-modal.tsx';
+import { formatTime } from '../components/format-time.ts';
 import { AnnouncementFormModal } from '../components/announcement-form-modal.tsx';
 
 const statusBadge = { [SendStatus.draft]: 'default', [SendStatus.released]: 'success', [SendStatus.revoked]: 'warning' } as const;
@@ -66,7 +67,7 @@ export default function AnnouncementPage() {
       render: (v: Announcement['sendStatus']) => <Badge status={statusBadge[v] ?? 'default'} text={t(`announcement.status.${v}`)} />,
     },
     { title: t('notices.sender'), dataIndex: 'sender', width: 120 },
-    { title: t('notices.sendTime'), dataIndex: 'sendTime', width: 170 },
+    { title: t('notices.sendTime'), dataIndex: 'sendTime', width: 170, render: (v: string | null) => formatTime(v) },
     {
       title: t('crud.actions'),
       key: 'actions',

@@ -4,6 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { messages } from '../api/message-center.ts';
 import { ResourceScreen } from '../components/resource-screen.tsx';
+import { formatTime } from '../components/format-time.ts';
 import { jsonObjectRule } from '../components/json-rule.ts';
 
 const statusBadge = { '0': 'default', '1': 'success', '2': 'error' } as const;
@@ -25,7 +26,7 @@ export default function MessagePage() {
     },
     { title: t('message.field.esSendNum'), dataIndex: 'esSendNum', width: 100 },
     { title: t('message.field.esResult'), dataIndex: 'esResult', width: 200, ellipsis: true },
-    { title: t('message.field.esSendTime'), dataIndex: 'esSendTime', width: 170 },
+    { title: t('message.field.esSendTime'), dataIndex: 'esSendTime', width: 170, render: (v: string | null) => formatTime(v) },
   ];
   return (
     <ResourceScreen<SysMessage>
