@@ -113,7 +113,7 @@ export function AnnouncementFormModal({ open, row, onClose }: { open: boolean; r
       rootClassName="announcement-form-modal"
     >
       {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} role="alert" />}
-      <Form form={form} layout="vertical" requiredMark>
+      <Form form={form} name="announcement-form" layout="vertical" requiredMark>
         <Row gutter={16}>
           <Col xs={24} md={16}>
             <Form.Item name="titile" label={t('announcement.field.titile')} rules={[required]}>

@@ -105,6 +105,7 @@ export function ResourceScreen<T extends { id: string }>(props: ResourceScreenPr
     <Card>
       <Space wrap style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
         <Form
+          name={`${resource.key}-search`}
           layout="inline"
           onFinish={(values: Params) =>
             setParams((p) => ({
@@ -154,7 +155,7 @@ export function ResourceScreen<T extends { id: string }>(props: ResourceScreenPr
         onCancel={() => setEditing(null)}
         forceRender
       >
-        <Form form={form} layout="vertical">
+        <Form form={form} name={`${resource.key}-form`} layout="vertical">
           {formItems}
         </Form>
       </Modal>

@@ -107,6 +107,7 @@ export default function AnnouncementPage() {
     <Card>
       <Space wrap style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
         <Form
+          name="announcement-search"
           layout="inline"
           onFinish={(values: { titile?: string; sendStatus?: AnnouncementFilter['sendStatus'] }) =>
             setFilter((f) => ({ ...f, pageNo: 1, titile: values.titile?.trim() || undefined, sendStatus: values.sendStatus }))

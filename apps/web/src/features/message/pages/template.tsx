@@ -56,7 +56,7 @@ function TestSendModal({ template, onClose }: { template: SysMessageTemplate | n
       onCancel={onClose}
       forceRender
     >
-      <Form form={form} layout="vertical">
+      <Form form={form} name="template-test-send" layout="vertical">
         <Form.Item name="testData" label={t('template.testData')} rules={[jsonObjectRule(t('template.illegalJson'))]}>
           <Input.TextArea rows={4} />
         </Form.Item>

@@ -60,6 +60,7 @@ export default function UserAnnouncementPage() {
     <Card>
       <Space wrap style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
         <Form
+          name="user-announcement-search"
           layout="inline"
           onFinish={(values: { titile?: string }) => setFilter((f) => ({ ...f, pageNo: 1, titile: values.titile?.trim() || undefined }))}
         >
