@@ -37,8 +37,8 @@ for (const [index, [title, args]] of suites.entries()) {
   }
   const report = JSON.parse(readFileSync(output, 'utf8'));
   totals.passed += report.numPassedTests ?? 0;
-  // A file that fails to load has no failed test of its own: count it as one failure.
-  totals.failed += Math.max(report.numFailedTests ?? 0, report.numFailedTestSuites ?? 0);
+  // A file that fails to load has no failed test of its own: a failed run with no failed test counts as one.
+  totals.failed += report.numFailedTests || (status !== 0 ? 1 : 0);
   totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 }
 if (failedRun && totals.failed === 0) totals.failed = 1;
