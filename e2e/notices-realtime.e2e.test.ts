@@ -42,7 +42,12 @@ async function startOnPort(port: number, dir: string): Promise<RunningServer> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) break;
+    if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) {
+      // another process may have taken the port between freePort() and our bind: ours must still be alive
+      await new Promise((r) => setTimeout(r, 300));
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+      break;
+    }
     if (Date.now() > deadline) throw new Error(`server did not become ready:\n${output}`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -143,8 +148,15 @@ let en: Console;
 let zh: Console;
 
 beforeAll(async () => {
-  port = await freePort();
-  server = await startOnPort(port, dataDir);
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    try {
+      server = await startOnPort(port, dataDir);
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
   await changeAdminPassword(server, ADMIN_PASSWORD, PASSWORD);
   token = (await apiLogin(server, 'admin', PASSWORD)).result.token;
   browser = await launchBrowser();

@@ -141,6 +141,7 @@ describe('announcement and message screens', () => {
     await send.getByText(en('template.illegalJson')).waitFor();
     await send.getByLabel(en('template.testData')).fill('{"name":"Grace","site":"ISPS"}');
     await send.getByText('Hello Grace, welcome to ISPS.').waitFor();
+    await send.getByText(en('template.illegalJson')).waitFor({ state: 'hidden' });
     await screenshot(page, 'notices-template-test-send-en-US');
     const before = await count();
     await send.getByRole('button', { name: en('template.send') }).click();

@@ -1,3 +1,3 @@
 export { emitAppEvent, onAppEvent, useAppEvent, type AppEventName, type AppEvents } from './app-events.ts';
 export { RealtimeClient, realtimeUrl, type SocketFactory, type SocketLike } from './realtime-client.ts';
-export { useRealtimeChannel } from './use-realtime-channel.tsx';
+export { dispatchRealtimeMessage, useRealtimeChannel } from './use-realtime-channel.tsx';
