@@ -134,6 +134,7 @@ export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
   }, [withTabs, activeKey, pathname, titleKey]);
 
   const headerOnDark = top && dark;
+  const fixedWidth = top && settings.contentWidth === 'Fixed';
   const actions = (
     <div className={`${styles.actions} ${headerOnDark ? styles.onDark : ''}`}>
       <MenuSearch menu={menu} mobile={mobile} />
@@ -211,7 +212,7 @@ export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
         }}
         headerContentRender={(_props, defaultDom) =>
           mobile ? (
-            <div className={styles.mobileHeader}>
+            <div className={`${styles.mobileHeader} ${headerOnDark ? styles.onDark : ''}`}>
               {sidebarToggle}
               {actions}
             </div>
@@ -235,11 +236,12 @@ export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
             {actions}
           </header>
         )}
-        {withTabs ? <PageTabs activeKey={activeKey} /> : null}
-        <main className={`${styles.content} ${top && settings.contentWidth === 'Fixed' ? styles.fixedWidth : ''}`}>
+        {withTabs ? <PageTabs activeKey={activeKey} className={fixedWidth ? styles.tabsFixedWidth : undefined} /> : null}
+        {/* ProLayout's content is the page's <main> landmark already. */}
+        <div className={`${styles.content} ${fixedWidth ? styles.fixedWidth : ''}`}>
           <Breadcrumbs menu={menu} pathname={pathname} titleKey={titleKey} />
           <PageHost activeKey={activeKey} activePathname={pathname} keepAlive={withTabs ? keepAlive : new Map()} />
-        </main>
+        </div>
       </ProLayout>
       <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
       <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />

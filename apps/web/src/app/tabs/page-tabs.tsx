@@ -8,7 +8,7 @@ import styles from './page-tabs.module.css';
 type TabAction = 'refresh' | 'closeLeft' | 'closeRight' | 'closeOthers';
 
 /** SPEC section 2 multi-page bar: one closable tab per visited page, with a context menu. */
-export function PageTabs({ activeKey }: { activeKey: string }) {
+export function PageTabs({ activeKey, className }: { activeKey: string; className?: string }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
@@ -39,7 +39,7 @@ export function PageTabs({ activeKey }: { activeKey: string }) {
   ].map((item) => ({ ...item, onClick: () => act(item.key as TabAction, tab) }));
 
   return (
-    <nav className={styles.bar} aria-label={t('tabs.label')}>
+    <nav className={`${styles.bar} ${className ?? ''}`} aria-label={t('tabs.label')}>
       <Tabs
         type="editable-card"
         size="small"

@@ -1,0 +1,28 @@
+/** Shared steps of the shell browser tests: signing in like a person and reading the layout settings. */
+import type { Page } from 'playwright-core';
+import { text, type UiLanguage } from './catalogues.ts';
+
+export async function signIn(page: Page, url: string, lang: UiLanguage, password: string): Promise<void> {
+  const t = (key: Parameters<typeof text>[1]) => text(lang, key);
+  await page.goto(`${url}/user/login`);
+  await page.getByLabel(t('login.username'), { exact: true }).fill('admin');
+  await page.getByLabel(t('login.password'), { exact: true }).fill(password);
+  await page.getByLabel(t('login.captcha'), { exact: true }).fill('abcd');
+  await page.getByRole('button', { name: t('login.submit'), exact: true }).click();
+  await page.waitForURL(/\/dashboard\/analysis$/);
+  await page.getByRole('button', { name: t('header.userMenu') }).waitFor();
+}
+
+export async function storedSettings(page: Page): Promise<Record<string, unknown> | null> {
+  return page.evaluate(() => {
+    const raw = window.localStorage.getItem('pro__layout-settings');
+    return raw ? (JSON.parse(raw) as { value: Record<string, unknown> }).value : null;
+  });
+}
+
+/** Writes layout settings the way the console stores them, for the next page load. */
+export async function writeSettings(page: Page, settings: Record<string, unknown>): Promise<void> {
+  await page.evaluate((value) => {
+    window.localStorage.setItem('pro__layout-settings', JSON.stringify({ value, expire: null }));
+  }, settings);
+}
