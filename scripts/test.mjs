@@ -37,9 +37,17 @@ for (const [index, [title, args]] of suites.entries()) {
   }
   const report = JSON.parse(readFileSync(output, 'utf8'));
   totals.passed += report.numPassedTests ?? 0;
-  // A file that fails to load has no failed test of its own: a failed run with no failed test counts as one.
-  totals.failed += report.numFailedTests || (status !== 0 ? 1 : 0);
+  totals.failed += report.numFailedTests ?? 0;
   totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  // A file that fails to load or whose setup throws has no failed test of its own and reports its tests as
+  // skipped: each of them failed to run, so they count as failed, and such a file without tests counts as one.
+  for (const file of report.testResults ?? []) {
+    const tests = file.assertionResults ?? [];
+    if (file.status !== 'failed' || tests.some((t) => t.status === 'failed')) continue;
+    const notRun = tests.filter((t) => t.status !== 'passed').length;
+    totals.skipped -= notRun;
+    totals.failed += Math.max(notRun, 1);
+  }
 }
 if (failedRun && totals.failed === 0) totals.failed = 1;
 console.log(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
