@@ -23,7 +23,9 @@ async function fillLogin(page: Page, username: string, password: string) {
   await page.getByLabel(en('login.username'), { exact: true }).fill(username);
   await page.getByLabel(en('login.password'), { exact: true }).fill(password);
   await page.getByLabel(en('login.captcha'), { exact: true }).fill('abcd');
-  await page.getByRole('button', { name: en('login.submit'), exact: true }).click();
+  // After a failed attempt antd may still be fading out the button's spinner, whose label ('loading') then leads
+  // the button's accessible name for a moment: the person clicks the button that reads 'Login' either way.
+  await page.getByRole('button', { name: new RegExp(`${en('login.submit')}$`) }).click();
 }
 
 async function storedToken(page: Page): Promise<string | null> {
@@ -90,6 +92,9 @@ describe('signing in, the first password change, deep links and signing out', ()
     await page.getByRole('menuitem', { name: en('header.logout') }).click();
     await page.getByText(en('header.logoutConfirm')).waitFor();
     await page.getByRole('button', { name: en('common.cancel') }).click();
+    // the confirmation has closed (its closing animation no longer covers the header) and the session stays
+    await page.getByText(en('header.logoutConfirm')).waitFor({ state: 'hidden' });
+    await expect.poll(() => page.locator('.ant-modal-wrap >> visible=true').count()).toBe(0);
     expect(await storedToken(page)).toBe(token);
     await page.getByRole('button', { name: en('header.userMenu') }).click();
     await page.getByRole('menuitem', { name: en('header.logout') }).click();
