@@ -16,7 +16,7 @@ import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { messageRoutes } from './modules/message/index.ts';
 import { monitorRoutes } from './modules/monitor/index.ts';
 import { createUser, findActiveUserById, findActiveUserByName, startSession, systemRoutes } from './modules/system/index.ts';
-import { visitorRoutes } from './modules/visitor/index.ts';
+import { visitorAdminRoutes, visitorRoutes } from './modules/visitor/index.ts';
 import { accessPlugin } from './platform/access.ts';
 import { connectRedis, createCache } from './platform/cache.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
@@ -141,6 +141,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       // first: its login gate and activation check apply to every route registered after it
       await api.register(accountPlugin, { users: { findActiveUserByName, findActiveUserById, createUser, startSession } });
       await api.register(visitorRoutes);
+      await api.register(visitorAdminRoutes);
       await api.register(monitorRoutes);
       await api.register(systemRoutes);
       await api.register(dashboardRoutes);

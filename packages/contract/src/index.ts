@@ -11,3 +11,4 @@ export * from './menu-keys.ts';
 export * from './crud/index.ts';
 export * from './realtime.ts';
 export * from './message/index.ts';
+export * from './dictionaries.ts';

@@ -55,6 +55,7 @@ export const MENU_TITLE_KEYS = [
   'menu.vistor.apiLogin',
   'menu.system',
   'menu.system.user',
+  'menu.system.userAgent',
   'menu.system.role',
   'menu.system.permission',
   'menu.system.dataRule',

@@ -113,6 +113,15 @@ export interface SysUserToken extends Audited {
   expires_at: string;
 }
 
+export interface SysUserAgent extends Audited {
+  user_name: string;
+  agent_user_name: string;
+  start_time: string;
+  end_time: string;
+  status: number;
+  tenant_id: string | null;
+}
+
 export interface SysLog extends Audited {
   log_type: number;
   operate_type: number;
@@ -276,6 +285,7 @@ export interface Database {
   sys_dict_item: SysDictItem;
   sys_tenant: SysTenant;
   sys_user_token: SysUserToken;
+  sys_user_agent: SysUserAgent;
   sys_log: SysLog;
   sys_position: SysPosition;
   sys_vendor: SysVendor;

@@ -1,44 +1,33 @@
 import { randomUUID } from 'node:crypto';
+import { LogOperateType, LogType } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 
-/** sys_log.log_type 1 is the login log; operate_type tells a login from a logout. */
-export const LoginLog = { logType: 1, login: 1, logout: 2 } as const;
+/** Operation types of the operation log (the contract's numbers). */
+export const OperationType = {
+  query: LogOperateType.query,
+  add: LogOperateType.add,
+  edit: LogOperateType.edit,
+  delete: LogOperateType.delete,
+  import: LogOperateType.import,
+  export: LogOperateType.export,
+} as const;
 
-export async function writeLoginLog(
-  app: FastifyInstance,
-  entry: { operateType: number; userId: string; username: string; ip: string; content: string; costMs: number },
-): Promise<void> {
-  await app.db
-    .insertInto('sys_log')
-    .values({
-      id: randomUUID(),
-      log_type: LoginLog.logType,
-      operate_type: entry.operateType,
-      content: entry.content,
-      userid: entry.userId,
-      username: entry.username,
-      ip: entry.ip,
-      cost_time: Math.max(0, Math.round(entry.costMs)),
-      create_by: entry.username,
-      create_time: new Date(app.clock()).toISOString(),
-      update_by: null,
-      update_time: null,
-    })
-    .execute();
+export interface LogEntry {
+  operateType: number;
+  userId: string;
+  username: string;
+  ip: string;
+  content: string;
+  /** measured cost in milliseconds (SPEC section 9) */
+  costMs: number;
 }
 
-/** sys_log.log_type 2 is the operation log; operate_type says what was done (the origin console's numbers). */
-export const OperationType = { query: 1, add: 2, edit: 3, delete: 4, import: 5, export: 6 } as const;
-
-export async function writeOperationLog(
-  app: FastifyInstance,
-  entry: { operateType: number; userId: string; username: string; ip: string; content: string; costMs: number },
-): Promise<void> {
+async function writeLog(app: FastifyInstance, logType: number, entry: LogEntry): Promise<void> {
   await app.db
     .insertInto('sys_log')
     .values({
       id: randomUUID(),
-      log_type: 2,
+      log_type: logType,
       operate_type: entry.operateType,
       content: entry.content.slice(0, 1000),
       userid: entry.userId,
@@ -51,4 +40,14 @@ export async function writeOperationLog(
       update_time: null,
     })
     .execute();
+}
+
+/** A sign-in or sign-out (`LogOperateType.login` / `logout`) in the login log. */
+export function writeLoginLog(app: FastifyInstance, entry: LogEntry): Promise<void> {
+  return writeLog(app, LogType.login, entry);
+}
+
+/** A change, export or import in the operation log. */
+export function writeOperationLog(app: FastifyInstance, entry: LogEntry): Promise<void> {
+  return writeLog(app, LogType.operation, entry);
 }

@@ -1,4 +1,4 @@
-import type { DictOption } from '@isps/contract';
+import { dictItemText, type DictOption, type Language } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 
 const CACHE_KEY = 'dict:all';
@@ -25,8 +25,8 @@ async function loadAll(app: FastifyInstance): Promise<Record<string, DictOption[
   return byCode;
 }
 
-/** Every enabled dictionary's options, from the shared cache (Redis when configured) or the database. */
-export async function allDictionaryOptions(app: FastifyInstance): Promise<Record<string, DictOption[]>> {
+/** Every enabled dictionary's options with their texts as stored (the login answer's `sysAllDictItems`). */
+export async function storedOptions(app: FastifyInstance): Promise<Record<string, DictOption[]>> {
   const cached = await app.cache.get(CACHE_KEY);
   if (cached) return JSON.parse(cached) as Record<string, DictOption[]>;
   const all = await loadAll(app);
@@ -34,8 +34,24 @@ export async function allDictionaryOptions(app: FastifyInstance): Promise<Record
   return all;
 }
 
-export async function dictionaryOptions(app: FastifyInstance, code: string): Promise<DictOption[]> {
-  return (await allDictionaryOptions(app))[code] ?? [];
+function localised(lang: Language, code: string, options: DictOption[]): DictOption[] {
+  return options.map((o) => {
+    const text = dictItemText(lang, code, o.value, o.text);
+    return text === o.text ? o : { ...o, text, label: text, title: text };
+  });
+}
+
+/**
+ * Every enabled dictionary's options in the reader's language, from the shared cache (Redis when configured) or
+ * the database. Seeded items an administrator has not renamed are translated; others are shown as stored.
+ */
+export async function allDictionaryOptions(app: FastifyInstance, lang: Language): Promise<Record<string, DictOption[]>> {
+  const all = await storedOptions(app);
+  return Object.fromEntries(Object.entries(all).map(([code, options]) => [code, localised(lang, code, options)]));
+}
+
+export async function dictionaryOptions(app: FastifyInstance, code: string, lang: Language): Promise<DictOption[]> {
+  return localised(lang, code, (await storedOptions(app))[code] ?? []);
 }
 
 /** Drops the cached options; the next read loads them again. Called on every dictionary or item change. */

@@ -8,7 +8,7 @@ import {
   type ResultKind,
 } from '@isps/contract';
 
-type Params = Record<string, string | number>;
+export type Params = Record<string, string | number>;
 
 /** An expected failure that becomes an envelope of the given kind; thrown by services and hooks. */
 export class AppError extends Error {

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { LANG_HEADER, toLanguage, type Envelope, type Language, type MessageKey } from '@isps/contract';
-import { envelope } from './envelope.ts';
+import { envelope, type Params } from './envelope.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -8,7 +8,7 @@ declare module 'fastify' {
   }
   interface FastifyReply {
     /** A successful envelope with a message localised for the caller. */
-    ok<T>(result: T, key?: MessageKey): Envelope<T>;
+    ok<T>(result: T, key?: MessageKey, params?: Params): Envelope<T>;
   }
 }
 
@@ -20,8 +20,8 @@ export const i18nPlugin = fp(
         return toLanguage(Array.isArray(header) ? header[0] : header);
       },
     });
-    app.decorateReply('ok', function ok<T>(this: { request: { lang: Language } }, result: T, key: MessageKey = 'common.ok') {
-      return envelope(this.request.lang, 'ok', result, key);
+    app.decorateReply('ok', function ok<T>(this: { request: { lang: Language } }, result: T, key: MessageKey = 'common.ok', params?: Params) {
+      return envelope(this.request.lang, 'ok', result, key, params);
     });
   },
   { name: 'i18n' },

@@ -1,4 +1,4 @@
-import { Limits, systemEntities, type EntityDeclaration } from '@isps/contract';
+import { Limits, entityDeclarations, type EntityDeclaration } from '@isps/contract';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
 type PageModule = { default: ComponentType };
@@ -21,18 +21,29 @@ export function pageModuleKey(component: string): string {
 }
 
 // Screens that are only a declaration (issue 4): the generic CRUD screen renders them, with no page file.
-const declaredScreens = new Map<string, EntityDeclaration>(systemEntities.map((entity) => [entity.component, entity]));
+const declaredScreens = new Map<string, EntityDeclaration>(entityDeclarations.map((entity) => [entity.component, entity]));
 
 function declarationOf(component: string): EntityDeclaration | undefined {
   return declaredScreens.get(component.replace(/^\/+|\.(tsx|vue)$/g, ''));
 }
 
-function loadDeclaredScreen(entity: EntityDeclaration): () => Promise<PageModule> {
-  return () => import('../features/system/index.ts').then(({ SystemEntityScreen }) => ({ default: () => <SystemEntityScreen entity={entity} /> }));
+type EntityScreen = ComponentType<{ entity: EntityDeclaration }>;
+
+// The feature that draws an area's declared screens (the generic screen plus that feature's extensions).
+const declaredScreenLoaders: Record<string, () => Promise<EntityScreen>> = {
+  system: () => import('../features/system/index.ts').then((m) => m.SystemEntityScreen),
+  vistor: () => import('../features/visitor/admin/visitor-screen.tsx').then((m) => m.VisitorEntityScreen),
+};
+
+function loadDeclaredScreen(entity: EntityDeclaration): (() => Promise<PageModule>) | undefined {
+  const loader = declaredScreenLoaders[entity.component.split('/')[0] ?? ''];
+  if (!loader) return undefined;
+  return () => loader().then((Screen) => ({ default: () => <Screen entity={entity} /> }));
 }
 
 export function hasPage(component: string): boolean {
-  return pageModuleKey(component) in pageModules || declarationOf(component) !== undefined;
+  const declared = declarationOf(component);
+  return pageModuleKey(component) in pageModules || (declared !== undefined && loadDeclaredScreen(declared) !== undefined);
 }
 
 function withTimeout(load: () => Promise<PageModule>): () => Promise<PageModule> {

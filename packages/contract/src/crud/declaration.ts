@@ -31,14 +31,14 @@ export type Widget =
   | { kind: 'number'; min?: number; max?: number }
   /** options from GET /sys/dict/getDictItems/{dict} */
   | { kind: 'select'; dict: string }
-  /** options from another registered entity's list (value = id, text = `labelField`) */
-  | { kind: 'entitySelect'; entity: string; labelField: string }
+  /** options from another registered entity's list (value = id or `valueField`, text = `labelField`); `multiple`: values joined by commas */
+  | { kind: 'entitySelect'; entity: string; labelField: string; valueField?: string; multiple?: boolean }
   /** 1 on, 0 off */
   | { kind: 'switch' }
   | { kind: 'date' }
   | { kind: 'datetime' }
-  /** a node of the same tree entity (from queryTreeList) */
-  | { kind: 'treeSelect' }
+  /** a node of a tree entity (from its queryTreeList): the same entity unless `entity` names another; `multiple`: ids joined by commas */
+  | { kind: 'treeSelect'; entity?: string; multiple?: boolean }
   /** write-only: never returned by the server; empty on edit keeps the stored value */
   | { kind: 'password' }
   /** a JSON object edited as text */
@@ -71,6 +71,22 @@ export interface FieldDeclaration {
   column?: string;
   /** value used on add when the field is left empty */
   defaultValue?: string | number;
+  /**
+   * Not a column: ids of another entity's rows joined by commas, kept in a link table (a user's roles in
+   * sys_user_role). Rows carry the ids and `<field>_dictText` with the linked rows' labels; an `exact` search by one
+   * id finds the rows linked to it.
+   */
+  link?: LinkDeclaration;
+}
+
+export interface LinkDeclaration {
+  table: string;
+  /** column holding this entity's id */
+  ownerColumn: string;
+  /** column holding the linked entity's id */
+  targetColumn: string;
+  /** the linked entity's name (its table and `labelField` give the labels) */
+  entity: string;
 }
 
 export interface UniqueDeclaration {
@@ -79,6 +95,8 @@ export interface UniqueDeclaration {
   within?: readonly string[];
   /** the refusal message, e.g. 'duplicate.code' → 'Code already exists!' */
   message: MessageKey;
+  /** unique across every tenant even in a tenant-scoped entity (the database holds one such value in all) */
+  global?: boolean;
 }
 
 export type CrudAction = 'list' | 'add' | 'edit' | 'delete' | 'export' | 'import' | 'recycleBin';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FieldDeclaration } from './declaration.ts';
+import type { FieldDeclaration, LinkDeclaration } from './declaration.ts';
 
 /**
  * Schemas carry message keys (`validation.*`) as their error text; the server translates an issue whose message is
@@ -12,7 +12,13 @@ export const textSchema = (max: number, min = 1) => z.string().trim().min(min).m
 export const codeSchema = (max: number) => z.string().trim().min(1).max(max).regex(NO_CHINESE, { error: 'validation.noChinese' });
 export const emailSchema = z.string().trim().max(100).email({ error: 'validation.email' });
 export const phoneSchema = z.string().trim().regex(PHONE_PATTERN, { error: 'validation.phone' });
-export const integerSchema = (min: number, max: number) => z.number({ error: 'validation.integer' }).int({ error: 'validation.integer' }).min(min).max(max);
+/** An integer in a range: not a number or not whole → 'must be an integer'; out of range → 'at least / at most'. */
+export const integerSchema = (min: number, max: number) =>
+  z
+    .number({ error: (issue) => (issue.code === 'invalid_type' ? 'validation.integer' : undefined) })
+    .int({ error: 'validation.integer' })
+    .min(min)
+    .max(max);
 
 /** A time: ISO 8601 with zone, or `YYYY-MM-DD HH:mm:ss` / `YYYY-MM-DD` taken as UTC. */
 export function parseTime(value: string): Date | null {
@@ -36,6 +42,13 @@ export const jsonObjectTextSchema = z.string().superRefine((value, ctx) => {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) ctx.addIssue({ code: 'custom', message: 'validation.jsonNotObject' });
 });
+
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** Ids joined by commas (link fields): at most 500, each an id. */
+export const idListSchema = z
+  .string()
+  .max(33_000)
+  .refine((v) => v.split(',').every((id) => id.trim() === '' || ID_PATTERN.test(id.trim())), { error: 'validation.invalid' });
 
 type Extra = Partial<Omit<FieldDeclaration, 'label' | 'kind'>>;
 
@@ -68,6 +81,15 @@ export const field = {
   }),
   datetime: (label: string, extra: Extra = {}): FieldDeclaration => ({ label, kind: 'datetime', schema: timeSchema, widget: { kind: 'datetime' }, ...extra }),
   jsonObject: (label: string, extra: Extra = {}): FieldDeclaration => ({ label, kind: 'json', schema: jsonObjectTextSchema, widget: { kind: 'json' }, ...extra }),
+  /** ids of another entity kept in a link table, picked in a multiple select (or a tree for tree entities) */
+  links: (label: string, link: LinkDeclaration, labelField: string, extra: Extra = {}): FieldDeclaration => ({
+    label,
+    kind: 'string',
+    schema: idListSchema,
+    widget: extra.widget ?? { kind: 'entitySelect', entity: link.entity, labelField, multiple: true },
+    link,
+    ...extra,
+  }),
   password: (label: string, max: number, extra: Extra = {}): FieldDeclaration => ({
     label,
     kind: 'string',

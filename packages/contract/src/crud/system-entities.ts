@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { checkRuleSetSchema } from './check-rule.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { codeSchema, field, jsonObjectTextSchema } from './fields.ts';
+import { logEntity } from './log-entities.ts';
+import { roleEntity } from './role-entities.ts';
+import { departEntity, userAgentEntity, userEntity } from './user-entities.ts';
 
 /** Code generators a fill rule can use; the server holds one implementation per value. */
 export const FILL_RULE_IMPLEMENTATIONS = [
@@ -271,6 +274,10 @@ export const addressBookEntity: EntityDeclaration = {
 
 /** Every declared system screen, in menu order. */
 export const systemEntities: readonly EntityDeclaration[] = [
+  userEntity,
+  userAgentEntity,
+  roleEntity,
+  departEntity,
   positionEntity,
   vendorEntity,
   categoryEntity,
@@ -281,4 +288,5 @@ export const systemEntities: readonly EntityDeclaration[] = [
   fillRuleEntity,
   dataSourceEntity,
   addressBookEntity,
+  logEntity,
 ];

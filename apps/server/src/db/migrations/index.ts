@@ -4,6 +4,8 @@ import { systemTables } from './0001-system.ts';
 import { systemEntityTables } from './0002-system-entities.ts';
 import { messageTables } from './0100-message.ts';
 import { accountTables } from './0200-account.ts';
+import { logOperateTypes } from './0300-log-operate-types.ts';
+import { userAdminTables } from './0400-user-admin.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -11,6 +13,8 @@ const migrations: Record<string, Migration> = {
   '0002-system-entities': systemEntityTables,
   '0100-message': messageTables,
   '0200-account': accountTables,
+  '0300-log-operate-types': logOperateTypes,
+  '0400-user-admin': userAdminTables,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

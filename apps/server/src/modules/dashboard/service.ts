@@ -1,6 +1,5 @@
-import type { DashboardSummary } from '@isps/contract';
+import { LogOperateType, LogType, type DashboardSummary } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
-import { LoginLog } from '../../platform/audit-log.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -16,8 +15,8 @@ export async function dashboardSummary(app: FastifyInstance): Promise<DashboardS
   const logins = await app.db
     .selectFrom('sys_log')
     .select('create_time')
-    .where('log_type', '=', LoginLog.logType)
-    .where('operate_type', '=', LoginLog.login)
+    .where('log_type', '=', LogType.login)
+    .where('operate_type', '=', LogOperateType.login)
     .where('create_time', '>=', new Date(firstDay).toISOString())
     .execute();
   const days = Array.from({ length: 7 }, (_, i) => ({ date: new Date(firstDay + i * DAY_MS).toISOString().slice(0, 10), count: 0 }));

@@ -1,11 +1,12 @@
-import type { DictOption } from '@isps/contract';
+import type { DictOption, Language } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
-import { allDictionaryOptions, dictionaryOptions } from '../../platform/dictionaries.ts';
+import { dictionaryOptions, storedOptions } from '../../platform/dictionaries.ts';
 
-export async function dictOptions(app: FastifyInstance, code: string): Promise<DictOption[]> {
-  return dictionaryOptions(app, code);
+export async function dictOptions(app: FastifyInstance, code: string, lang: Language): Promise<DictOption[]> {
+  return dictionaryOptions(app, code, lang);
 }
 
+/** Every dictionary with its texts as stored (the reader's language is not known where sessions start). */
 export async function allDictOptions(app: FastifyInstance): Promise<Record<string, DictOption[]>> {
-  return allDictionaryOptions(app);
+  return storedOptions(app);
 }

@@ -114,6 +114,13 @@ describe.each(dialects)('system entities on %s', (dialect) => {
     expect((await call<DictOption[]>(admin, 'GET', dictItemsPath('colour'))).envelope.result).toEqual([]);
     const bin = (await call<Page<Row>>(admin, 'GET', crudPath(dictEntity, 'recycleBin'))).envelope.result.records;
     expect(bin.map((r) => r.dictCode)).toEqual(['colour']);
+    // the deleted dictionary still holds its code: adding it again says where it is, and the duplicate check agrees
+    for (const lang of ['en-US', 'zh-CN', 'ja-JP'] as const) {
+      const again = await add(dictEntity, { dictName: 'Colours 2', dictCode: 'colour' }, admin, lang);
+      expect(again.envelope.message).toBe(translate(lang, 'crud.duplicateInRecycleBin', { message: translate(lang, 'duplicate.dictCode') }));
+    }
+    const checked = await call(admin, 'GET', `${ApiPath.duplicateCheck}?tableName=sys_dict&fieldName=dict_code&fieldVal=colour`);
+    expect(checked.envelope.message).toBe(translate('en-US', 'crud.duplicateInRecycleBin', { message: translate('en-US', 'duplicate.dictCode') }));
     expect((await call(admin, 'PUT', crudPath(dictEntity, 'putRecycleBin'), { ids: dictId })).envelope.success).toBe(true);
     expect((await call<DictOption[]>(admin, 'GET', dictItemsPath('colour'))).envelope.result.map((o) => o.text)).toEqual(['Crimson']);
     expect((await call(admin, 'GET', ApiPath.dictRefreshCache)).envelope.success).toBe(true);

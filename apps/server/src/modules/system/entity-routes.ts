@@ -8,6 +8,7 @@ import {
   dictEntity,
   dictItemEntity,
   fillRuleEntity,
+  logEntity,
   permissionCode,
   positionEntity,
   runCheckRules,
@@ -45,6 +46,7 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
   registerEntity(app, vendorEntity);
   registerEntity(app, categoryEntity);
   registerEntity(app, addressBookEntity);
+  registerEntity(app, logEntity);
   registerEntity(app, tenantEntity, {
     beforeAdd: (_ctx, values) => endAfterBegin(values),
     beforeEdit: (_ctx, values, existing) => endAfterBegin(values, existing),

@@ -1,9 +1,9 @@
 import svgCaptcha from 'svg-captcha';
-import { Limits, isStrongPassword, type LoginBody, type LoginResult, type PasswordLoginResult, type SecondFactorChallenge, type UpdatePasswordBody } from '@isps/contract';
+import { Limits, LogOperateType, isStrongPassword, type LoginBody, type LoginResult, type PasswordLoginResult, type SecondFactorChallenge, type UpdatePasswordBody } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { SysUser } from '../../db/schema.ts';
-import { LoginLog, writeLoginLog } from '../../platform/audit-log.ts';
+import { writeLoginLog } from '../../platform/audit-log.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { allDictOptions } from './dict-service.ts';
 import { UserStatus, findActiveUserById, findActiveUserByName, setCurrentOrgCode, toUserInfo, userDeparts, userTenants } from './user-service.ts';
@@ -100,7 +100,7 @@ export async function startSession(app: FastifyInstance, user: Selectable<SysUse
   }
   const token = await app.tokens.issue(user.id, user.username);
   await writeLoginLog(app, {
-    operateType: LoginLog.login,
+    operateType: LogOperateType.login,
     userId: user.id,
     username: user.username,
     ip,
@@ -119,7 +119,7 @@ export async function startSession(app: FastifyInstance, user: Selectable<SysUse
 
 export async function logout(app: FastifyInstance, token: string, user: { id: string; username: string }, ip: string): Promise<void> {
   await app.tokens.revoke(token);
-  await writeLoginLog(app, { operateType: LoginLog.logout, userId: user.id, username: user.username, ip, content: `User ${user.username} logged out`, costMs: 0 });
+  await writeLoginLog(app, { operateType: LogOperateType.logout, userId: user.id, username: user.username, ip, content: `User ${user.username} logged out`, costMs: 0 });
 }
 
 /** Own password only; every session of the user ends, so the client logs in again (SPEC section 5). */

@@ -5,6 +5,8 @@ import { callerOf } from '../../platform/access.ts';
 import { refuse } from '../../platform/envelope.ts';
 import { dictOptions } from './dict-service.ts';
 import { systemEntityRoutes } from './entity-routes.ts';
+import { roleRoutes } from './role-routes.ts';
+import { userRoutes } from './user-routes.ts';
 import { issueCaptcha, login, logout, updateOwnPassword } from './login-service.ts';
 import { permissionResultOf } from './permission-service.ts';
 import { findActiveUserById, setCurrentOrgCode, toUserInfo, userDeparts } from './user-service.ts';
@@ -92,8 +94,10 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, summary: 'Options of a dictionary', params: z.object({ code: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/) }) },
       config: { permission: 'authenticated' },
     },
-    async (request, reply) => reply.ok(await dictOptions(app, request.params.code)),
+    async (request, reply) => reply.ok(await dictOptions(app, request.params.code, request.lang)),
   );
 
   await app.register(systemEntityRoutes);
+  await app.register(roleRoutes);
+  await app.register(userRoutes);
 };

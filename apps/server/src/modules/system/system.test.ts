@@ -5,6 +5,8 @@ import {
   ApiPath,
   LANGUAGES,
   Limits,
+  LogOperateType,
+  LogType,
   Perm,
   dictItemsPath,
   randomImagePath,
@@ -131,7 +133,7 @@ describe.each(dialects)('system API on %s', (dialect) => {
       const stored = await app.db.selectFrom('sys_user_token').select('token_hash').execute();
       expect(stored.some((row) => row.token_hash.includes(result.token))).toBe(false);
       const logs = await app.db.selectFrom('sys_log').selectAll().where('username', '=', 'carol').execute();
-      expect(logs).toEqual([expect.objectContaining({ log_type: 1, operate_type: 1 })]);
+      expect(logs).toEqual([expect.objectContaining({ log_type: LogType.login, operate_type: LogOperateType.login })]);
     });
 
     it.each(LANGUAGES)('gives a wrong password and an unknown user the same refusal (%s)', async (lang) => {
@@ -212,7 +214,7 @@ describe.each(dialects)('system API on %s', (dialect) => {
       expect((await get(token, ApiPath.userPermission)).statusCode).toBe(401);
       expect((await get(other, ApiPath.userPermission)).statusCode).toBe(200);
       const logs = await app.db.selectFrom('sys_log').select('operate_type').where('username', '=', 'liam').execute();
-      expect(logs.map((l) => l.operate_type).sort()).toEqual([1, 1, 2]);
+      expect(logs.map((l) => l.operate_type).sort()).toEqual([LogOperateType.login, LogOperateType.login, LogOperateType.logout]);
     });
 
     it('ignores a token passed as a query parameter', async () => {
@@ -318,7 +320,8 @@ describe.each(dialects)('system API on %s', (dialect) => {
       ]);
       const system = result.menu.find((m) => m.path === '/system');
       expect(system).toMatchObject({ hidden: false, route: '1' });
-      expect(system?.children?.find((c) => c.path === '/system/user')).toMatchObject({ hidden: true, route: '0', component: 'system/user' });
+      expect(system?.children?.find((c) => c.path === '/system/user')).toMatchObject({ hidden: false, route: '1', component: 'system/user' });
+      expect(system?.children?.find((c) => c.path === '/system/quartzJob')).toMatchObject({ hidden: true, route: '0', component: 'system/quartzJob' });
       expect(system?.children?.find((c) => c.path === '/system/position')).toMatchObject({ hidden: false, route: '1', component: 'system/position' });
       expect(result.auth).toContainEqual({ action: 'system:user:add', describe: expect.any(String), type: '1', status: '1' });
       expect(result.auth.map((a) => a.action)).toContain(Perm.dashboardView);
@@ -338,11 +341,13 @@ describe.each(dialects)('system API on %s', (dialect) => {
     it('serves dictionary options', async () => {
       await createTestUser(app, 'tina');
       const token = await login(app, 'tina', USER_PASSWORD);
-      const sex = await get(token, dictItemsPath('sex'));
+      const sex = await get(token, dictItemsPath('sex'), { lang: 'en-US' });
       expect(sex.envelope.result as DictOption[]).toEqual([
         { value: '1', text: 'Male', label: 'Male', title: 'Male' },
         { value: '2', text: 'Female', label: 'Female', title: 'Female' },
       ]);
+      // seeded texts come in the reader's language
+      expect(((await get(token, dictItemsPath('sex'), { lang: 'zh-CN' })).envelope.result as DictOption[]).map((o) => o.text)).toEqual(['男', '女']);
       expect((await get(token, dictItemsPath('no_such_dict'))).envelope.result).toEqual([]);
       expect((await get(token, dictItemsPath('bad code!'))).statusCode).toBe(400);
     });

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Depart, TenantSummary, UserInfo } from '@isps/contract';
+import { UserStatus, type Depart, type TenantSummary, type UserInfo } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { refuse } from '../../platform/envelope.ts';
 import type { SysUser } from '../../db/schema.ts';
 import { ADMIN_USERNAME } from '../../db/seed/index.ts';
 
-export const UserStatus = { normal: 1, frozen: 2 } as const;
+export { UserStatus };
 
 export function toUserInfo(user: Selectable<SysUser>): UserInfo {
   return {

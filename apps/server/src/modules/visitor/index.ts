@@ -1,1 +1,2 @@
 export { visitorRoutes } from './routes.ts';
+export { visitorAdminRoutes } from './admin-routes.ts';

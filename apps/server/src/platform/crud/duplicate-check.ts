@@ -1,4 +1,4 @@
-import { ApiPath, columnOf } from '@isps/contract';
+import { ApiPath, columnOf, translate } from '@isps/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { callerOf } from '../access.ts';
@@ -25,10 +25,13 @@ export const duplicateCheckRoutes: FastifyPluginAsync = async (app) => {
     if (fieldVal === undefined || fieldVal.trim() === '') return reply.ok(null, 'duplicate.available');
     const caller = callerOf(request);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    let check = (app.db as any).selectFrom(entity.table).select('id').where(columnOf(entity, unique.field), '=', fieldVal.trim());
-    if (entity.tenantScoped) check = caller.tenantId === null ? check.where('tenant_id', 'is', null) : check.where('tenant_id', '=', caller.tenantId);
+    let check = (app.db as any).selectFrom(entity.table).select(entity.softDelete ? ['id', 'del_flag'] : ['id']).where(columnOf(entity, unique.field), '=', fieldVal.trim());
+    if (entity.tenantScoped && !unique.global) check = caller.tenantId === null ? check.where('tenant_id', 'is', null) : check.where('tenant_id', '=', caller.tenantId);
     if (dataId) check = check.where('id', '<>', dataId);
-    if (await check.executeTakeFirst()) refuse(unique.message);
+    // the same answer add and edit give: deleted rows still hold their values
+    const holder = await check.executeTakeFirst();
+    if (holder && entity.softDelete && Number(holder.del_flag) === 1) refuse('crud.duplicateInRecycleBin', { message: translate(request.lang, unique.message) });
+    if (holder) refuse(unique.message);
     return reply.ok(null, 'duplicate.available');
   });
 };

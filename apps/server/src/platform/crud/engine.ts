@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   crudPath,
+  entityDeclarations,
+  entityLabel,
   entityActions,
   permissionCode,
   translate,
@@ -18,7 +20,7 @@ import { allDictionaryOptions } from '../dictionaries.ts';
 import { AppError, refuse } from '../envelope.ts';
 import { exportWorkbook, readWorkbook } from './excel.ts';
 import { listConditions, pagingOf, sortOf, type Query } from './query.ts';
-import { readableFields, toApiRow, toColumns, validateInput } from './values.ts';
+import { linkFields, linkIds, readableFields, toApiRow, toColumns, validateInput } from './values.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
@@ -35,7 +37,13 @@ export interface CrudContext {
 /** Custom behaviour beside a declaration. `values` are validated field values by field name; hooks may change them. */
 export interface EntityHooks {
   beforeAdd?(ctx: CrudContext, values: Row): Promise<void> | void;
+  /** columns of the new row that are no declared field (server-side flags), stored with it */
+  columnsOnAdd?(ctx: CrudContext, values: Row): Row;
+  /** after the row (and its links) is stored */
+  afterAdd?(ctx: CrudContext, id: string, values: Row): Promise<void> | void;
   beforeEdit?(ctx: CrudContext, values: Row, existing: Row): Promise<void> | void;
+  /** after the edit (and its links) is stored */
+  afterEdit?(ctx: CrudContext, id: string, values: Row): Promise<void> | void;
   /** `complete` when the rows leave the database (not only marked deleted) */
   beforeDelete?(ctx: CrudContext, rows: Row[], complete: boolean): Promise<void> | void;
   /** after any add, edit, delete, restore or import (cache refresh and the like) */
@@ -60,6 +68,11 @@ declare module 'fastify' {
 }
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The table of a declared entity by its name (link targets name entities). */
+function tableOfEntity(name: string): string {
+  return entityDeclarations.find((e) => e.name === name)?.table ?? name;
+}
 const MAX_BATCH = 1000;
 
 function requireId(value: unknown): string {
@@ -107,11 +120,65 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
 
   const contextOf = (request: FastifyRequest): CrudContext => ({ app, caller: callerOf(request), lang: request.lang, request });
 
-  async function withDictText(rows: Row[]): Promise<Row[]> {
+  const links = linkFields(entity);
+
+  /** Refuses linked ids the caller could not pick (another tenant's, deleted or unknown rows). */
+  async function checkLinks(ctx: CrudContext, values: Row) {
+    for (const { name, link } of links) {
+      const targets = linkIds(values[name]);
+      const target = app.crudEntities.get(tableOfEntity(link.entity));
+      if (targets.length === 0 || !target) continue;
+      const known = await target.scoped(ctx.caller).clearSelect().select('id').where('id', 'in', targets).execute();
+      if (known.length !== targets.length) throw new AppError('badRequest', 'validation.invalid', { field: entityLabel(ctx.lang, entity.fields[name]?.label ?? name) });
+    }
+  }
+
+  /** Replaces the links of one row for the link fields present in `values`. */
+  async function writeLinks(trx: AnyDb, ownerId: string, values: Row, by: string) {
+    for (const { name, link } of links) {
+      if (!Object.hasOwn(values, name)) continue;
+      await trx.deleteFrom(link.table).where(link.ownerColumn, '=', ownerId).execute();
+      for (const targetId of linkIds(values[name])) {
+        await trx
+          .insertInto(link.table)
+          .values({ id: randomUUID(), [link.ownerColumn]: ownerId, [link.targetColumn]: targetId, create_by: by, create_time: nowIso(app), update_by: null, update_time: null })
+          .execute();
+      }
+    }
+  }
+
+  async function removeLinks(ids: string[]) {
+    for (const { link } of links) await db.deleteFrom(link.table).where(link.ownerColumn, 'in', ids).execute();
+  }
+
+  /** Fills link fields: the linked ids joined by commas and `<field>_dictText` with their labels. */
+  async function withLinks(api: Row[]): Promise<void> {
+    if (links.length === 0 || api.length === 0) return;
+    const ids = api.map((r) => r.id as string);
+    for (const { name, link } of links) {
+      const target = app.crudEntities.get(tableOfEntity(link.entity));
+      const labelColumn = target ? (readableFields(target.declaration).get(target.declaration.labelField)?.column ?? 'id') : 'id';
+      const pairs = await db
+        .selectFrom(`${link.table} as l`)
+        .leftJoin(`${target?.declaration.table ?? link.table} as t`, 't.id', `l.${link.targetColumn}`)
+        .select([`l.${link.ownerColumn} as owner`, `l.${link.targetColumn} as target`, `t.${labelColumn} as label`])
+        .where(`l.${link.ownerColumn}`, 'in', ids)
+        .orderBy(`t.${labelColumn}`)
+        .execute();
+      for (const row of api) {
+        const mine = pairs.filter((p) => p.owner === row.id);
+        row[name] = mine.map((p) => p.target).join(',');
+        row[`${name}_dictText`] = mine.map((p) => p.label ?? p.target).join(', ');
+      }
+    }
+  }
+
+  async function withDictText(rows: Row[], lang: Language): Promise<Row[]> {
     const dictFields = [...readableFields(entity).values()].filter((f) => f.dict);
     const api = rows.map((r) => toApiRow(entity, r));
+    await withLinks(api);
     if (dictFields.length === 0) return api;
-    const options = await allDictionaryOptions(app);
+    const options = await allDictionaryOptions(app, lang);
     for (const row of api) {
       for (const field of dictFields) {
         const value = row[field.name];
@@ -127,20 +194,23 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
   }
 
   /** Refuses a value a unique field already holds (within the caller's tenant for tenant-scoped entities). */
-  async function checkUnique(values: Row, tenantId: string | null, exceptId: string | null, merged: Row) {
+  async function checkUnique(lang: Language, values: Row, tenantId: string | null, exceptId: string | null, merged: Row) {
     for (const unique of entity.unique ?? []) {
       const value = values[unique.field];
       if (value === null || value === undefined || value === '') continue;
       const info = readableFields(entity).get(unique.field);
       if (!info) continue;
-      let query = db.selectFrom(table).select('id').where(info.column, '=', value);
+      // deleted rows count too: they can be restored, and the database keeps their values unique
+      let query = db.selectFrom(table).select(entity.softDelete ? ['id', 'del_flag'] : ['id']).where(info.column, '=', value);
       for (const other of unique.within ?? []) {
         const otherInfo = readableFields(entity).get(other);
         if (otherInfo) query = query.where(otherInfo.column, '=', merged[other] ?? null);
       }
-      if (entity.tenantScoped) query = tenantId === null ? query.where('tenant_id', 'is', null) : query.where('tenant_id', '=', tenantId);
+      if (entity.tenantScoped && !unique.global) query = tenantId === null ? query.where('tenant_id', 'is', null) : query.where('tenant_id', '=', tenantId);
       if (exceptId) query = query.where('id', '<>', exceptId);
-      if (await query.executeTakeFirst()) refuse(unique.message);
+      const holder = await query.executeTakeFirst();
+      if (holder && entity.softDelete && Number(holder.del_flag) === 1) refuse('crud.duplicateInRecycleBin', { message: translate(lang, unique.message) });
+      if (holder) refuse(unique.message);
     }
   }
 
@@ -168,12 +238,15 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     const values = validated.values;
     const tenantId = entity.tenantScoped ? ctx.caller.tenantId : null;
     await checkParent(ctx.caller, values, null);
-    await checkUnique(values, tenantId, null, values);
+    await checkUnique(ctx.lang, values, tenantId, null, values);
+    await checkLinks(ctx, values);
     await hooks.beforeAdd?.(ctx, values);
     const id = randomUUID();
-    await db
+    await db.transaction().execute(async (trx) => {
+      await trx
       .insertInto(table)
       .values({
+        ...hooks.columnsOnAdd?.(ctx, values),
         ...toColumns(entity, values),
         id,
         ...(entity.tenantScoped ? { tenant_id: tenantId } : {}),
@@ -184,6 +257,9 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         update_time: null,
       })
       .execute();
+      await writeLinks(trx, id, values, ctx.caller.username);
+    });
+    await hooks.afterAdd?.(ctx, id, values);
     return id;
   }
 
@@ -203,6 +279,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         .execute();
     } else {
       await applyScope(entity, ctx.caller, db.deleteFrom(table) as DeleteQueryBuilder<Row, string, Row>).where('id', 'in', found).execute();
+      await removeLinks(found);
     }
     await hooks.afterChange?.(ctx);
     return found.length;
@@ -213,7 +290,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     return registered.scoped(caller, { deleted }).where((eb) => eb.and(conditions(eb)));
   };
 
-  async function page(caller: CurrentUser, query: Query, deleted = false): Promise<Page<Row>> {
+  async function page(caller: CurrentUser, lang: Language, query: Query, deleted = false): Promise<Page<Row>> {
     const { pageNo, pageSize } = pagingOf(query);
     const sort = sortOf(entity, query);
     const countRow = await listRows(caller, query, deleted)
@@ -227,25 +304,25 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
       .limit(pageSize)
       .offset((pageNo - 1) * pageSize)
       .execute();
-    return { records: await withDictText(rows), total, size: pageSize, current: pageNo, pages: Math.ceil(total / pageSize) };
+    return { records: await withDictText(rows, lang), total, size: pageSize, current: pageNo, pages: Math.ceil(total / pageSize) };
   }
 
   app.register(async (routes) => {
     routes.get(crudPath(entity, 'list'), { schema: { tags, summary: `List ${entity.name}` }, config: { permission: perm('list') } }, async (request, reply) =>
-      reply.ok(await page(callerOf(request), request.query as Query)),
+      reply.ok(await page(callerOf(request), request.lang, request.query as Query)),
     );
 
     routes.get(crudPath(entity, 'queryById'), { schema: { tags, summary: `One ${entity.name}` }, config: { permission: perm('list') } }, async (request, reply) => {
       const row = await registered.findById(callerOf(request), requireId((request.query as Query).id));
       if (!row) throw new AppError('notFound', 'crud.notFound');
-      return reply.ok((await withDictText([row]))[0]);
+      return reply.ok((await withDictText([row], request.lang))[0]);
     });
 
     if (entity.tree) {
       const tree = entity.tree;
       routes.get(crudPath(entity, 'queryTreeList'), { schema: { tags, summary: `${entity.name} as a tree` }, config: { permission: perm('list') } }, async (request, reply) => {
         const sort = sortOf(entity, {});
-        const rows = await withDictText(await registered.scoped(callerOf(request)).orderBy(sort.column, sort.order).orderBy('id').limit(10_000).execute());
+        const rows = await withDictText(await registered.scoped(callerOf(request)).orderBy(sort.column, sort.order).orderBy('id').limit(10_000).execute(), request.lang);
         const nodes = new Map<string, TreeRow>(rows.map((r) => [r.id as string, { ...r, id: r.id as string, key: r.id as string, value: r.id as string, title: String(r[tree.labelField] ?? '') }]));
         const roots: TreeRow[] = [];
         for (const node of nodes.values()) {
@@ -281,11 +358,16 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const values = validated.values;
         const merged = { ...toApiRow(entity, existing), ...values };
         await checkParent(ctx.caller, values, id);
-        await checkUnique(values, entity.tenantScoped ? (existing.tenant_id ?? null) : null, id, merged);
+        await checkUnique(ctx.lang, values, entity.tenantScoped ? (existing.tenant_id ?? null) : null, id, merged);
+        await checkLinks(ctx, values);
         await hooks.beforeEdit?.(ctx, values, existing);
-        await applyScope(entity, ctx.caller, db.updateTable(table).set({ ...toColumns(entity, values), update_by: ctx.caller.username, update_time: nowIso(app) }) as UpdateQueryBuilder<Row, string, string, Row>)
-          .where('id', '=', id)
-          .execute();
+            await db.transaction().execute(async (trx) => {
+          await applyScope(entity, ctx.caller, trx.updateTable(table).set({ ...toColumns(entity, values), update_by: ctx.caller.username, update_time: nowIso(app) }) as UpdateQueryBuilder<Row, string, string, Row>)
+            .where('id', '=', id)
+            .execute();
+          await writeLinks(trx, id, values, ctx.caller.username);
+        });
+        await hooks.afterEdit?.(ctx, id, values);
         await hooks.afterChange?.(ctx);
         await log(ctx, OperationType.edit, `edit ${id}`, started);
         return reply.ok({ id }, 'crud.edited');
@@ -313,7 +395,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
 
     if (actions.has('recycleBin') && entity.softDelete?.recycleBin) {
       routes.get(crudPath(entity, 'recycleBin'), { schema: { tags, summary: `Deleted ${entity.name}` }, config: { permission: perm('recycleBin') } }, async (request, reply) =>
-        reply.ok(await page(callerOf(request), request.query as Query, true)),
+        reply.ok(await page(callerOf(request), request.lang, request.query as Query, true)),
       );
       routes.put(crudPath(entity, 'putRecycleBin'), { schema: { tags, summary: `Restore ${entity.name}` }, config: { permission: perm('recycleBin') } }, async (request, reply) => {
         const started = performance.now();
@@ -332,7 +414,11 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const ids = requireIds((request.query as Query).ids);
         const rows = await registered.scoped(ctx.caller, { deleted: true }).where('id', 'in', ids).execute();
         await hooks.beforeDelete?.(ctx, rows, true);
-        await applyScope(entity, ctx.caller, db.deleteFrom(table) as DeleteQueryBuilder<Row, string, Row>, true).where('id', 'in', ids).execute();
+        const gone = rows.map((r) => r.id as string);
+        if (gone.length > 0) {
+          await applyScope(entity, ctx.caller, db.deleteFrom(table) as DeleteQueryBuilder<Row, string, Row>, true).where('id', 'in', gone).execute();
+          await removeLinks(gone);
+        }
         await log(ctx, OperationType.delete, `delete completely ${ids.join(',')}`, started);
         return reply.ok(null, 'crud.deleted');
       });
@@ -344,7 +430,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const ctx = contextOf(request);
         const sort = sortOf(entity, request.query as Query);
         const rows = await listRows(ctx.caller, request.query as Query).orderBy(sort.column, sort.order).orderBy('id').limit(50_000).execute();
-        const buffer = await exportWorkbook(entity, await withDictText(rows), ctx.lang);
+        const buffer = await exportWorkbook(entity, await withDictText(rows, ctx.lang), ctx.lang);
         await log(ctx, OperationType.export, `export ${rows.length}`, started);
         return reply
           .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
@@ -359,7 +445,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const ctx = contextOf(request);
         const file = request.isMultipart() ? await request.file() : undefined;
         if (!file) refuse('crud.importNoFile');
-        const sheet = await readWorkbook(entity, await file.toBuffer(), await allDictionaryOptions(app));
+        const sheet = await readWorkbook(entity, await file.toBuffer(), await allDictionaryOptions(app, ctx.lang));
         const report: ImportReport = { total: sheet.length, added: 0, failed: 0, rows: [] };
         for (const { row, values } of sheet) {
           try {

@@ -15,6 +15,12 @@ function labelKey(entity: EntityDeclaration, name: string): string {
   return entity.fields[name]?.label ?? `crud.field.${name}`;
 }
 
+/** The fixed choices of an options field, or none. */
+function optionsOf(entity: EntityDeclaration, name: string) {
+  const widget = entity.fields[name]?.widget;
+  return widget?.kind === 'options' ? widget.options : undefined;
+}
+
 /** An xlsx of the rows with headers in the caller's language; dictionary fields show their text. */
 export async function exportWorkbook(entity: EntityDeclaration, rows: Record<string, unknown>[], lang: Language): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
@@ -24,7 +30,10 @@ export async function exportWorkbook(entity: EntityDeclaration, rows: Record<str
   for (const row of rows) {
     const out: Record<string, unknown> = {};
     for (const name of fields) {
-      const value = entity.fields[name]?.dict ? row[`${name}_dictText`] : row[name];
+      let value = entity.fields[name]?.dict ? row[`${name}_dictText`] : row[name];
+      // a fixed choice shows its text in the caller's language, like a dictionary field
+      const option = optionsOf(entity, name)?.find((o) => o.value === String(value));
+      if (option) value = entityLabel(lang, option.label);
       out[name] = value === null || value === undefined ? '' : value;
     }
     sheet.addRow(out);
@@ -85,6 +94,8 @@ export async function readWorkbook(
       if (value === undefined || value === '') continue;
       const dict = entity.fields[name]?.dict;
       if (dict) value = dictionaries[dict]?.find((o) => o.text === String(value) || o.value === String(value))?.value ?? value;
+      const options = optionsOf(entity, name);
+      if (options) value = options.find((o) => o.value === String(value) || LANGUAGES.some((lang) => entityLabel(lang, o.label) === String(value)))?.value ?? value;
       values[name] = value;
       any = true;
     }

@@ -141,6 +141,15 @@ export function listConditions(entity: EntityDeclaration, query: Query) {
   return (eb: Eb): Condition[] => {
     const conditions: Condition[] = [];
     for (const [name, kind] of Object.entries(entity.search)) {
+      const link = entity.fields[name]?.link;
+      if (link) {
+        // one linked id: the rows linked to it
+        const value = single(query[name])?.trim();
+        if (value && /^[A-Za-z0-9_-]{1,64}$/.test(value)) {
+          conditions.push(eb('id', 'in', eb.selectFrom(link.table).select(link.ownerColumn).where(link.targetColumn, '=', value)));
+        }
+        continue;
+      }
       const info = fields.get(name);
       if (!info) continue;
       const value = single(query[name]);

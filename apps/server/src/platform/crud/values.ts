@@ -2,13 +2,13 @@ import {
   AUDIT_FIELDS,
   columnOf,
   entityLabel,
+  issueText,
   parseTime,
-  serverMessages,
   translate,
   type EntityDeclaration,
   type FieldKind,
   type Language,
-  type MessageKey,
+  type LinkDeclaration,
 } from '@isps/contract';
 import type { z } from 'zod';
 
@@ -27,12 +27,23 @@ const auditKinds: Record<keyof typeof AUDIT_FIELDS, FieldKind> = { createBy: 'st
 export function readableFields(entity: EntityDeclaration): Map<string, FieldInfo> {
   const fields = new Map<string, FieldInfo>();
   for (const [name, decl] of Object.entries(entity.fields)) {
-    if (decl.writeOnly) continue;
+    if (decl.writeOnly || decl.link) continue;
     fields.set(name, { name, column: columnOf(entity, name), kind: decl.kind, dict: decl.dict });
   }
   for (const [name, column] of Object.entries(AUDIT_FIELDS)) fields.set(name, { name, column, kind: auditKinds[name as keyof typeof AUDIT_FIELDS] });
   fields.set('id', { name: 'id', column: 'id', kind: 'string' });
   return fields;
+}
+
+/** The link fields of an entity (ids kept in link tables, not columns). */
+export function linkFields(entity: EntityDeclaration): Array<{ name: string; link: LinkDeclaration }> {
+  return Object.entries(entity.fields).flatMap(([name, decl]) => (decl.link ? [{ name, link: decl.link }] : []));
+}
+
+/** The ids of a link field's value: '' or null is none. */
+export function linkIds(value: unknown): string[] {
+  if (value === null || value === undefined) return [];
+  return [...new Set(String(value).split(',').map((s) => s.trim()).filter(Boolean))];
 }
 
 /** A database row as the API shows it: declared fields by name, id and audit fields; write-only fields never. */
@@ -63,30 +74,9 @@ function normalise(kind: FieldKind, value: unknown): unknown {
   return value;
 }
 
-function isMessageKey(text: string): text is MessageKey {
-  return text in serverMessages['en-US'];
-}
-
 /** The first issue of a field, in the caller's language, naming the field by its label. */
 export function issueMessage(lang: Language, label: string, issue: z.core.$ZodIssue, value: unknown): string {
-  const field = entityLabel(lang, label);
-  if (isMessageKey(issue.message)) return translate(lang, issue.message, { field, value: String(value), index: String(Number(issue.path[1] ?? 0) + 1), problem: '' });
-  const detail = issue as z.core.$ZodIssue & { origin?: string; minimum?: number | bigint; maximum?: number | bigint; expected?: string };
-  switch (issue.code) {
-    case 'too_small':
-      if (detail.origin === 'string' && Number(detail.minimum) <= 1) return translate(lang, 'validation.required', { field });
-      return translate(lang, detail.origin === 'string' ? 'validation.tooShort' : 'validation.tooSmall', { field, min: String(detail.minimum) });
-    case 'too_big':
-      return translate(lang, detail.origin === 'string' ? 'validation.tooLong' : 'validation.tooBig', { field, max: String(detail.maximum) });
-    case 'invalid_type':
-      return translate(lang, detail.expected === 'number' || detail.expected === 'int' ? 'validation.integer' : 'validation.invalid', { field });
-    case 'invalid_format':
-      return translate(lang, 'validation.format', { field });
-    case 'invalid_value':
-      return translate(lang, 'validation.unknownOption', { field, value: String(value) });
-    default:
-      return translate(lang, 'validation.invalid', { field });
-  }
+  return issueText(lang, entityLabel(lang, label), issue, value);
 }
 
 /**
@@ -100,6 +90,11 @@ export function validateInput(entity: EntityDeclaration, input: Record<string, u
     const given = Object.hasOwn(input, name);
     const raw = input[name];
     if (isEmpty(raw)) {
+      // a required field with a default takes it on add (the form shows the default too)
+      if (mode === 'add' && decl.defaultValue !== undefined) {
+        values[name] = decl.defaultValue;
+        continue;
+      }
       if (decl.required && (mode === 'add' || (given && !decl.writeOnly))) {
         return { ok: false, message: translate(lang, 'validation.required', { field: entityLabel(lang, decl.label) }) };
       }
@@ -120,6 +115,6 @@ export function validateInput(entity: EntityDeclaration, input: Record<string, u
 /** Field values → column values. */
 export function toColumns(entity: EntityDeclaration, values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(values)) if (entity.fields[name]) out[columnOf(entity, name)] = value;
+  for (const [name, value] of Object.entries(values)) if (entity.fields[name] && !entity.fields[name].link) out[columnOf(entity, name)] = value;
   return out;
 }

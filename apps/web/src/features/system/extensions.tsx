@@ -7,6 +7,8 @@ import { CrudScreen, type CrudExtension, type CrudExtensionProps, type CrudRow }
 import { useExecuteFillRule } from './api/execute-fill-rule.ts';
 import { useRefreshDictCache } from './api/refresh-dict-cache.ts';
 import { useTestDataSourceConnection } from './api/test-data-source-connection.ts';
+import { RoleAuthorizeDrawer } from './components/role-authorize-drawer.tsx';
+import { userExtension } from './components/user-actions.tsx';
 
 type RowProps = CrudExtensionProps & { row: CrudRow };
 
@@ -102,11 +104,27 @@ function ExecuteFillRuleAction({ row }: RowProps) {
   );
 }
 
+/** Opens the permission tree of a role. */
+function AuthorizeRoleAction({ entity, row }: RowProps) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <Authorized code={permissionCode(entity, 'authorize')}>
+      <Button type="link" size="small" onClick={() => setOpen(true)}>
+        {t('role.authorize')}
+      </Button>
+      {open ? <RoleAuthorizeDrawer roleId={row.id} roleName={text(row.roleName)} onClose={() => setOpen(false)} /> : null}
+    </Authorized>
+  );
+}
+
 /** Behaviour the system screens add beside their declarations, by entity name. */
 export const systemExtensions: Readonly<Record<string, CrudExtension>> = {
   dict: { RowActions: DictItemsAction, Toolbar: RefreshDictCache },
   dataSource: { RowActions: TestConnectionAction },
   fillRule: { RowActions: ExecuteFillRuleAction },
+  role: { RowActions: AuthorizeRoleAction },
+  user: userExtension,
 };
 
 export function extensionOf(entity: EntityDeclaration): CrudExtension | undefined {

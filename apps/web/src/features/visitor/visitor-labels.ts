@@ -1,9 +1,4 @@
-import type { VisitorCategory } from '@isps/contract';
-import type { MessageKey } from '../../locales/en-US.ts';
+import { VISITOR_CATEGORY_OPTIONS, type VisitorCategory } from '@isps/contract';
 
-export const categoryKey: Record<VisitorCategory, MessageKey> = {
-  general: 'visitor.categoryGeneral',
-  police: 'visitor.categoryPolice',
-  armedPolice: 'visitor.categoryArmedPolice',
-  contractor: 'visitor.categoryContractor',
-};
+/** i18n keys of the visitor categories (texts in the contract's entity labels, merged into the catalogues). */
+export const categoryKey = Object.fromEntries(VISITOR_CATEGORY_OPTIONS.map((o) => [o.value, o.label])) as Record<VisitorCategory, string>;

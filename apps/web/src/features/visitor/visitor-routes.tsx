@@ -14,7 +14,7 @@ function RequireVisitor({ children }: { children: ReactNode }) {
   return hasVisitorToken() ? children : <Navigate to="/vistor/login" replace />;
 }
 
-/** Everything under /vistor, drawn in the visitor layout, with or without a staff session. */
+/** The visitor area's own pages, drawn in the visitor layout, with or without a staff session. */
 export function VisitorRoutes() {
   return (
     <VisitorLayout>
@@ -38,6 +38,10 @@ export function VisitorRoutes() {
   );
 }
 
+// The visitor area's own paths. Other '/vistor/…' paths (the visitor list and API logins of the menu) are staff
+// screens of the console: menu paths are '/<area>/<screen>' and the area is spelt the same.
+const VISITOR_AREA = /^\/vistor(\/(login|reg|panel)|\/user(\/.*)?)?\/?$/;
+
 export function isVisitorPath(pathname: string): boolean {
-  return pathname === '/vistor' || pathname.startsWith('/vistor/');
+  return VISITOR_AREA.test(pathname);
 }

@@ -31,8 +31,10 @@ export interface CrudExtensionProps {
 
 /** Custom behaviour of one screen, added beside the generic page (never a copy of it). */
 export interface CrudExtension {
-  /** buttons after the toolbar's own */
-  Toolbar?: ComponentType<CrudExtensionProps>;
+  /** buttons after the toolbar's own; `selected` are the checked rows' ids (batch actions) */
+  Toolbar?: ComponentType<CrudExtensionProps & { selected: string[]; clearSelection: () => void }>;
+  /** rows can be checked for the toolbar's batch actions even without the delete permission */
+  batch?: boolean;
   /** actions after a row's edit / details / delete */
   RowActions?: ComponentType<CrudExtensionProps & { row: CrudRow }>;
 }
@@ -226,7 +228,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
             {t('crud.recycleBin')}
           </Button>
         ) : null}
-        {Toolbar ? <Toolbar entity={entity} refresh={refresh} /> : null}
+        {Toolbar ? <Toolbar entity={entity} refresh={refresh} selected={selected} clearSelection={() => setSelected([])} /> : null}
       </Space>
       {selected.length > 0 ? (
         <Space>
@@ -289,7 +291,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
           const sortChanged = (sort?.field ?? '') !== (state.sort?.field ?? '') || (sort?.order ?? '') !== (state.sort?.order ?? '');
           setState((s) => ({ ...s, pageNo: sortChanged || pageSize !== s.pageSize ? 1 : current, pageSize, sort: sort as { field: string; order: SortOrder } | null }));
         }}
-        selection={can.delete ? { keys: selected, onChange: (keys) => setSelected(keys) } : undefined}
+        selection={can.delete || extension?.batch ? { keys: selected, onChange: (keys) => setSelected(keys) } : undefined}
       />
     );
 

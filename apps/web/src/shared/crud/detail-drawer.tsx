@@ -1,6 +1,7 @@
 import type { EntityDeclaration } from '@isps/contract';
 import { Descriptions, Drawer, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useDrawerSize } from '../ui/index.ts';
 import { useEntityById } from './api/query-entity-by-id.ts';
 import { displayValue, fieldLabelKey, type CrudRow } from './entity-fields.ts';
 
@@ -15,8 +16,9 @@ export function DetailDrawer({ entity, row, onClose }: { entity: EntityDeclarati
   const { t } = useTranslation();
   const fresh = useEntityById(entity, row.id);
   const shown = fresh.data ?? row;
+  const drawerSize = useDrawerSize();
   return (
-    <Drawer open title={t('crud.detailTitle', { entity: t(entity.title) })} onClose={onClose} size="large" destroyOnHidden>
+    <Drawer open title={t('crud.detailTitle', { entity: t(entity.title) })} onClose={onClose} size={drawerSize} destroyOnHidden>
       <Spin spinning={fresh.isFetching && !fresh.data}>
         <Descriptions
           column={1}

@@ -37,7 +37,7 @@ export function formatTime(value: unknown, kind: FieldKind): string {
 export function displayValue(entity: EntityDeclaration, name: string, row: Record<string, unknown>, t: (key: string) => string): string {
   const field = entity.fields[name];
   const value = row[name];
-  if (field?.dict && typeof row[`${name}_dictText`] === 'string') return row[`${name}_dictText`] as string;
+  if ((field?.dict || field?.link) && typeof row[`${name}_dictText`] === 'string') return row[`${name}_dictText`] as string;
   const kind = fieldKind(entity, name);
   if (kind === 'datetime' || kind === 'date') return formatTime(value, kind);
   if (field?.widget.kind === 'options') {

@@ -6,6 +6,11 @@ import { useEntityOptions } from './api/entity-options.ts';
 import { useTreeList } from './api/query-tree-list.ts';
 import { fieldKind, findEntity } from './entity-fields.ts';
 
+/** The tree a treeSelect picks from: another entity's when the widget names one, else the entity's own. */
+function treeEntityOf(entity: EntityDeclaration, widget: { entity?: string }): EntityDeclaration {
+  return (widget.entity ? findEntity(widget.entity) : undefined) ?? entity;
+}
+
 /** antd passes `value` / `onChange` (and the field's id, which links the label) to the control of a Form.Item. */
 interface ControlProps {
   id?: string;
@@ -32,14 +37,15 @@ function DictSelect({ code, ...props }: ControlProps & { code: string }) {
   );
 }
 
-function EntitySelect({ entityName, labelField, ...props }: ControlProps & { entityName: string; labelField: string }) {
+function EntitySelect({ entityName, labelField, valueField, multiple, ...props }: ControlProps & { entityName: string; labelField: string; valueField?: string; multiple?: boolean }) {
   const { t } = useTranslation();
   const entity = findEntity(entityName);
-  const options = useEntityOptions(entity, labelField);
+  const options = useEntityOptions(entity, labelField, valueField);
   return (
     <Select
       id={props.id}
-      value={props.value as string | undefined}
+      mode={multiple ? 'multiple' : undefined}
+      value={props.value as string | string[] | undefined}
       onChange={props.onChange}
       disabled={props.disabled}
       allowClear
@@ -51,20 +57,21 @@ function EntitySelect({ entityName, labelField, ...props }: ControlProps & { ent
   );
 }
 
-function EntityTreeSelect({ entity, ...props }: ControlProps & { entity: EntityDeclaration }) {
+function EntityTreeSelect({ entity, multiple, ownTree, ...props }: ControlProps & { entity: EntityDeclaration; multiple?: boolean; ownTree: boolean }) {
   const { t } = useTranslation();
   const tree = useTreeList(entity);
   return (
-    <TreeSelect<string>
+    <TreeSelect<string | string[]>
       id={props.id}
-      value={props.value as string | undefined}
+      value={props.value as string | string[] | undefined}
       onChange={props.onChange}
+      multiple={multiple}
       disabled={props.disabled}
       allowClear
       showSearch
       treeNodeFilterProp="title"
       loading={tree.isLoading}
-      placeholder={t('crud.treeRoot')}
+      placeholder={ownTree ? t('crud.treeRoot') : t('crud.select')}
       treeData={(tree.data ?? []) as TreeRow[]}
       treeDefaultExpandAll
     />
@@ -129,14 +136,14 @@ export function FormControl({ entity, name, mode, ...props }: ControlProps & { e
     case 'select':
       return <DictSelect code={widget.dict} {...props} />;
     case 'entitySelect':
-      return <EntitySelect entityName={widget.entity} labelField={widget.labelField} {...props} />;
+      return <EntitySelect entityName={widget.entity} labelField={widget.labelField} valueField={widget.valueField} multiple={widget.multiple} {...props} />;
     case 'switch':
       return <Switch id={props.id} checked={Boolean(props.value)} onChange={props.onChange} disabled={props.disabled} />;
     case 'date':
     case 'datetime':
       return <DatePicker id={props.id} value={props.value as never} onChange={props.onChange} disabled={props.disabled} showTime={widget.kind === 'datetime'} style={{ width: '100%' }} />;
     case 'treeSelect':
-      return <EntityTreeSelect entity={entity} {...props} />;
+      return <EntityTreeSelect entity={treeEntityOf(entity, widget)} ownTree={!widget.entity} multiple={widget.multiple} {...props} />;
     case 'password':
       return (
         <Input.Password
@@ -187,9 +194,9 @@ export function SearchControl({ entity, name, match, ...props }: ControlProps & 
   }
   const widget = field?.widget;
   if (widget?.kind === 'select') return <DictSelect code={widget.dict} {...props} />;
-  if (widget?.kind === 'entitySelect') return <EntitySelect entityName={widget.entity} labelField={widget.labelField} {...props} />;
+  if (widget?.kind === 'entitySelect') return <EntitySelect entityName={widget.entity} labelField={widget.labelField} valueField={widget.valueField} {...props} />;
   if (widget?.kind === 'options' && field) return <OptionsSelect field={field as FieldDeclaration & { widget: typeof widget }} {...props} />;
-  if (widget?.kind === 'treeSelect') return <EntityTreeSelect entity={entity} {...props} />;
+  if (widget?.kind === 'treeSelect') return <EntityTreeSelect entity={treeEntityOf(entity, widget)} ownTree={!widget.entity} {...props} />;
   if (widget?.kind === 'switch') return <YesNoSelect {...props} />;
   if (kind === 'datetime' || kind === 'date') {
     return <DatePicker id={props.id} value={props.value as never} onChange={props.onChange} style={{ width: '100%' }} />;

@@ -14,10 +14,12 @@ export function toFormValue(field: FieldDeclaration, value: unknown): unknown {
       const time = dayjs(String(value));
       return time.isValid() ? time : undefined;
     }
-    case 'select':
-    case 'options':
     case 'entitySelect':
     case 'treeSelect':
+      if (field.widget.multiple) return String(value).split(',').filter(Boolean);
+      return value === '' ? undefined : String(value);
+    case 'select':
+    case 'options':
       return value === '' ? undefined : String(value);
     case 'switch':
       return value === 1 || value === '1' || value === true;

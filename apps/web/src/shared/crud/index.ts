@@ -2,5 +2,5 @@ export { CrudScreen, type CrudExtension, type CrudExtensionProps, type CrudScree
 export { CrudTable, type CrudColumn, type CrudTableProps } from './crud-table.tsx';
 export { displayValue, fieldLabelKey, findEntity, type CrudRow } from './entity-fields.ts';
 export { exportParams, filterParams, listParams, superQueryParams, type ListState, type SuperQuery } from './query-params.ts';
-export { fieldRules, issueText, toApiValue } from './zod-rules.ts';
+export { fieldRules, toApiValue } from './zod-rules.ts';
 export { crudKeys } from './api/keys.ts';

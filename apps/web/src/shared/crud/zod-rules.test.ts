@@ -1,4 +1,4 @@
-import { dataSourceEntity, fillRuleEntity, positionEntity, vendorEntity, type FieldDeclaration } from '@isps/contract';
+import { dataSourceEntity, fillRuleEntity, positionEntity, translate, vendorEntity, type FieldDeclaration } from '@isps/contract';
 import type { RuleObject } from 'antd/es/form';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
@@ -39,8 +39,7 @@ describe('zod schema → antd form rules', () => {
 
   it('maps length and range issues to the server messages', async () => {
     expect(await check(code, 'x'.repeat(65))).toBe('Label must have at most 64 characters');
-    // integerSchema sets one error for all its issues, so out of range reads like the server's 'must be an integer'
-    expect(await check(offset, 90_000)).toBe('Label must be an integer');
+    expect(await check(offset, 90_000)).toBe(translate('en-US', 'validation.tooBig', { field: 'Label', max: '86400' }));
     expect(await check(offset, 1.5)).toBe('Label must be an integer');
     expect(await check(offset, 12)).toBeNull();
   });

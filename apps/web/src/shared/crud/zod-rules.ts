@@ -1,4 +1,4 @@
-import { serverMessages, translate, type FieldDeclaration, type Language, type MessageKey } from '@isps/contract';
+import { issueText, translate, type FieldDeclaration, type Language } from '@isps/contract';
 import type { Rule } from 'antd/es/form';
 import dayjs from 'dayjs';
 import type { z } from 'zod';
@@ -7,6 +7,8 @@ const isEmpty = (value: unknown) => value === undefined || value === null || (ty
 
 /** A form value as the API (and so the schema) takes it: numbers from numeric text, 1/0 switches, ISO times. */
 export function toApiValue(field: FieldDeclaration, value: unknown): unknown {
+  // several picked values (link fields) travel joined by commas
+  if (Array.isArray(value)) return value.map(String).join(',');
   if (isEmpty(value)) return value;
   if (dayjs.isDayjs(value)) return value.toISOString();
   if (field.kind === 'integer') {
@@ -17,33 +19,6 @@ export function toApiValue(field: FieldDeclaration, value: unknown): unknown {
   if (typeof value === 'boolean') return value ? '1' : '0';
   if (typeof value === 'number') return String(value);
   return value;
-}
-
-function isMessageKey(text: string): text is MessageKey {
-  return text in serverMessages['en-US'];
-}
-
-/** The message of a schema issue in the user's language, worded as the server words it for the same field. */
-export function issueText(lang: Language, label: string, issue: z.core.$ZodIssue, value: unknown): string {
-  if (isMessageKey(issue.message)) {
-    return translate(lang, issue.message, { field: label, value: String(value), index: String(Number(issue.path[1] ?? 0) + 1), problem: '' });
-  }
-  const detail = issue as z.core.$ZodIssue & { origin?: string; minimum?: number | bigint; maximum?: number | bigint; expected?: string };
-  switch (issue.code) {
-    case 'too_small':
-      if (detail.origin === 'string' && Number(detail.minimum) <= 1) return translate(lang, 'validation.required', { field: label });
-      return translate(lang, detail.origin === 'string' ? 'validation.tooShort' : 'validation.tooSmall', { field: label, min: String(detail.minimum) });
-    case 'too_big':
-      return translate(lang, detail.origin === 'string' ? 'validation.tooLong' : 'validation.tooBig', { field: label, max: String(detail.maximum) });
-    case 'invalid_type':
-      return translate(lang, detail.expected === 'number' || detail.expected === 'int' ? 'validation.integer' : 'validation.invalid', { field: label });
-    case 'invalid_format':
-      return translate(lang, 'validation.format', { field: label });
-    case 'invalid_value':
-      return translate(lang, 'validation.unknownOption', { field: label, value: String(value) });
-    default:
-      return translate(lang, 'validation.invalid', { field: label });
-  }
 }
 
 /** Whether the form demands a value: required fields on add; on edit they cannot be emptied (write-only excepted). */

@@ -1,3 +1,3 @@
 export { Authorized } from './authorized.tsx';
 export { hasPermission } from './has-permission.ts';
-export { usePermission } from './use-permission.ts';
+export { usePermission, usePermissionCheck } from './use-permission.ts';

@@ -2,3 +2,5 @@ export { Copyright } from './copyright.tsx';
 export { FullPageSpin } from './full-page-spin.tsx';
 export { LanguageSwitch } from './language-switch.tsx';
 export { useDocumentTitle } from './use-document-title.ts';
+export { useDrawerSize } from './use-drawer-size.ts';
+export { PasswordStrengthMeter } from './password-strength.tsx';

@@ -5,13 +5,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { feedback } from '../../../shared/api/index.ts';
-import { useDocumentTitle } from '../../../shared/ui/index.ts';
+import { PasswordStrengthMeter, useDocumentTitle } from '../../../shared/ui/index.ts';
 import { useResetFindAccount } from '../api/reset-find-account.ts';
 import { resetSendCode } from '../api/reset-send-code.ts';
 import { useResetSetPassword } from '../api/reset-set-password.ts';
 import { useResetVerify } from '../api/reset-verify.ts';
 import { CodeCountdownButton } from '../components/code-countdown-button.tsx';
-import { PasswordStrengthMeter } from '../components/password-strength.tsx';
 import styles from './account.module.css';
 
 type Step = 0 | 1 | 2 | 3;

@@ -4,12 +4,11 @@ import { Button, Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { feedback } from '../../../shared/api/index.ts';
-import { useDocumentTitle } from '../../../shared/ui/index.ts';
+import { PasswordStrengthMeter, useDocumentTitle } from '../../../shared/ui/index.ts';
 import { checkRegisterValue } from '../api/check-register-value.ts';
 import { useRegister } from '../api/register.ts';
 import { sendSmsCode } from '../api/send-sms-code.ts';
 import { CodeCountdownButton } from '../components/code-countdown-button.tsx';
-import { PasswordStrengthMeter } from '../components/password-strength.tsx';
 import styles from './account.module.css';
 
 interface RegisterForm {

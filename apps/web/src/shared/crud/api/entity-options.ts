@@ -8,20 +8,20 @@ export interface EntityOption {
   label: string;
 }
 
-export async function getEntityOptions(entity: EntityDeclaration, labelField: string): Promise<EntityOption[]> {
+export async function getEntityOptions(entity: EntityDeclaration, labelField: string, valueField = 'id'): Promise<EntityOption[]> {
   const page = unwrap(await http.get<Page<CrudRow>>(crudPath(entity, 'list'), { pageNo: 1, pageSize: MAX_PAGE_SIZE, column: labelField, order: 'asc' }));
-  return page.records.map((row) => ({ value: row.id, label: String(row[labelField] ?? row.id) }));
+  return page.records.map((row) => ({ value: String(row[valueField] ?? row.id), label: String(row[labelField] ?? row.id) }));
 }
 
-export const entityOptionsQuery = (entity: EntityDeclaration | undefined, labelField: string) =>
+export const entityOptionsQuery = (entity: EntityDeclaration | undefined, labelField: string, valueField = 'id') =>
   queryOptions({
-    queryKey: ['crud', entity?.name ?? '', 'options', labelField],
-    queryFn: () => (entity ? getEntityOptions(entity, labelField) : Promise.resolve([])),
+    queryKey: ['crud', entity?.name ?? '', 'options', labelField, valueField],
+    queryFn: () => (entity ? getEntityOptions(entity, labelField, valueField) : Promise.resolve([])),
     enabled: Boolean(entity),
     staleTime: 60_000,
   });
 
-/** Rows of another entity to pick from (value id, label its `labelField`); none for an unregistered entity. */
-export function useEntityOptions(entity: EntityDeclaration | undefined, labelField: string) {
-  return useQuery(entityOptionsQuery(entity, labelField));
+/** Rows of another entity to pick from (value its id or `valueField`, label its `labelField`); none for an unregistered entity. */
+export function useEntityOptions(entity: EntityDeclaration | undefined, labelField: string, valueField?: string) {
+  return useQuery(entityOptionsQuery(entity, labelField, valueField));
 }

@@ -1,7 +1,7 @@
 import { passwordStrength, type PasswordStrength } from '@isps/contract';
 import { Progress } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { MessageKey } from '../../../locales/en-US.ts';
+import type { MessageKey } from '../../locales/en-US.ts';
 
 const look: Record<PasswordStrength, { percent: number; color: string; key: MessageKey }> = {
   low: { percent: 33, color: '#ff4d4f', key: 'register.strengthLow' },

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { RolePath, permissionCode, roleEntity, type PermissionTreeNode, type RoleOption } from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { SYSTEM_ADMIN_ROLE, callerOf, type CurrentUser } from '../../platform/access.ts';
+import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
+import { registerEntity } from '../../platform/crud/index.ts';
+import { AppError, refuse } from '../../platform/envelope.ts';
+
+const tags = ['system'];
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+async function holdsAdminRole(app: FastifyInstance, userId: string): Promise<boolean> {
+  const row = await app.db
+    .selectFrom('sys_user_role as ur')
+    .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
+    .select('r.id')
+    .where('ur.user_id', '=', userId)
+    .where('r.role_code', '=', SYSTEM_ADMIN_ROLE)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Permission ids the caller may hand out: all for the administrator, else those the caller holds. */
+async function grantableIds(app: FastifyInstance, caller: CurrentUser): Promise<Set<string> | 'all'> {
+  if (await holdsAdminRole(app, caller.id)) return 'all';
+  const rows = await app.db
+    .selectFrom('sys_role_permission as rp')
+    .innerJoin('sys_user_role as ur', 'ur.role_id', 'rp.role_id')
+    .select('rp.permission_id')
+    .distinct()
+    .where('ur.user_id', '=', caller.id)
+    .execute();
+  return new Set(rows.map((r) => r.permission_id));
+}
+
+function permissionTree(rows: Array<{ id: string; parent_id: string | null; name: string; menu_type: number; perms: string | null; sort_no: number }>): PermissionTreeNode[] {
+  const nodes = new Map(rows.map((r) => [r.id, { key: r.id, title: r.name, menuType: Number(r.menu_type), perms: r.perms, sort: Number(r.sort_no) } as PermissionTreeNode & { sort: number }]));
+  const roots: Array<PermissionTreeNode & { sort: number }> = [];
+  for (const row of rows) {
+    const node = nodes.get(row.id)!;
+    const parent = row.parent_id ? nodes.get(row.parent_id) : undefined;
+    if (parent) (parent.children ??= []).push(node);
+    else if (!row.parent_id) roots.push(node);
+  }
+  const order = (list: PermissionTreeNode[]): PermissionTreeNode[] =>
+    (list as Array<PermissionTreeNode & { sort: number }>)
+      .sort((a, b) => a.sort - b.sort)
+      .map(({ sort: _sort, ...node }) => (node.children ? { ...node, children: order(node.children) } : node));
+  return order(roots);
+}
+
+const saveBody = z.object({ roleId: z.string().regex(ID), permissionIds: z.string().max(200_000), lastpermissionIds: z.string().max(200_000).optional() });
+
+/** Roles: the generic screen of the declaration, the administrator role protected, and permission assignment. */
+export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
+  const isAdminRole = (row: Record<string, unknown>) => row.role_code === SYSTEM_ADMIN_ROLE;
+
+  const roles = registerEntity(app, roleEntity, {
+    beforeEdit: (_ctx, values, existing) => {
+      if (isAdminRole(existing) && values.roleCode !== undefined && values.roleCode !== SYSTEM_ADMIN_ROLE) refuse('role.adminProtected');
+    },
+    beforeDelete: async ({ app: a }, rows) => {
+      if (rows.some(isAdminRole)) refuse('role.adminProtected');
+      const ids = rows.map((r) => r.id as string);
+      await a.db.deleteFrom('sys_user_role').where('role_id', 'in', ids).execute();
+      await a.db.deleteFrom('sys_role_permission').where('role_id', 'in', ids).execute();
+    },
+  });
+
+  app.get(RolePath.queryall, { schema: { tags, summary: 'Every role the caller sees, for selectors' }, config: { permission: 'authenticated' } }, async (request, reply) => {
+    const rows = await roles.scoped(callerOf(request)).orderBy('role_name').limit(5000).execute();
+    return reply.ok(rows.map((r): RoleOption => ({ id: r.id as string, roleName: r.role_name as string, roleCode: r.role_code as string })));
+  });
+
+  const authorize = permissionCode(roleEntity, 'authorize');
+
+  app.get(RolePath.permissionTree, { schema: { tags, summary: 'The whole menu and button tree' }, config: { permission: authorize } }, async (_request, reply) => {
+    const rows = await app.db.selectFrom('sys_permission').select(['id', 'parent_id', 'name', 'menu_type', 'perms', 'sort_no']).where('del_flag', '=', 0).execute();
+    return reply.ok({ treeList: permissionTree(rows), ids: rows.map((r) => r.id) });
+  });
+
+  const roleQuery = z.object({ roleId: z.string().regex(ID) });
+  app.get(RolePath.queryRolePermission, { schema: { tags, summary: 'Permission ids of a role', querystring: roleQuery }, config: { permission: authorize } }, async (request, reply) => {
+    const role = await roles.findById(callerOf(request), (request.query as z.infer<typeof roleQuery>).roleId);
+    if (!role) throw new AppError('notFound', 'crud.notFound');
+    const rows = await app.db.selectFrom('sys_role_permission').select('permission_id').where('role_id', '=', role.id as string).execute();
+    return reply.ok(rows.map((r) => r.permission_id));
+  });
+
+  app.post(RolePath.saveRolePermission, { schema: { tags, summary: "Replace a role's permissions", body: saveBody }, config: { permission: authorize } }, async (request, reply) => {
+    const started = performance.now();
+    const caller = callerOf(request);
+    const body = request.body as z.infer<typeof saveBody>;
+    const role = await roles.findById(caller, body.roleId);
+    if (!role) throw new AppError('notFound', 'crud.notFound');
+    if (isAdminRole(role)) refuse('role.adminProtected');
+    const wanted = [...new Set(body.permissionIds.split(',').map((s) => s.trim()).filter(Boolean))];
+    if (wanted.some((id) => !ID.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'permissionIds' });
+    const existing = wanted.length === 0 ? [] : (await app.db.selectFrom('sys_permission').select('id').where('id', 'in', wanted).where('del_flag', '=', 0).execute()).map((r) => r.id);
+    const grantable = await grantableIds(app, caller);
+    const current = new Set((await app.db.selectFrom('sys_role_permission').select('permission_id').where('role_id', '=', role.id as string).execute()).map((r) => r.permission_id));
+    // a caller who is not the administrator may neither add nor remove what they do not hold themselves
+    if (grantable !== 'all') {
+      const changed = [...existing.filter((id) => !current.has(id)), ...[...current].filter((id) => !existing.includes(id))];
+      if (changed.some((id) => !grantable.has(id))) refuse('role.notGrantable');
+    }
+    const now = new Date(app.clock()).toISOString();
+    await app.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('sys_role_permission').where('role_id', '=', role.id as string).execute();
+      for (let i = 0; i < existing.length; i += 200) {
+        await trx
+          .insertInto('sys_role_permission')
+          .values(existing.slice(i, i + 200).map((permissionId) => ({ id: randomUUID(), role_id: role.id as string, permission_id: permissionId, create_by: caller.username, create_time: now, update_by: null, update_time: null })))
+          .execute();
+      }
+    });
+    await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, ip: request.ip, content: `role: permissions of ${String(role.role_code)} (${existing.length})`, costMs: performance.now() - started });
+    return reply.ok(null, 'role.permissionsSaved');
+  });
+};

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiPath, LANGUAGES, RolePath, crudPath, entityLabel, roleEntity, translate, type Page, type PermissionResult, type PermissionTreeNode, type RoleOption } from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import { createRoleWith } from '../../test/crud-helpers.ts';
+import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, type TestApp } from '../../test/harness.ts';
+
+type Row = Record<string, unknown> & { id: string };
+
+function flatten(nodes: PermissionTreeNode[]): PermissionTreeNode[] {
+  return nodes.flatMap((n) => [n, ...flatten(n.children ?? [])]);
+}
+
+describe.each(await testDialects())('roles and their permissions on %s', (dialect) => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let admin: string;
+  const call = <T = unknown>(token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: Record<string, unknown>, lang = 'en-US') =>
+    injectAs<T>(app, token, { method, url: api(app, path), payload, headers: { lang } });
+  const add = (payload: Record<string, unknown>, lang = 'en-US') => call<{ id: string }>(admin, 'POST', crudPath(roleEntity, 'add'), payload, lang);
+
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    app = t.app;
+    admin = await adminToken(app);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('checks name 2-30, code at most 64 without Chinese, description at most 126 and a unique code', async () => {
+    for (const lang of LANGUAGES) {
+      const field = (name: string) => entityLabel(lang, `role.field.${name}`);
+      expect((await add({ roleName: 'A', roleCode: 'a' }, lang)).envelope.message).toBe(translate(lang, 'validation.tooShort', { field: field('roleName'), min: '2' }));
+      expect((await add({ roleName: 'A'.repeat(31), roleCode: 'a' }, lang)).envelope.message).toBe(translate(lang, 'validation.tooLong', { field: field('roleName'), max: '30' }));
+      expect((await add({ roleName: 'Guards', roleCode: '门卫' }, lang)).envelope.message).toBe(translate(lang, 'validation.noChinese', { field: field('roleCode') }));
+      expect((await add({ roleName: 'Guards', roleCode: 'g'.repeat(65) }, lang)).envelope.message).toBe(translate(lang, 'validation.tooLong', { field: field('roleCode'), max: '64' }));
+      expect((await add({ roleName: 'Guards', roleCode: 'g', description: 'd'.repeat(127) }, lang)).statusCode).toBe(400);
+    }
+    expect((await add({ roleName: 'Guards', roleCode: 'guard', roleType: 2 })).envelope.success).toBe(true);
+    for (const lang of LANGUAGES) expect((await add({ roleName: 'Guards 2', roleCode: 'guard' }, lang)).envelope.message).toBe(translate(lang, 'duplicate.roleCode'));
+    const listed = await call<Page<Row>>(admin, 'GET', `${crudPath(roleEntity, 'list')}?roleCode=guard`);
+    expect(listed.envelope.result.records[0]).toMatchObject({ roleName: 'Guards', roleType: 2 });
+    const options = await call<RoleOption[]>(admin, 'GET', RolePath.queryall);
+    expect(options.envelope.result.map((r) => r.roleCode)).toEqual(expect.arrayContaining(['admin', 'guard']));
+  });
+
+  it('assigns permissions from the tree, and the holder sees exactly those menus and buttons at once', async () => {
+    const tree = (await call<{ treeList: PermissionTreeNode[]; ids: string[] }>(admin, 'GET', RolePath.permissionTree)).envelope.result;
+    const nodes = flatten(tree.treeList);
+    expect(nodes.length).toBe(tree.ids.length);
+    const positionScreen = nodes.find((n) => n.title === 'menu.system.position')!;
+    const positionList = positionScreen.children!.find((n) => n.perms === 'system:position:list')!;
+    const system = nodes.find((n) => n.title === 'menu.system')!;
+    const role = (await call<Page<Row>>(admin, 'GET', `${crudPath(roleEntity, 'list')}?roleCode=guard`)).envelope.result.records[0]!;
+    const saved = await call(admin, 'POST', RolePath.saveRolePermission, { roleId: role.id, permissionIds: [system.key, positionScreen.key, positionList.key].join(',') }, 'zh-CN');
+    expect(saved.envelope).toMatchObject({ success: true, message: translate('zh-CN', 'role.permissionsSaved') });
+    expect((await call<string[]>(admin, 'GET', `${RolePath.queryRolePermission}?roleId=${role.id}`)).envelope.result.sort()).toEqual([system.key, positionScreen.key, positionList.key].sort());
+
+    await createTestUser(app, 'guard1', { roles: ['guard'] });
+    const guard = await login(app, 'guard1', USER_PASSWORD);
+    const permission = (await call<PermissionResult>(guard, 'GET', ApiPath.userPermission)).envelope.result;
+    expect(permission.auth.map((a) => a.action)).toEqual(['system:position:list']);
+    expect(JSON.stringify(permission.menu)).toContain('/system/position');
+    expect((await call(guard, 'GET', '/sys/position/list')).envelope.success).toBe(true);
+
+    // taking the permission away works on the next request
+    await call(admin, 'POST', RolePath.saveRolePermission, { roleId: role.id, permissionIds: '' });
+    expect((await call(guard, 'GET', '/sys/position/list')).envelope.code).toBe(510);
+  });
+
+  it('lets a non-administrator hand out only what they hold, and protects the administrator role', async () => {
+    await createRoleWith(app, 'role_manager', ['system:role:list', 'system:role:authorize', 'system:position:list']);
+    await createTestUser(app, 'manager1', { roles: ['role_manager'] });
+    const manager = await login(app, 'manager1', USER_PASSWORD);
+    const tree = flatten((await call<{ treeList: PermissionTreeNode[] }>(manager, 'GET', RolePath.permissionTree)).envelope.result.treeList);
+    const held = tree.find((n) => n.perms === 'system:position:list')!;
+    const notHeld = tree.find((n) => n.perms === 'system:position:delete')!;
+    const role = (await call<Page<Row>>(admin, 'GET', `${crudPath(roleEntity, 'list')}?roleCode=guard`)).envelope.result.records[0]!;
+    expect((await call(manager, 'POST', RolePath.saveRolePermission, { roleId: role.id, permissionIds: held.key })).envelope.success).toBe(true);
+    expect((await call(manager, 'POST', RolePath.saveRolePermission, { roleId: role.id, permissionIds: `${held.key},${notHeld.key}` })).envelope.message).toBe(translate('en-US', 'role.notGrantable'));
+    expect((await call(manager, 'POST', RolePath.saveRolePermission, { roleId: role.id, permissionIds: "x' or '1'='1" })).statusCode).toBe(400);
+    // a reader of roles may not add, edit or delete them
+    expect((await call(manager, 'POST', crudPath(roleEntity, 'add'), { roleName: 'Xx', roleCode: 'xx' })).envelope.code).toBe(510);
+
+    const adminRole = await app.db.selectFrom('sys_role').select('id').where('role_code', '=', 'admin').executeTakeFirstOrThrow();
+    expect((await call(admin, 'DELETE', `${crudPath(roleEntity, 'delete')}?id=${adminRole.id}`)).envelope.message).toBe(translate('en-US', 'role.adminProtected'));
+    expect((await call(admin, 'PUT', crudPath(roleEntity, 'edit'), { id: adminRole.id, roleCode: 'root' })).envelope.message).toBe(translate('en-US', 'role.adminProtected'));
+    expect((await call(admin, 'POST', RolePath.saveRolePermission, { roleId: adminRole.id, permissionIds: '' })).envelope.message).toBe(translate('en-US', 'role.adminProtected'));
+    expect((await call(admin, 'GET', '/sys/position/list')).envelope.success).toBe(true);
+  });
+
+  it('deletes a role with its user and permission links', async () => {
+    const role = (await call<Page<Row>>(admin, 'GET', `${crudPath(roleEntity, 'list')}?roleCode=guard`)).envelope.result.records[0]!;
+    expect((await call(admin, 'DELETE', `${crudPath(roleEntity, 'delete')}?id=${role.id}`)).envelope.success).toBe(true);
+    expect(await app.db.selectFrom('sys_user_role').select('id').where('role_id', '=', role.id).execute()).toEqual([]);
+    expect(await app.db.selectFrom('sys_role_permission').select('id').where('role_id', '=', role.id).execute()).toEqual([]);
+  });
+});

@@ -1,0 +1,266 @@
+import {
+  UserAdminPath,
+  UserStatus,
+  changeUserPasswordBody,
+  isStrongPassword,
+  permissionCode,
+  userAgentEntity,
+  userEntity,
+  departEntity,
+  type ChangeUserPasswordBody,
+} from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { callerOf, type CurrentUser } from '../../platform/access.ts';
+import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
+import { registerEntity, type CrudContext, type RegisteredEntity } from '../../platform/crud/index.ts';
+import { AppError, refuse } from '../../platform/envelope.ts';
+import { ADMIN_USERNAME } from '../../db/seed/index.ts';
+import { nextOrgCode } from './depart-service.ts';
+
+const tags = ['user'];
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
+
+const frozenBody = z.object({
+  ids: z.string().max(70_000),
+  status: z.union([z.literal(UserStatus.normal), z.literal(UserStatus.frozen), z.enum(['1', '2']).transform(Number)]),
+});
+
+const idsOf = (text: string) => [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+
+function requireIds(text: string): string[] {
+  const ids = idsOf(text);
+  if (ids.length === 0) refuse('crud.selectRecord');
+  if (ids.length > 1000 || ids.some((id) => !ID.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'ids' });
+  return ids;
+}
+
+const isAdmin = (row: Row | undefined) => row?.username === ADMIN_USERNAME;
+const sameIds = (a: unknown, b: unknown) => idsOf(String(a ?? '')).sort().join(',') === idsOf(String(b ?? '')).sort().join(',');
+
+/** The ids linked to a user in a link table, joined by commas. */
+async function linkedIds(app: FastifyInstance, table: 'sys_user_role' | 'sys_user_depart', userId: string): Promise<string> {
+  const column = table === 'sys_user_role' ? 'role_id' : 'dep_id';
+  const rows = await app.db.selectFrom(table).select(column).where('user_id', '=', userId).execute();
+  return rows.map((r) => (r as Row)[column] as string).join(',');
+}
+
+/** The current group follows the user's groups: kept while still one of them, else the first, else none. */
+async function syncOrgCode(app: FastifyInstance, userId: string): Promise<void> {
+  const user = await app.db.selectFrom('sys_user').select('org_code').where('id', '=', userId).executeTakeFirst();
+  const groups = await app.db
+    .selectFrom('sys_user_depart as ud')
+    .innerJoin('sys_depart as d', 'd.id', 'ud.dep_id')
+    .select('d.org_code')
+    .where('ud.user_id', '=', userId)
+    .where('d.del_flag', '=', 0)
+    .orderBy('d.org_code')
+    .execute();
+  const codes = groups.map((g) => g.org_code);
+  const next = user?.org_code && codes.includes(user.org_code) ? user.org_code : (codes[0] ?? null);
+  if (next !== (user?.org_code ?? null)) await app.db.updateTable('sys_user').set({ org_code: next }).where('id', '=', userId).execute();
+}
+
+async function log(app: FastifyInstance, caller: CurrentUser, ip: string, content: string, started: number) {
+  await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, ip, content: `user: ${content}`, costMs: performance.now() - started });
+}
+
+/**
+ * The users screen: the generic engine over sys_user (roles and groups as link fields) with hashing, freezing,
+ * password resets and agents; the administrator account refuses every one of these
+ * ('Administrator account does not allow this operation!').
+ */
+export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  const revokeSessions = async (ids: string[]) => {
+    for (const id of ids) await app.tokens.revokeAllOf(id);
+  };
+
+  registerEntity(app, departEntity, {
+    beforeAdd: async ({ app: a }, values) => {
+      const parentId = (values.parentId as string | null) ?? null;
+      const code = await nextOrgCode(a, parentId);
+      values.orgCode = code;
+      values.orgType = parentId ? '2' : '1';
+    },
+    beforeEdit: (_ctx, values) => {
+      // the org code follows the place in the tree it was created at; moving a group keeps its code
+      delete values.orgCode;
+    },
+    beforeDelete: async ({ app: a }, rows) => {
+      const ids = rows.map((r) => r.id as string);
+      const members = await a.db.selectFrom('sys_user_depart').select('user_id').where('dep_id', 'in', ids).execute();
+      await a.db.deleteFrom('sys_user_depart').where('dep_id', 'in', ids).execute();
+      for (const m of new Set(members.map((r) => r.user_id))) await syncOrgCode(a, m);
+    },
+  });
+
+  const users: RegisteredEntity = registerEntity(app, userEntity, {
+    beforeAdd: async ({ app: a }, values) => {
+      values.password = await a.hasher.hash(String(values.password));
+      values.status = UserStatus.normal;
+    },
+    // a password an administrator chose is an initial one: the user replaces it at the first sign-in
+    columnsOnAdd: () => ({ must_change_password: 1, org_code: null }),
+    afterAdd: async ({ app: a }, id) => syncOrgCode(a, id),
+    beforeEdit: async ({ app: a }, values, existing) => {
+      if (isAdmin(existing)) {
+        const renamed = values.username !== undefined && values.username !== existing.username;
+        const rolesChanged = values.selectedroles !== undefined && !sameIds(values.selectedroles, await linkedIds(a, 'sys_user_role', existing.id));
+        const groupsChanged = values.selecteddeparts !== undefined && !sameIds(values.selecteddeparts, await linkedIds(a, 'sys_user_depart', existing.id));
+        if (renamed || rolesChanged || groupsChanged || (typeof values.password === 'string' && values.password !== '')) refuse('error.adminProtected');
+      }
+      if (typeof values.password === 'string' && values.password !== '') {
+        values.password = await a.hasher.hash(values.password);
+        await a.db.updateTable('sys_user').set({ must_change_password: 1 }).where('id', '=', existing.id).execute();
+        await revokeSessions([existing.id]);
+      }
+    },
+    afterEdit: async ({ app: a }, id) => syncOrgCode(a, id),
+    beforeDelete: async ({ app: a }, rows, complete) => {
+      if (rows.some(isAdmin)) refuse('error.adminProtected');
+      await revokeSessions(rows.map((r) => r.id as string));
+      if (complete) {
+        const ids = rows.map((r) => r.id as string);
+        await a.db.deleteFrom('sys_user_token').where('user_id', 'in', ids).execute();
+        await a.db.deleteFrom('sys_user_agent').where('user_name', 'in', rows.map((r) => r.username as string)).execute();
+      }
+    },
+    routes: (routes, registered) => {
+      routes.put(
+        UserAdminPath.frozenBatch,
+        { schema: { tags, summary: 'Freeze or thaw users', body: frozenBody }, config: { permission: permissionCode(userEntity, 'frozen') } },
+        async (request, reply) => {
+          const started = performance.now();
+          const caller = callerOf(request);
+          const { ids: text, status } = request.body as z.infer<typeof frozenBody>;
+          const ids = requireIds(text);
+          const rows = await registered.scoped(caller).select(['id', 'username']).where('id', 'in', ids).execute();
+          if (rows.length === 0) throw new AppError('notFound', 'crud.notFound');
+          if (rows.some(isAdmin)) refuse('error.adminProtected');
+          const found = rows.map((r) => r.id as string);
+          await app.db.updateTable('sys_user').set({ status, update_by: caller.username, update_time: new Date(app.clock()).toISOString() }).where('id', 'in', found).execute();
+          if (status === UserStatus.frozen) await revokeSessions(found);
+          await log(app, caller, request.ip, `${status === UserStatus.frozen ? 'freeze' : 'thaw'} ${found.join(',')}`, started);
+          return reply.ok({ count: found.length }, status === UserStatus.frozen ? 'userAdmin.frozenBatch' : 'userAdmin.thawedBatch', { count: String(found.length) });
+        },
+      );
+
+      routes.put(
+        UserAdminPath.changePassword,
+        { schema: { tags, summary: "Set a user's password", body: changeUserPasswordBody }, config: { permission: permissionCode(userEntity, 'resetPassword') } },
+        async (request, reply) => {
+          const started = performance.now();
+          const caller = callerOf(request);
+          const body = request.body as ChangeUserPasswordBody;
+          const user = await registered.scoped(caller).where('username', '=', body.username).executeTakeFirst();
+          if (!user) throw new AppError('notFound', 'crud.notFound');
+          if (isAdmin(user)) refuse('error.adminProtected');
+          if (body.password !== body.confirmpassword) refuse('password.mismatch');
+          if (!isStrongPassword(body.password)) refuse('password.weak');
+          await app.db
+            .updateTable('sys_user')
+            .set({ password: await app.hasher.hash(body.password), must_change_password: 1, update_by: caller.username, update_time: new Date(app.clock()).toISOString() })
+            .where('id', '=', user.id)
+            .execute();
+          await revokeSessions([user.id]);
+          await log(app, caller, request.ip, `reset password ${user.id}`, started);
+          return reply.ok(null, 'userAdmin.passwordReset', { username: user.username });
+        },
+      );
+
+      routes.get(
+        UserAdminPath.queryUserRole,
+        { schema: { tags, summary: "A user's role ids", querystring: z.object({ userid: z.string().regex(ID) }) }, config: { permission: permissionCode(userEntity, 'list') } },
+        async (request, reply) => {
+          const user = await registered.findById(callerOf(request), (request.query as { userid: string }).userid);
+          if (!user) throw new AppError('notFound', 'crud.notFound');
+          return reply.ok(idsOf(await linkedIds(app, 'sys_user_role', user.id)));
+        },
+      );
+
+      routes.get(
+        UserAdminPath.checkOnlyUser,
+        {
+          schema: {
+            tags,
+            summary: 'Is a user name, phone or email still free',
+            querystring: z.object({ username: z.string().max(100).optional(), phone: z.string().max(45).optional(), email: z.string().max(100).optional(), id: z.string().regex(ID).optional() }),
+          },
+          config: { permission: permissionCode(userEntity, 'list') },
+        },
+        async (request, reply) => {
+          const query = request.query as { username?: string; phone?: string; email?: string; id?: string };
+          const [column, value, message] = query.username
+            ? (['username', query.username, 'duplicate.userName'] as const)
+            : query.phone
+              ? (['phone', query.phone, 'duplicate.phone'] as const)
+              : query.email
+                ? (['email', query.email, 'duplicate.email'] as const)
+                : refuse('error.badRequest');
+          let holder = app.db.selectFrom('sys_user').select('id').where(column, '=', value.trim());
+          if (query.id) holder = holder.where('id', '<>', query.id);
+          if (await holder.executeTakeFirst()) refuse(message);
+          return reply.ok(true, 'userAdmin.available');
+        },
+      );
+
+      routes.get(
+        UserAdminPath.queryUserByDepId,
+        { schema: { tags, summary: "A group's users", querystring: z.object({ id: z.string().regex(ID) }) }, config: { permission: permissionCode(userEntity, 'list') } },
+        async (request, reply) => {
+          const rows = await registered
+            .scoped(callerOf(request))
+            .select(['id', 'username', 'realname'])
+            .where('id', 'in', app.db.selectFrom('sys_user_depart').select('user_id').where('dep_id', '=', (request.query as { id: string }).id))
+            .orderBy('username')
+            .limit(5000)
+            .execute();
+          return reply.ok(rows.map((r) => ({ id: r.id, username: r.username, realname: r.realname })));
+        },
+      );
+
+      routes.get(
+        UserAdminPath.queryUserRoleMap,
+        { schema: { tags, summary: 'Role names by user id' }, config: { permission: permissionCode(userEntity, 'list') } },
+        async (request, reply) => {
+          const caller = callerOf(request);
+          const pairs = await app.db
+            .selectFrom('sys_user_role as ur')
+            .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
+            .innerJoin('sys_user as u', 'u.id', 'ur.user_id')
+            .select(['ur.user_id', 'r.role_name'])
+            .where('u.del_flag', '=', 0)
+            .$if(caller.tenantScope !== null, (q) => q.where('u.tenant_id', '=', caller.tenantScope))
+            .limit(50_000)
+            .execute();
+          const map: Record<string, string> = {};
+          for (const p of pairs) map[p.user_id] = map[p.user_id] ? `${map[p.user_id]},${p.role_name}` : p.role_name;
+          return reply.ok(map);
+        },
+      );
+    },
+  });
+
+  registerEntity(app, userAgentEntity, {
+    beforeAdd: (ctx, values) => checkAgent(ctx, users, values),
+    beforeEdit: (ctx, values, existing) => checkAgent(ctx, users, values, existing),
+  });
+};
+
+/** An agent setting names a user of the caller's and another user as agent, ends after it starts, never for the administrator. */
+async function checkAgent(ctx: CrudContext, users: RegisteredEntity, values: Row, existing?: Row) {
+  const userName = String(values.userName ?? existing?.user_name ?? '');
+  const agentName = String(values.agentUserName ?? existing?.agent_user_name ?? '');
+  const start = values.startTime !== undefined ? values.startTime : existing?.start_time;
+  const end = values.endTime !== undefined ? values.endTime : existing?.end_time;
+  if (typeof start === 'string' && typeof end === 'string' && end <= start) throw new AppError('badRequest', 'validation.endBeforeStart');
+  if (existing && values.userName !== undefined && values.userName !== existing.user_name) delete values.userName;
+  if (userName === ADMIN_USERNAME) refuse('error.adminProtected');
+  if (userName === agentName) refuse('userAdmin.agentSelf');
+  const agent = await users.scoped(ctx.caller).where('username', '=', agentName).executeTakeFirst();
+  const user = await users.scoped(ctx.caller).where('username', '=', userName).executeTakeFirst();
+  if (!user || !agent) throw new AppError('notFound', 'crud.notFound');
+}

@@ -1,0 +1,68 @@
+import { VisitorAdminPath, VisitorStatus, permissionCode, visitorEntity } from '@isps/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { callerOf } from '../../platform/access.ts';
+import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
+import { registerEntity } from '../../platform/crud/index.ts';
+import { AppError, refuse } from '../../platform/envelope.ts';
+
+const tags = ['visitor'];
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+const frozenBody = z.object({
+  ids: z.string().max(70_000),
+  status: z.union([z.literal(VisitorStatus.normal), z.literal(VisitorStatus.frozen), z.enum(['1', '2']).transform(Number)]),
+});
+
+/** The staff's visitor screen: the generic engine over sys_visitor, plus hashing, freezing and thawing. */
+export const visitorAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const revokeSessions = (visitorIds: string[]) => app.db.deleteFrom('sys_visitor_token').where('visitor_id', 'in', visitorIds).execute();
+
+  registerEntity(app, visitorEntity, {
+    beforeAdd: async ({ app: a }, values) => {
+      values.password = await a.hasher.hash(String(values.password));
+      values.status = VisitorStatus.normal;
+    },
+    beforeEdit: async ({ app: a }, values, existing) => {
+      if (typeof values.password === 'string' && values.password !== '') {
+        values.password = await a.hasher.hash(values.password);
+        // a new password ends the sessions opened with the old one
+        await revokeSessions([existing.id as string]);
+      }
+    },
+    beforeDelete: async (_ctx, rows) => {
+      await revokeSessions(rows.map((r) => r.id as string));
+    },
+    routes: (routes, registered) => {
+      routes.put(
+        VisitorAdminPath.frozenBatch,
+        { schema: { tags, summary: 'Freeze or thaw visitors', body: frozenBody }, config: { permission: permissionCode(visitorEntity, 'frozen') } },
+        async (request, reply) => {
+          const started = performance.now();
+          const caller = callerOf(request);
+          const { ids: text, status } = request.body as z.infer<typeof frozenBody>;
+          const ids = [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+          if (ids.length === 0) refuse('crud.selectRecord');
+          if (ids.length > 1000 || ids.some((id) => !ID.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'ids' });
+          const found = (await registered.scoped(caller).select('id').where('id', 'in', ids).execute()).map((r) => r.id as string);
+          if (found.length === 0) throw new AppError('notFound', 'crud.notFound');
+          await app.db
+            .updateTable('sys_visitor')
+            .set({ status, update_by: caller.username, update_time: new Date(app.clock()).toISOString() })
+            .where('id', 'in', found)
+            .execute();
+          if (status === VisitorStatus.frozen) await revokeSessions(found);
+          await writeOperationLog(app, {
+            operateType: OperationType.edit,
+            userId: caller.id,
+            username: caller.username,
+            ip: request.ip,
+            content: `visitor: ${status === VisitorStatus.frozen ? 'freeze' : 'thaw'} ${found.join(',')}`,
+            costMs: performance.now() - started,
+          });
+          return reply.ok({ count: found.length }, status === VisitorStatus.frozen ? 'visitor.frozenBatch' : 'visitor.thawedBatch', { count: String(found.length) });
+        },
+      );
+    },
+  });
+};
