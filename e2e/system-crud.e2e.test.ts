@@ -1,17 +1,31 @@
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entityLabels, serverMessages } from '../packages/contract/src/index.ts';
+import { serverMessages } from '../packages/contract/src/index.ts';
 import { text, type UiLanguage } from './catalogues.ts';
+import {
+  confirmPopup,
+  deleteRow,
+  dialog,
+  en,
+  exportTo as exportFile,
+  firstCells,
+  importFrom,
+  label,
+  noRow,
+  pickOption,
+  resetSearch,
+  rows,
+  save,
+  search,
+  signIn as signInAs,
+  waitForRow,
+} from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Crud#Pass2';
-type Key = Parameters<typeof text>[1];
-const en = (key: Key, params?: Record<string, string>) => text('en-US', key, params);
-/** Entity titles and field labels live in the contract; the console shows them as written there. */
-const label = (key: string, lang: UiLanguage = 'en-US') => entityLabels[lang][key] ?? key;
 
 let server: RunningServer;
 let browser: Browser;
@@ -40,70 +54,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function signIn(page: Page, lang: UiLanguage, path: string) {
-  await page.goto(`${server.url}${path}`);
-  await page.getByLabel(text(lang, 'login.username'), { exact: true }).fill('admin');
-  await page.getByLabel(text(lang, 'login.password'), { exact: true }).fill(PASSWORD);
-  await page.getByLabel(text(lang, 'login.captcha'), { exact: true }).fill('abcd');
-  await page.getByRole('button', { name: text(lang, 'login.submit'), exact: true }).click();
-  await page.waitForURL((url) => url.pathname === path);
-}
-
-const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
-const firstCells = async (page: Page, column: number) => (await rows(page).locator(`td:nth-child(${column})`).allInnerTexts()).map((s) => s.trim());
-const searchForm = (page: Page) => page.getByRole('search');
-const dialog = (page: Page) => page.locator('.ant-modal-wrap:visible .ant-modal').last();
-
-async function waitForRow(page: Page, cellText: string) {
-  await rows(page).filter({ hasText: cellText }).first().waitFor();
-}
-
-async function noRow(page: Page) {
-  await expect.poll(() => rows(page).count()).toBe(0);
-}
-
-async function search(page: Page, fieldLabel: string, value: string) {
-  await searchForm(page).getByLabel(fieldLabel, { exact: true }).fill(value);
-  await searchForm(page).getByRole('button', { name: en('crud.search') }).click();
-}
-
-async function resetSearch(page: Page) {
-  await searchForm(page).getByRole('button', { name: en('crud.reset') }).click();
-}
-
-async function pickOption(page: Page, control: Locator, optionText: string) {
-  await control.click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: optionText }).first().click();
-}
-
-async function save(page: Page) {
-  await dialog(page).getByRole('button', { name: en('crud.save') }).click();
-}
-
-async function confirmPopup(page: Page) {
-  await page.locator('.ant-popconfirm:visible').getByRole('button', { name: en('common.ok') }).click();
-}
-
-async function exportTo(page: Page, name: string): Promise<string> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: en('crud.export') }).click()]);
-  const file = join(downloads, name);
-  await download.saveAs(file);
-  expect(statSync(file).size).toBeGreaterThan(1000);
-  return file;
-}
-
-async function importFrom(page: Page, file: string, summary: { total: number; added: number; failed: number }) {
-  await page.locator('.ant-upload input[type=file]').setInputFiles(file);
-  const report = dialog(page);
-  await report.getByText(en('crud.importSummary', { total: String(summary.total), added: String(summary.added), failed: String(summary.failed) })).waitFor();
-  await report.getByRole('button', { name: en('crud.close'), exact: true }).last().click();
-}
-
-async function deleteRow(page: Page, cellText: string) {
-  await rows(page).filter({ hasText: cellText }).first().getByRole('button', { name: en('crud.delete') }).click();
-  await page.locator('.ant-popconfirm:visible').waitFor();
-  await confirmPopup(page);
-}
+const signIn = (page: Page, lang: UiLanguage, path: string) => signInAs(page, server.url, lang, path, 'admin', PASSWORD);
+const exportTo = (page: Page, name: string) => exportFile(page, downloads, name);
 
 describe('system screens built from declarations', () => {
   it('positions: create, refuse a duplicate code, search, sort, page, export, delete, import back', async () => {

@@ -1,0 +1,88 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { entityLabels } from '../packages/contract/src/index.ts';
+import { text, type UiLanguage } from './catalogues.ts';
+
+/** What a person sees and does on a generic list-and-form screen (shared by the screens' browser tests). */
+type Key = Parameters<typeof text>[1];
+export const en = (key: Key, params?: Record<string, string>) => text('en-US', key, params);
+/** Entity titles and field labels live in the contract; the console shows them as written there. */
+export const label = (key: string, lang: UiLanguage = 'en-US') => entityLabels[lang][key] ?? key;
+
+/** Signs in on the login page the console sends a deep link to, and waits to land on it. */
+export async function signIn(page: Page, serverUrl: string, lang: UiLanguage, path: string, username: string, password: string) {
+  await page.goto(`${serverUrl}${path}`);
+  await page.getByLabel(text(lang, 'login.username'), { exact: true }).fill(username);
+  await page.getByLabel(text(lang, 'login.password'), { exact: true }).fill(password);
+  await page.getByLabel(text(lang, 'login.captcha'), { exact: true }).fill('abcd');
+  await page.getByRole('button', { name: new RegExp(`${text(lang, 'login.submit')}$`) }).click();
+  await page.waitForURL((url) => url.pathname === path);
+}
+
+export const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
+export const firstCells = async (page: Page, column: number) => (await rows(page).locator(`td:nth-child(${column})`).allInnerTexts()).map((s) => s.trim());
+export const searchForm = (page: Page) => page.getByRole('search');
+export const dialog = (page: Page) => page.locator('.ant-modal-wrap:visible .ant-modal').last();
+
+export async function waitForRow(page: Page, cellText: string) {
+  await rows(page).filter({ hasText: cellText }).first().waitFor();
+}
+
+export async function noRow(page: Page) {
+  await expect.poll(() => rows(page).count()).toBe(0);
+}
+
+export async function search(page: Page, fieldLabel: string, value: string) {
+  await searchForm(page).getByLabel(fieldLabel, { exact: true }).fill(value);
+  await searchForm(page).getByRole('button', { name: en('crud.search') }).click();
+}
+
+export async function resetSearch(page: Page) {
+  await searchForm(page).getByRole('button', { name: en('crud.reset') }).click();
+}
+
+export async function pickOption(page: Page, control: Locator, optionText: string) {
+  await control.click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: optionText }).first().click();
+}
+
+/** Types a time into a date-time picker and confirms it with the picker's OK button. */
+export async function pickTime(page: Page, control: Locator, value: string) {
+  await control.click();
+  await control.fill(value);
+  const picker = page.locator('.ant-picker-dropdown:visible');
+  await picker.locator('.ant-picker-ok button').click();
+  await picker.waitFor({ state: 'hidden' });
+  await expect.poll(() => control.inputValue()).toBe(value);
+}
+
+export async function save(page: Page) {
+  await dialog(page).getByRole('button', { name: en('crud.save') }).click();
+}
+
+export async function confirmPopup(page: Page) {
+  await page.locator('.ant-popconfirm:visible').getByRole('button', { name: en('common.ok') }).click();
+}
+
+export async function exportTo(page: Page, folder: string, name: string): Promise<string> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: en('crud.export') }).click()]);
+  const file = join(folder, name);
+  await download.saveAs(file);
+  expect(statSync(file).size).toBeGreaterThan(1000);
+  return file;
+}
+
+export async function importFrom(page: Page, file: string, summary: { total: number; added: number; failed: number }) {
+  await page.locator('.ant-upload input[type=file]').setInputFiles(file);
+  const report = dialog(page);
+  await report.getByText(en('crud.importSummary', { total: String(summary.total), added: String(summary.added), failed: String(summary.failed) })).waitFor();
+  await report.getByRole('button', { name: en('crud.close'), exact: true }).last().click();
+}
+
+export async function deleteRow(page: Page, cellText: string) {
+  await rows(page).filter({ hasText: cellText }).first().getByRole('button', { name: en('crud.delete') }).click();
+  await page.locator('.ant-popconfirm:visible').waitFor();
+  await confirmPopup(page);
+}

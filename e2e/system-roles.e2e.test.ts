@@ -1,0 +1,98 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverMessages, translate } from '../packages/contract/src/index.ts';
+import { text } from './catalogues.ts';
+import { dialog, en, label, pickOption, rows, save, signIn, waitForRow } from './crud-page.ts';
+import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+
+const PASSWORD = 'Roles#Pass2';
+let server: RunningServer;
+let browser: Browser;
+let token: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  await changeAdminPassword(server, ADMIN_PASSWORD, PASSWORD);
+  token = (await apiLogin(server, 'admin', PASSWORD)).result.token;
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('roles screen', () => {
+  it('creates a role with the spec rules and gives it permissions from the tree', async () => {
+    const context = await newContext(browser, { lang: 'en-US' });
+    const page = await context.newPage();
+    await signIn(page, server.url, 'en-US', '/system/role', 'admin', PASSWORD);
+    await waitForRow(page, 'admin');
+
+    await page.getByRole('button', { name: en('crud.add') }).click();
+    const form = dialog(page);
+    await form.getByLabel(label('role.field.roleName'), { exact: true }).fill('G');
+    await form.getByLabel(label('role.field.roleCode'), { exact: true }).fill('门卫');
+    await save(page);
+    await form.getByText(translate('en-US', 'validation.tooShort', { field: label('role.field.roleName'), min: '2' })).waitFor();
+    await form.getByText(translate('en-US', 'validation.noChinese', { field: label('role.field.roleCode') })).waitFor();
+    await form.getByLabel(label('role.field.roleName'), { exact: true }).fill('Gate guards');
+    await form.getByLabel(label('role.field.roleCode'), { exact: true }).fill('gate_guard');
+    await pickOption(page, form.getByLabel(label('role.field.roleType'), { exact: true }), label('role.type.deviceAdmin'));
+    await form.getByLabel(label('role.field.description'), { exact: true }).fill('Guards at the main gate');
+    await save(page);
+    await waitForRow(page, 'gate_guard');
+    expect(await rows(page).filter({ hasText: 'gate_guard' }).innerText()).toContain(label('role.type.deviceAdmin'));
+
+    // a second role with the same code is refused by the server
+    await page.getByRole('button', { name: en('crud.add') }).click();
+    await dialog(page).getByLabel(label('role.field.roleName'), { exact: true }).fill('Gate guards 2');
+    await dialog(page).getByLabel(label('role.field.roleCode'), { exact: true }).fill('gate_guard');
+    await save(page);
+    await page.getByText(serverMessages['en-US']['duplicate.roleCode']).first().waitFor();
+    await dialog(page).getByRole('button', { name: en('common.cancel') }).click();
+    await page.locator('.ant-modal-confirm:visible').getByRole('button', { name: en('crud.discard') }).click();
+    await expect.poll(() => page.locator('.ant-modal-wrap:visible').count()).toBe(0);
+
+    // Permissions: filter the tree, check the system menu, the positions screen and its list button, save.
+    await rows(page).filter({ hasText: 'gate_guard' }).getByRole('button', { name: en('role.authorize') }).click();
+    const drawer = page.getByRole('dialog').filter({ hasText: en('role.authorizeTitle', { name: 'Gate guards' }) });
+    await drawer.locator('.ant-tree-treenode:not([aria-hidden="true"])').first().waitFor();
+    await drawer.getByLabel(en('role.filterPermissions')).fill('position');
+    const node = (title: string) => drawer.locator('.ant-tree-treenode:not([aria-hidden="true"])', { hasText: title }).first().locator('.ant-tree-checkbox');
+    await node(`${text('en-US', 'menu.system.position')}`).click();
+    await node('system:position:list').click();
+    await drawer.getByLabel(en('role.filterPermissions')).fill('');
+    await node(text('en-US', 'menu.system')).click();
+    await screenshot(page, 'system-role-authorize-en-US-desktop');
+    await drawer.getByRole('button', { name: en('crud.save') }).click();
+    await page.getByText(serverMessages['en-US']['role.permissionsSaved']).first().waitFor();
+
+    const { body: list } = await api<{ records: Array<{ id: string; roleCode: string }> }>(server, 'GET', '/sys/role/list?roleCode=gate_guard', { token });
+    const roleId = list.result.records[0]!.id;
+    const { body: tree } = await api<{ treeList: Array<{ key: string; title: string; children?: Array<{ key: string; title: string; perms: string | null; children?: Array<{ key: string; perms: string | null }> }> }> }>(server, 'GET', '/sys/permission/queryTreeList', { token });
+    const system = tree.result.treeList.find((n) => n.title === 'menu.system')!;
+    const position = system.children!.find((n) => n.title === 'menu.system.position')!;
+    const listButton = position.children!.find((n) => n.perms === 'system:position:list')!;
+    const { body: granted } = await api<string[]>(server, 'GET', `/sys/permission/queryRolePermission?roleId=${roleId}`, { token });
+    expect(granted.result.sort()).toEqual([system.key, position.key, listButton.key].sort());
+    await context.close();
+  });
+
+  it.each([
+    ['zh-CN', 'desktop'],
+    ['en-US', 'desktop'],
+    ['zh-CN', 'mobile'],
+    ['en-US', 'mobile'],
+  ] as const)('screenshots in %s on %s', async (lang, viewport) => {
+    const context = await newContext(browser, { lang, viewport });
+    const page = await context.newPage();
+    await signIn(page, server.url, lang, '/system/role', 'admin', PASSWORD);
+    await waitForRow(page, 'gate_guard');
+    await screenshot(page, `system-role-list-${lang}-${viewport}`);
+    await rows(page).filter({ hasText: 'gate_guard' }).getByRole('button', { name: text(lang, 'role.authorize') }).click();
+    await page.getByRole('dialog').locator('.ant-tree-treenode:not([aria-hidden="true"])').first().waitFor();
+    await screenshot(page, `system-role-authorize-${lang}-${viewport}`);
+    await context.close();
+  });
+});

@@ -1,0 +1,219 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverMessages, translate } from '../packages/contract/src/index.ts';
+import { text } from './catalogues.ts';
+import { deleteRow, dialog, en, exportTo, label, pickOption, pickTime, resetSearch, rows, save, search, signIn, waitForRow } from './crud-page.ts';
+import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+
+const PASSWORD = 'Users#Pass2';
+const NEW_USER_PASSWORD = 'Clerk#Pass9';
+let server: RunningServer;
+let browser: Browser;
+let token: string;
+const folder = mkdtempSync(join(tmpdir(), 'isps-users-'));
+
+beforeAll(async () => {
+  server = await startServer();
+  await changeAdminPassword(server, ADMIN_PASSWORD, PASSWORD);
+  token = (await apiLogin(server, 'admin', PASSWORD)).result.token;
+  for (const [roleName, roleCode] of [['Clerk', 'clerk'], ['Guard', 'guard']]) {
+    const { body } = await api(server, 'POST', '/sys/role/add', { token, body: { roleName, roleCode, roleType: 1 } });
+    if (!body.success) throw new Error(body.message);
+  }
+  for (let i = 1; i <= 11; i++) {
+    const { body } = await api(server, 'POST', '/sys/user/add', { token, body: { username: `staff${String(i).padStart(2, '0')}`, realname: `Staff ${i}`, password: NEW_USER_PASSWORD } });
+    if (!body.success) throw new Error(body.message);
+  }
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const rowOf = (page: Page, name: string) => rows(page).filter({ hasText: name }).first();
+const serverText = (key: keyof (typeof serverMessages)['en-US'], params?: Record<string, string | number>) => translate('en-US', key, params);
+
+async function moreAction(page: Page, username: string, action: 'userScreen.freeze' | 'userScreen.thaw' | 'userScreen.resetPassword' | 'userScreen.agent') {
+  await rowOf(page, username).getByRole('button', { name: en('userScreen.more') }).click();
+  await page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: en(action) }).click();
+}
+
+describe('groups and users', () => {
+  it('builds the group tree with generated org codes', async () => {
+    const context = await newContext(browser, { lang: 'en-US' });
+    const page = await context.newPage();
+    await signIn(page, server.url, 'en-US', '/system/depart', 'admin', PASSWORD);
+    for (const [name, parent] of [['Head office', null], ['Sales', 'Head office'], ['Service', 'Head office']] as const) {
+      await page.getByRole('button', { name: en('crud.add') }).click();
+      const form = dialog(page);
+      await form.getByLabel(label('depart.field.departName'), { exact: true }).fill(name);
+      if (parent) {
+        await form.getByLabel(label('depart.field.parentId'), { exact: true }).click();
+        await page.locator('.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper', { hasText: parent }).first().click();
+      }
+      await save(page);
+      await page.getByText(serverText('crud.added')).first().waitFor();
+      await form.waitFor({ state: 'hidden' });
+    }
+    await waitForRow(page, 'Head office');
+    // children sit under their parent with the parent's code as prefix
+    await rowOf(page, 'Head office').locator('.ant-table-row-expand-icon').first().click().catch(() => undefined);
+    await waitForRow(page, 'Sales');
+    const headCode = (await rowOf(page, 'Head office').innerText()).match(/\b[A-Z]\d{2}\b/)?.[0];
+    expect(headCode).toBeTruthy();
+    await expect.poll(async () => rowOf(page, 'Sales').innerText()).toContain(`${headCode}A01`);
+    await screenshot(page, 'system-depart-en-US-desktop');
+    await context.close();
+  });
+
+  it('adds a user with roles and groups, refuses weak passwords and duplicates, searches and pages', async () => {
+    const context = await newContext(browser, { lang: 'en-US' });
+    const page = await context.newPage();
+    await signIn(page, server.url, 'en-US', '/system/user', 'admin', PASSWORD);
+    await page.getByText(en('crud.total', { total: '12' })).waitFor();
+    // eleven staff and the admin: two pages of ten
+    await page.locator('.ant-pagination-item-2').click();
+    await expect.poll(() => rows(page).count()).toBe(2);
+    await page.locator('.ant-pagination-item-1').click();
+
+    await page.getByRole('button', { name: en('crud.add') }).click();
+    const form = dialog(page);
+    await form.getByLabel(label('user.field.username'), { exact: true }).fill('staff01');
+    await form.getByLabel(label('user.field.realname'), { exact: true }).fill('Zhang San');
+    await form.getByLabel(label('user.field.password'), { exact: true }).fill('weakpass');
+    await form.getByLabel(label('user.field.phone'), { exact: true }).fill('13800001111');
+    await form.getByLabel(label('user.field.email'), { exact: true }).fill('not-an-email');
+    await save(page);
+    await form.getByText(serverText('password.weak')).waitFor();
+    await form.getByText(translate('en-US', 'validation.email', { field: label('user.field.email') })).waitFor();
+    await form.getByLabel(label('user.field.password'), { exact: true }).fill(NEW_USER_PASSWORD);
+    await form.getByLabel(label('user.field.email'), { exact: true }).fill('zhang@example.com');
+    await pickOption(page, form.getByLabel(label('user.field.roles'), { exact: true }), 'Clerk');
+    await pickOption(page, form.getByLabel(label('user.field.roles'), { exact: true }), 'Guard');
+    await page.keyboard.press('Escape');
+    await form.getByLabel(label('user.field.departs'), { exact: true }).click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper', { hasText: 'Head office' }).first().click();
+    await page.keyboard.press('Escape');
+    await save(page);
+    // the user name is taken: the server says so and the form stays open
+    await page.getByText(serverText('duplicate.userName')).first().waitFor();
+    await form.getByLabel(label('user.field.username'), { exact: true }).fill('zhang');
+    await save(page);
+    await waitForRow(page, 'Zhang San');
+    await expect.poll(() => rowOf(page, 'Zhang San').innerText()).toContain('Clerk, Guard');
+    await expect.poll(() => rowOf(page, 'Zhang San').innerText()).toContain('Head office');
+
+    await search(page, label('user.field.realname'), 'Zhang');
+    await expect.poll(() => rows(page).count()).toBe(1);
+    await resetSearch(page);
+    await page.getByText(en('crud.total', { total: '13' })).waitFor();
+
+    // sort by user name: the admin comes first ascending
+    await page.locator('.ant-table-thead th', { hasText: label('user.field.username') }).click();
+    await expect.poll(async () => (await rows(page).first().innerText()).trim()).toMatch(/^admin\b/);
+    await exportTo(page, folder, 'users.xlsx');
+    await screenshot(page, 'system-user-list-en-US-desktop');
+    await context.close();
+  });
+
+  it('freezes with confirmation, thaws, changes a password, sets an agent, and protects the administrator', async () => {
+    const context = await newContext(browser, { lang: 'en-US' });
+    const page = await context.newPage();
+    await signIn(page, server.url, 'en-US', '/system/user', 'admin', PASSWORD);
+    await waitForRow(page, 'staff09');
+
+    await moreAction(page, 'staff09', 'userScreen.freeze');
+    const confirm = page.locator('.ant-modal-confirm:visible');
+    await confirm.locator('.ant-modal-confirm-title', { hasText: en('userScreen.freezeConfirm', { name: 'staff09' }) }).waitFor();
+    await confirm.getByRole('button', { name: en('userScreen.freeze') }).click();
+    await page.getByText(serverText('userAdmin.frozenBatch', { count: 1 })).first().waitFor();
+    await expect.poll(() => rowOf(page, 'staff09').innerText()).toContain('Frozen');
+    expect((await apiLogin(server, 'staff09', NEW_USER_PASSWORD)).message).toBe(serverText('login.frozen'));
+    await moreAction(page, 'staff09', 'userScreen.thaw');
+    await expect.poll(() => rowOf(page, 'staff09').innerText()).toContain('Normal');
+
+    // batch freeze needs a selection
+    await page.getByRole('button', { name: en('userScreen.batchFreeze') }).click();
+    await page.getByText(en('crud.selectRecord')).first().waitFor();
+
+    // change password: both entries must match, then the server confirms
+    await moreAction(page, 'staff03', 'userScreen.resetPassword');
+    const reset = dialog(page);
+    await reset.getByLabel(en('password.new'), { exact: true }).fill('Fresh#Pass77');
+    await reset.getByLabel(en('password.confirm'), { exact: true }).fill('Fresh#Pass78');
+    await reset.getByRole('button', { name: en('common.ok') }).click();
+    await reset.getByText(en('password.mismatch')).waitFor();
+    await reset.getByLabel(en('password.confirm'), { exact: true }).fill('Fresh#Pass77');
+    await reset.getByRole('button', { name: en('common.ok') }).click();
+    await page.getByText(serverText('userAdmin.passwordReset', { username: 'staff03' })).first().waitFor();
+    expect((await apiLogin(server, 'staff03', 'Fresh#Pass77')).success).toBe(true);
+
+    // agent setup: the agent screen fixed to this user
+    await moreAction(page, 'staff04', 'userScreen.agent');
+    const agentDialog = dialog(page);
+    await agentDialog.getByRole('button', { name: en('crud.add') }).click();
+    const agentForm = dialog(page);
+    await pickOption(page, agentForm.getByLabel(label('userAgent.field.agentUserName'), { exact: true }), 'Staff 5');
+    await pickTime(page, agentForm.getByLabel(label('userAgent.field.startTime'), { exact: true }), '2026-12-01 08:00:00');
+    await pickTime(page, agentForm.getByLabel(label('userAgent.field.endTime'), { exact: true }), '2026-12-31 18:00:00');
+    await save(page);
+    await page.getByText(serverText('crud.added')).first().waitFor();
+    await expect.poll(() => agentDialog.locator('.ant-table-row').first().innerText()).toContain('staff05');
+    await screenshot(page, 'system-user-agent-en-US-desktop');
+    await page.keyboard.press('Escape');
+    await agentDialog.waitFor({ state: 'hidden' });
+
+    // the administrator account refuses every one of these
+    await search(page, label('user.field.username'), 'admin');
+    await waitForRow(page, 'Administrator');
+    await moreAction(page, 'admin', 'userScreen.freeze');
+    await page.locator('.ant-modal-confirm:visible').getByRole('button', { name: en('userScreen.freeze') }).click();
+    await page.getByText(serverText('error.adminProtected')).first().waitFor();
+    await deleteRow(page, 'Administrator');
+    await page.getByText(serverText('error.adminProtected')).first().waitFor();
+    await context.close();
+  });
+
+  it('deletes to the recycle bin, restores several at once and deletes completely', async () => {
+    const context = await newContext(browser, { lang: 'en-US' });
+    const page = await context.newPage();
+    await signIn(page, server.url, 'en-US', '/system/user', 'admin', PASSWORD);
+    for (const name of ['staff10', 'staff11']) {
+      await deleteRow(page, name);
+      await page.getByText(serverText('crud.deleted')).first().waitFor();
+    }
+    await page.getByRole('button', { name: en('crud.recycleBin') }).click();
+    const bin = dialog(page);
+    await bin.locator('.ant-table-row', { hasText: 'staff10' }).waitFor();
+    await bin.locator('.ant-table-row', { hasText: 'staff11' }).waitFor();
+    await bin.locator('.ant-table-thead .ant-checkbox-input').check();
+    await bin.getByRole('button', { name: en('crud.restoreSelected') }).click();
+    await page.getByText(serverText('crud.restored')).first().waitFor();
+    await bin.locator('.ant-modal-close').click();
+    await waitForRow(page, 'staff11');
+    await context.close();
+  });
+
+  it.each([
+    ['zh-CN', 'desktop'],
+    ['en-US', 'desktop'],
+    ['zh-CN', 'mobile'],
+    ['en-US', 'mobile'],
+  ] as const)('list and form screenshots in %s on %s', async (lang, viewport) => {
+    const context = await newContext(browser, { lang, viewport });
+    const page = await context.newPage();
+    await signIn(page, server.url, lang, '/system/user', 'admin', PASSWORD);
+    await waitForRow(page, 'staff11');
+    await screenshot(page, `system-user-list-${lang}-${viewport}`);
+    await page.getByRole('button', { name: text(lang, 'crud.add') }).click();
+    await dialog(page).getByRole('button', { name: text(lang, 'crud.save') }).click();
+    await dialog(page).getByText(translate(lang, 'validation.required', { field: label('user.field.username', lang) })).waitFor();
+    await screenshot(page, `system-user-form-${lang}-${viewport}`);
+    await context.close();
+  });
+});

@@ -1,0 +1,125 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverMessages, translate } from '../packages/contract/src/index.ts';
+import { text } from './catalogues.ts';
+import { deleteRow, dialog, en, label, pickOption, resetSearch, rows, save, search, signIn, waitForRow } from './crud-page.ts';
+import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+
+const PASSWORD = 'Visit#Pass2';
+let server: RunningServer;
+let browser: Browser;
+let token: string;
+
+/** A legal 18-character ID card number (GB 11643 check character). */
+function idCard(sequence: number): string {
+  const body = `31010419880512${String(sequence).padStart(3, '0')}`;
+  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  const sum = weights.reduce((acc, w, i) => acc + w * Number(body[i]), 0);
+  return body + '10X98765432'[sum % 11];
+}
+
+const visitorLogin = async (account: string, password: string) =>
+  (await api(server, 'POST', '/vistor/login', { body: { account, password } })).body;
+
+beforeAll(async () => {
+  server = await startServer();
+  await changeAdminPassword(server, ADMIN_PASSWORD, PASSWORD);
+  token = (await apiLogin(server, 'admin', PASSWORD)).result.token;
+  for (let i = 1; i <= 11; i++) {
+    const { body } = await api(server, 'POST', '/sysVistor/add', { token, body: { name: `Guest ${i}`, idCard: idCard(i), phone: `1390000${String(i).padStart(4, '0')}`, category: 'general', password: '112233' } });
+    if (!body.success) throw new Error(body.message);
+  }
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const rowOf = (page: Page, name: string) => rows(page).filter({ hasText: name }).first();
+
+describe('visitor records for the staff', () => {
+  it('adds with the spec rules, searches, freezes and thaws, deletes and restores', async () => {
+    const context = await newContext(browser, { lang: 'en-US' });
+    const page = await context.newPage();
+    await signIn(page, server.url, 'en-US', '/vistor/list', 'admin', PASSWORD);
+    await page.getByText(en('crud.total', { total: '11' })).waitFor();
+
+    // The form checks the ID card and the 6-8 digit password before anything is sent.
+    await page.getByRole('button', { name: en('crud.add') }).click();
+    const form = dialog(page);
+    await form.getByLabel(label('visitor.field.name'), { exact: true }).fill('Zhao Lei');
+    await form.getByLabel(label('visitor.field.idCard'), { exact: true }).fill('310104198813320011');
+    await form.getByLabel(label('visitor.field.phone'), { exact: true }).fill('13911112222');
+    await pickOption(page, form.getByLabel(label('visitor.field.category'), { exact: true }), label('visitor.categoryPolice'));
+    await form.getByLabel(label('visitor.field.password'), { exact: true }).fill('abc');
+    await save(page);
+    await form.getByText(translate('en-US', 'validation.idCard', { field: label('visitor.field.idCard') })).waitFor();
+    await form.getByText(translate('en-US', 'validation.visitorPassword', { field: label('visitor.field.password') })).waitFor();
+    await form.getByLabel(label('visitor.field.idCard'), { exact: true }).fill(idCard(1));
+    await form.getByLabel(label('visitor.field.password'), { exact: true }).fill('24680135');
+    await save(page);
+    // the server refuses an ID card another visitor holds
+    await page.getByText(serverMessages['en-US']['duplicate.idCard']).first().waitFor();
+    await form.getByLabel(label('visitor.field.idCard'), { exact: true }).fill(idCard(50));
+    await save(page);
+    await waitForRow(page, 'Zhao Lei');
+    await expect.poll(() => rowOf(page, 'Zhao Lei').innerText()).toContain(label('visitor.categoryPolice'));
+    expect((await visitorLogin('13911112222', '24680135')).success).toBe(true);
+
+    // Search by phone.
+    await search(page, label('visitor.field.phone'), '1111');
+    await expect.poll(() => rows(page).count()).toBe(1);
+    await resetSearch(page);
+    await page.getByText(en('crud.total', { total: '12' })).waitFor();
+
+    // Freezing asks first, signs the visitor out and refuses their login; thawing lets them in again.
+    await rowOf(page, 'Zhao Lei').getByRole('button', { name: en('visitorAdmin.freeze') }).click();
+    const confirm = page.locator('.ant-modal-confirm:visible');
+    await confirm.locator('.ant-modal-confirm-title', { hasText: en('visitorAdmin.freezeConfirm', { name: 'Zhao Lei' }) }).waitFor();
+    await confirm.getByRole('button', { name: en('visitorAdmin.freeze') }).click();
+    await page.getByText(translate('en-US', 'visitor.frozenBatch', { count: 1 })).first().waitFor();
+    await expect.poll(() => rowOf(page, 'Zhao Lei').innerText()).toContain('Frozen');
+    expect((await visitorLogin('13911112222', '24680135')).message).toBe(serverMessages['en-US']['visitor.frozen']);
+    await screenshot(page, 'visitor-admin-list-frozen-en-US-desktop');
+    await rowOf(page, 'Zhao Lei').getByRole('button', { name: en('visitorAdmin.thaw') }).click();
+    await expect.poll(() => rowOf(page, 'Zhao Lei').innerText()).toContain('Normal');
+    expect((await visitorLogin('13911112222', '24680135')).success).toBe(true);
+
+    // Delete with confirmation goes to the recycle bin; restoring brings the visitor back.
+    await deleteRow(page, 'Zhao Lei');
+    await page.getByText(en('crud.total', { total: '11' })).waitFor();
+    expect((await visitorLogin('13911112222', '24680135')).success).toBe(false);
+    await page.getByRole('button', { name: en('crud.recycleBin') }).click();
+    const bin = dialog(page);
+    await bin.locator('.ant-table-row', { hasText: 'Zhao Lei' }).getByRole('button', { name: en('crud.restore') }).click();
+    await page.getByText(serverMessages['en-US']['crud.restored']).first().waitFor();
+    await bin.locator('.ant-modal-close').click();
+    await waitForRow(page, 'Zhao Lei');
+    expect((await visitorLogin('13911112222', '24680135')).success).toBe(true);
+
+    // Batch delete demands a selection.
+    await page.getByRole('button', { name: en('crud.batchDelete') }).click();
+    await page.getByText(en('crud.selectRecord')).waitFor();
+    await context.close();
+  });
+
+  it.each([
+    ['zh-CN', 'desktop'],
+    ['en-US', 'desktop'],
+    ['zh-CN', 'mobile'],
+    ['en-US', 'mobile'],
+  ] as const)('list and form screenshots in %s on %s', async (lang, viewport) => {
+    const context = await newContext(browser, { lang, viewport });
+    const page = await context.newPage();
+    await signIn(page, server.url, lang, '/vistor/list', 'admin', PASSWORD);
+    await page.getByText(text(lang, 'crud.total', { total: '12' })).waitFor();
+    await screenshot(page, `visitor-admin-list-${lang}-${viewport}`);
+    await page.getByRole('button', { name: text(lang, 'crud.add') }).click();
+    await dialog(page).getByRole('button', { name: text(lang, 'crud.save') }).click();
+    await dialog(page).locator('.ant-form-item-explain-error').first().waitFor();
+    await screenshot(page, `visitor-admin-form-${lang}-${viewport}`);
+    await context.close();
+  });
+});
