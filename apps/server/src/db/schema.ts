@@ -122,6 +122,21 @@ export interface SysUserAgent extends Audited {
   tenant_id: string | null;
 }
 
+export interface SysPermissionDataRule extends Audited {
+  permission_id: string;
+  rule_name: string;
+  rule_column: string;
+  rule_conditions: string;
+  rule_value: string;
+  status: string;
+}
+
+export interface SysRoleDataRule extends Audited {
+  role_id: string;
+  permission_id: string;
+  rule_id: string;
+}
+
 export interface SysLog extends Audited {
   log_type: number;
   operate_type: number;
@@ -286,6 +301,8 @@ export interface Database {
   sys_tenant: SysTenant;
   sys_user_token: SysUserToken;
   sys_user_agent: SysUserAgent;
+  sys_permission_data_rule: SysPermissionDataRule;
+  sys_role_data_rule: SysRoleDataRule;
   sys_log: SysLog;
   sys_position: SysPosition;
   sys_vendor: SysVendor;

@@ -16,6 +16,10 @@ export interface CurrentUser {
   /** the tenant whose rows the user may see and change, or null for every tenant (system administrators, and
    * users without a tenant in a console that does not partition its data) */
   tenantScope: string | null;
+  /** the current group's org code (data rules name it as #{sys_org_code}) */
+  orgCode: string | null;
+  /** holds the system administrator role: every tenant, no data rules */
+  systemAdmin: boolean;
 }
 
 /** Holders of this role work across tenants. */
@@ -46,7 +50,7 @@ declare module 'fastify' {
 async function loadCurrentUser(app: FastifyInstance, userId: string): Promise<CurrentUser | null> {
   const user = await app.db
     .selectFrom('sys_user')
-    .select(['id', 'username', 'must_change_password', 'status', 'del_flag', 'tenant_id'])
+    .select(['id', 'username', 'must_change_password', 'status', 'del_flag', 'tenant_id', 'org_code'])
     .where('id', '=', userId)
     .executeTakeFirst();
   if (!user || user.del_flag !== 0 || user.status !== 1) return null;
@@ -73,6 +77,8 @@ async function loadCurrentUser(app: FastifyInstance, userId: string): Promise<Cu
     tenantId: user.tenant_id,
     tenantScope: systemAdmin ? null : user.tenant_id,
     username: user.username,
+    orgCode: user.org_code,
+    systemAdmin: Boolean(systemAdmin),
     mustChangePassword: Number(user.must_change_password) === 1,
     permissions: new Set(rows.map((r) => r.perms as string)),
   };

@@ -43,6 +43,8 @@ export type Widget =
   | { kind: 'password' }
   /** a JSON object edited as text */
   | { kind: 'json' }
+  /** an icon name picked from the antd outlined icons ('setting', 'area-chart') */
+  | { kind: 'icon' }
   /** a choice from a fixed list declared in the contract; `label` is an i18n key */
   | { kind: 'options'; options: ReadonlyArray<{ value: string; label: string }> };
 
@@ -67,6 +69,8 @@ export interface FieldDeclaration {
   writeOnly?: boolean;
   /** filled by the server (generated codes, computed values); not in the form */
   readOnly?: boolean;
+  /** the value may be an i18n key (menu titles): the console shows its text */
+  translated?: boolean;
   /** database column when it differs from the snake_case of the field name */
   column?: string;
   /** value used on add when the field is left empty */
@@ -128,8 +132,8 @@ export interface EntityDeclaration {
   tenantScoped?: boolean;
   /** rows carry del_flag; delete marks them, and with recycleBin they can be restored or deleted completely */
   softDelete?: { recycleBin: boolean };
-  /** a tree: each row names its parent by this field ('' or null for roots) */
-  tree?: { parentField: string; labelField: string };
+  /** a tree: each row names its parent by this field ('' or null for roots); `path` replaces queryTreeList's */
+  tree?: { parentField: string; labelField: string; path?: string };
   /** the field the console shows as the row's name (confirm dialogs, selectors) */
   labelField: string;
   /** actions the screen offers; defaults to list, add, edit, delete, export, import (+ recycleBin when declared) */
@@ -156,6 +160,11 @@ export type CrudVerbName = keyof typeof CrudVerb;
 
 export function crudPath(entity: Pick<EntityDeclaration, 'basePath'>, verb: CrudVerbName): string {
   return entity.basePath + CrudVerb[verb];
+}
+
+/** The route of a tree entity's whole tree. */
+export function treePath(entity: Pick<EntityDeclaration, 'basePath' | 'tree'>): string {
+  return entity.tree?.path ?? crudPath(entity, 'queryTreeList');
 }
 
 export function permissionCode(entity: Pick<EntityDeclaration, 'permissionPrefix'>, action: CrudAction | (string & {})): string {

@@ -5,6 +5,7 @@ import { codeSchema, field, jsonObjectTextSchema } from './fields.ts';
 import { logEntity } from './log-entities.ts';
 import { roleEntity } from './role-entities.ts';
 import { departEntity, userAgentEntity, userEntity } from './user-entities.ts';
+import { dataRuleEntity, permissionEntity } from './permission-entities.ts';
 
 /** Code generators a fill rule can use; the server holds one implementation per value. */
 export const FILL_RULE_IMPLEMENTATIONS = [
@@ -277,6 +278,8 @@ export const systemEntities: readonly EntityDeclaration[] = [
   userEntity,
   userAgentEntity,
   roleEntity,
+  permissionEntity,
+  dataRuleEntity,
   departEntity,
   positionEntity,
   vendorEntity,

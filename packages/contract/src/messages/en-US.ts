@@ -165,6 +165,9 @@ export const enUS = {
   'userAdmin.passwordReset': 'The password of {{username}} has been changed; their sessions have ended',
   'userAdmin.agentSelf': 'A user cannot be their own agent',
   'userAdmin.available': 'The value is available',
+  'dataRule.menuMissing': 'Data rules belong to a menu: choose an existing menu, not a button',
+  'dataRule.unknownColumn': 'The list of this menu has no field {{column}}',
+  'dataRule.saved': 'Data rules saved',
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -166,4 +166,7 @@ export const jaJP: Record<MessageKey, string> = {
   'userAdmin.passwordReset': '{{username}} のパスワードを変更しました。そのセッションは終了しました',
   'userAdmin.agentSelf': 'ユーザーは自分自身の代理人になれません',
   'userAdmin.available': 'この値は使用できます',
+  'dataRule.menuMissing': 'データルールはメニューに属します。ボタンではなく既存のメニューを選んでください',
+  'dataRule.unknownColumn': 'このメニューの一覧には項目 {{column}} がありません',
+  'dataRule.saved': 'データルールを保存しました',
 };

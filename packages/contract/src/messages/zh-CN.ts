@@ -166,4 +166,7 @@ export const zhCN: Record<MessageKey, string> = {
   'userAdmin.passwordReset': '已修改 {{username}} 的密码，其登录会话已结束',
   'userAdmin.agentSelf': '用户不能做自己的代理人',
   'userAdmin.available': '该值可用',
+  'dataRule.menuMissing': '数据规则属于菜单：请选择已存在的菜单，而不是按钮',
+  'dataRule.unknownColumn': '该菜单的列表没有字段 {{column}}',
+  'dataRule.saved': '数据规则已保存',
 };

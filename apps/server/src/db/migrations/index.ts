@@ -6,6 +6,7 @@ import { messageTables } from './0100-message.ts';
 import { accountTables } from './0200-account.ts';
 import { logOperateTypes } from './0300-log-operate-types.ts';
 import { userAdminTables } from './0400-user-admin.ts';
+import { dataRuleTables } from './0500-data-rules.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0200-account': accountTables,
   '0300-log-operate-types': logOperateTypes,
   '0400-user-admin': userAdminTables,
+  '0500-data-rules': dataRuleTables,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -115,7 +115,7 @@ export const menuDefinition: readonly AreaDefinition[] = [
       { key: 'user', actions: [...CRUD, 'frozen', 'recycleBin', 'resetPassword', 'agent'], visible: true },
       { key: 'userAgent', actions: ['list', 'add', 'edit', 'delete'] },
       { key: 'role', actions: [...CRUD, 'authorize'], visible: true },
-      { key: 'permission', actions: [...CRUD, 'dataRule'] },
+      { key: 'permission', actions: [...CRUD, 'dataRule'], visible: true },
       { key: 'dataRule', actions: CRUD },
       { key: 'depart', actions: [...CRUD, 'authorize'], visible: true },
       { key: 'departRole', actions: [...CRUD, 'authorize'] },

@@ -7,6 +7,7 @@ import { dictOptions } from './dict-service.ts';
 import { systemEntityRoutes } from './entity-routes.ts';
 import { roleRoutes } from './role-routes.ts';
 import { userRoutes } from './user-routes.ts';
+import { permissionRoutes } from './permission-routes.ts';
 import { issueCaptcha, login, logout, updateOwnPassword } from './login-service.ts';
 import { permissionResultOf } from './permission-service.ts';
 import { findActiveUserById, setCurrentOrgCode, toUserInfo, userDeparts } from './user-service.ts';
@@ -100,4 +101,5 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(systemEntityRoutes);
   await app.register(roleRoutes);
   await app.register(userRoutes);
+  await app.register(permissionRoutes);
 };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   crudPath,
+  treePath,
   entityDeclarations,
   entityLabel,
   entityActions,
@@ -18,6 +19,7 @@ import { callerOf, type CurrentUser } from '../access.ts';
 import { OperationType, writeOperationLog } from '../audit-log.ts';
 import { allDictionaryOptions } from '../dictionaries.ts';
 import { AppError, refuse } from '../envelope.ts';
+import { activeDataRules, ruleConditions } from './data-rules.ts';
 import { exportWorkbook, readWorkbook } from './excel.ts';
 import { listConditions, pagingOf, sortOf, type Query } from './query.ts';
 import { linkFields, linkIds, readableFields, toApiRow, toColumns, validateInput } from './values.ts';
@@ -285,20 +287,22 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     return found.length;
   }
 
-  const listRows = (caller: CurrentUser, query: Query, deleted = false) => {
+  /** The rows a list or export reads: tenant and deletion scope, the caller's data rules, then the query's filters. */
+  const listRows = async (caller: CurrentUser, query: Query, deleted = false) => {
     const conditions = listConditions(entity, query);
-    return registered.scoped(caller, { deleted }).where((eb) => eb.and(conditions(eb)));
+    const rules = ruleConditions(await activeDataRules(app, entity, caller));
+    return registered.scoped(caller, { deleted }).where((eb) => eb.and([...rules(eb), ...conditions(eb)]));
   };
 
   async function page(caller: CurrentUser, lang: Language, query: Query, deleted = false): Promise<Page<Row>> {
     const { pageNo, pageSize } = pagingOf(query);
     const sort = sortOf(entity, query);
-    const countRow = await listRows(caller, query, deleted)
+    const countRow = await (await listRows(caller, query, deleted))
       .clearSelect()
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirst();
     const total = Number(countRow?.n ?? 0);
-    const rows = await listRows(caller, query, deleted)
+    const rows = await (await listRows(caller, query, deleted))
       .orderBy(sort.column, sort.order)
       .orderBy('id', 'asc')
       .limit(pageSize)
@@ -313,14 +317,14 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     );
 
     routes.get(crudPath(entity, 'queryById'), { schema: { tags, summary: `One ${entity.name}` }, config: { permission: perm('list') } }, async (request, reply) => {
-      const row = await registered.findById(callerOf(request), requireId((request.query as Query).id));
+      const row = await (await listRows(callerOf(request), {})).where('id', '=', requireId((request.query as Query).id)).executeTakeFirst();
       if (!row) throw new AppError('notFound', 'crud.notFound');
       return reply.ok((await withDictText([row], request.lang))[0]);
     });
 
     if (entity.tree) {
       const tree = entity.tree;
-      routes.get(crudPath(entity, 'queryTreeList'), { schema: { tags, summary: `${entity.name} as a tree` }, config: { permission: perm('list') } }, async (request, reply) => {
+      routes.get(treePath(entity), { schema: { tags, summary: `${entity.name} as a tree` }, config: { permission: perm('list') } }, async (request, reply) => {
         const sort = sortOf(entity, {});
         const rows = await withDictText(await registered.scoped(callerOf(request)).orderBy(sort.column, sort.order).orderBy('id').limit(10_000).execute(), request.lang);
         const nodes = new Map<string, TreeRow>(rows.map((r) => [r.id as string, { ...r, id: r.id as string, key: r.id as string, value: r.id as string, title: String(r[tree.labelField] ?? '') }]));
@@ -429,7 +433,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const started = performance.now();
         const ctx = contextOf(request);
         const sort = sortOf(entity, request.query as Query);
-        const rows = await listRows(ctx.caller, request.query as Query).orderBy(sort.column, sort.order).orderBy('id').limit(50_000).execute();
+        const rows = await (await listRows(ctx.caller, request.query as Query)).orderBy(sort.column, sort.order).orderBy('id').limit(50_000).execute();
         const buffer = await exportWorkbook(entity, await withDictText(rows, ctx.lang), ctx.lang);
         await log(ctx, OperationType.export, `export ${rows.length}`, started);
         return reply

@@ -1,2 +1,3 @@
 export { registerEntity, type CrudContext, type EntityHooks, type RegisteredEntity } from './engine.ts';
 export { duplicateCheckRoutes } from './duplicate-check.ts';
+export { readableFields } from './values.ts';

@@ -1,4 +1,4 @@
-import { dictItemEntity, permissionCode, type EntityDeclaration } from '@isps/contract';
+import { MenuType, dataRuleEntity, dictItemEntity, permissionCode, type EntityDeclaration } from '@isps/contract';
 import { App, Button, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { useExecuteFillRule } from './api/execute-fill-rule.ts';
 import { useRefreshDictCache } from './api/refresh-dict-cache.ts';
 import { useTestDataSourceConnection } from './api/test-data-source-connection.ts';
 import { RoleAuthorizeDrawer } from './components/role-authorize-drawer.tsx';
+import { RoleDataRuleDialog } from './components/role-data-rule-dialog.tsx';
 import { userExtension } from './components/user-actions.tsx';
 
 type RowProps = CrudExtensionProps & { row: CrudRow };
@@ -118,12 +119,55 @@ function AuthorizeRoleAction({ entity, row }: RowProps) {
   );
 }
 
+/** The data rules a role holds, per menu. */
+function RoleDataRuleAction({ entity, row }: RowProps) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <Authorized code={permissionCode(entity, 'authorize')}>
+      <Button type="link" size="small" onClick={() => setOpen(true)}>
+        {t('dataRuleScreen.roleAction')}
+      </Button>
+      {open ? <RoleDataRuleDialog roleId={row.id} roleName={text(row.roleName)} onClose={() => setOpen(false)} /> : null}
+    </Authorized>
+  );
+}
+
+function RoleActions(props: RowProps) {
+  return (
+    <>
+      <AuthorizeRoleAction {...props} />
+      <RoleDataRuleAction {...props} />
+    </>
+  );
+}
+
+/** A menu's data rules: the generic rule screen fixed to that menu. */
+function MenuDataRulesAction({ entity, row }: RowProps) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  if (Number(row.menuType) === MenuType.button) return null;
+  return (
+    <Authorized code={permissionCode(entity, 'dataRule')}>
+      <Button type="link" size="small" onClick={() => setOpen(true)}>
+        {t('dataRule.title')}
+      </Button>
+      {open ? (
+        <Modal open title={t('dataRuleScreen.menuTitle', { name: t(text(row.name)) })} footer={null} width={1000} onCancel={() => setOpen(false)} destroyOnHidden>
+          <CrudScreen entity={dataRuleEntity} fixed={{ permissionId: row.id }} embedded />
+        </Modal>
+      ) : null}
+    </Authorized>
+  );
+}
+
 /** Behaviour the system screens add beside their declarations, by entity name. */
 export const systemExtensions: Readonly<Record<string, CrudExtension>> = {
   dict: { RowActions: DictItemsAction, Toolbar: RefreshDictCache },
   dataSource: { RowActions: TestConnectionAction },
   fillRule: { RowActions: ExecuteFillRuleAction },
-  role: { RowActions: AuthorizeRoleAction },
+  role: { RowActions: RoleActions },
+  permission: { RowActions: MenuDataRulesAction },
   user: userExtension,
 };
 

@@ -5,6 +5,7 @@ import { App, Button, Card, Col, Flex, Form, Popconfirm, Result, Row, Space, Upl
 import { useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Authorized } from '../permission/index.ts';
+import { IconByName } from '../ui/index.ts';
 import { useDeleteEntity } from './api/delete-entity.ts';
 import { useDeleteEntityBatch } from './api/delete-entity-batch.ts';
 import { useExportEntities } from './api/export-entities.ts';
@@ -148,7 +149,15 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
   const columns: CrudColumn[] = entity.columns.map((name) => ({
     key: name,
     title: t(fieldLabelKey(entity, name)),
-    render: (row) => displayValue(entity, name, row, t),
+    render: (row) =>
+      entity.fields[name]?.widget.kind === 'icon' && row[name] ? (
+        <Space size={6}>
+          <IconByName name={String(row[name])} />
+          {displayValue(entity, name, row, t)}
+        </Space>
+      ) : (
+        displayValue(entity, name, row, t)
+      ),
     sortable: entity.sortable.includes(name),
     compare: asTree ? (a, b) => compareText(displayValue(entity, name, a, t), displayValue(entity, name, b, t)) : undefined,
     ellipsis: entity.fields[name]?.kind === 'json' || entity.fields[name]?.widget.kind === 'textarea',

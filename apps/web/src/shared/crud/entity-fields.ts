@@ -40,6 +40,7 @@ export function displayValue(entity: EntityDeclaration, name: string, row: Recor
   if ((field?.dict || field?.link) && typeof row[`${name}_dictText`] === 'string') return row[`${name}_dictText`] as string;
   const kind = fieldKind(entity, name);
   if (kind === 'datetime' || kind === 'date') return formatTime(value, kind);
+  if (field?.translated && typeof value === 'string' && value !== '') return t(value);
   if (field?.widget.kind === 'options') {
     const option = field.widget.options.find((o) => o.value === String(value));
     return option ? t(option.label) : value === null || value === undefined ? '' : String(value);

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useDictItems } from '../api/index.ts';
 import { useEntityOptions } from './api/entity-options.ts';
 import { useTreeList } from './api/query-tree-list.ts';
+import { IconPicker } from '../ui/index.ts';
 import { fieldKind, findEntity } from './entity-fields.ts';
 
 /** The tree a treeSelect picks from: another entity's when the widget names one, else the entity's own. */
@@ -60,6 +61,10 @@ function EntitySelect({ entityName, labelField, valueField, multiple, ...props }
 function EntityTreeSelect({ entity, multiple, ownTree, ...props }: ControlProps & { entity: EntityDeclaration; multiple?: boolean; ownTree: boolean }) {
   const { t } = useTranslation();
   const tree = useTreeList(entity);
+  // titles that are i18n keys (menu names) are shown translated
+  const translated = Boolean(entity.tree && entity.fields[entity.tree.labelField]?.translated);
+  const localise = (nodes: TreeRow[]): TreeRow[] => nodes.map((n) => ({ ...n, title: t(n.title), ...(n.children ? { children: localise(n.children) } : {}) }));
+  const treeData = translated ? localise(tree.data ?? []) : ((tree.data ?? []) as TreeRow[]);
   return (
     <TreeSelect<string | string[]>
       id={props.id}
@@ -72,7 +77,7 @@ function EntityTreeSelect({ entity, multiple, ownTree, ...props }: ControlProps 
       treeNodeFilterProp="title"
       loading={tree.isLoading}
       placeholder={ownTree ? t('crud.treeRoot') : t('crud.select')}
-      treeData={(tree.data ?? []) as TreeRow[]}
+      treeData={treeData}
       treeDefaultExpandAll
     />
   );
@@ -157,6 +162,8 @@ export function FormControl({ entity, name, mode, ...props }: ControlProps & { e
       );
     case 'options':
       return <OptionsSelect field={field as FieldDeclaration & { widget: typeof widget }} {...props} />;
+    case 'icon':
+      return <IconPicker id={props.id} value={props.value as string | undefined} onChange={props.onChange} disabled={props.disabled} />;
     default:
       return <Input id={props.id} value={props.value as string} onChange={(e) => props.onChange?.(e.target.value)} disabled={props.disabled} allowClear />;
   }

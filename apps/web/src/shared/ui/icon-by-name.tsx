@@ -36,3 +36,17 @@ export function IconByName({ name }: { name: string | null | undefined }) {
   // Icons are module-level components from the cache above, so creating the element here is stable.
   return icon ? createElement(icon) : null;
 }
+
+/** Every outlined icon by its short name ('area-chart'), for the icon picker. */
+export function outlinedIconNames(): string[] {
+  return [...iconLoaders.keys()]
+    .filter((name) => name.endsWith('Outlined'))
+    .map((name) =>
+      name
+        .slice(0, -'Outlined'.length)
+        .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+        .replace(/([A-Z])([A-Z][a-z])/g, '$1-$2')
+        .toLowerCase(),
+    )
+    .sort();
+}

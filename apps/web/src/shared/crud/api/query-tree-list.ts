@@ -1,10 +1,10 @@
-import { crudPath, type EntityDeclaration, type TreeRow } from '@isps/contract';
+import { treePath, type EntityDeclaration, type TreeRow } from '@isps/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http, unwrap } from '../../api/index.ts';
 import { crudKeys } from './keys.ts';
 
 export async function queryTreeList(entity: EntityDeclaration): Promise<TreeRow[]> {
-  return unwrap(await http.get<TreeRow[]>(crudPath(entity, 'queryTreeList')));
+  return unwrap(await http.get<TreeRow[]>(treePath(entity)));
 }
 
 export const treeListQuery = (entity: EntityDeclaration, enabled = true) =>
