@@ -48,6 +48,19 @@ export async function pickOption(page: Page, control: Locator, optionText: strin
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: optionText }).first().click();
 }
 
+/** Picks several options of a multiple select in one opening of its list, then closes it. */
+export async function pickOptions(page: Page, control: Locator, optionTexts: string[]) {
+  await control.click();
+  const list = page.locator('.ant-select-dropdown:visible');
+  for (const optionText of optionTexts) {
+    const option = list.locator('.ant-select-item-option', { hasText: optionText }).first();
+    await option.click();
+    await expect.poll(async () => (await option.getAttribute('class')) ?? '').toContain('ant-select-item-option-selected');
+  }
+  await page.keyboard.press('Escape');
+  await list.waitFor({ state: 'hidden' });
+}
+
 /** Types a time into a date-time picker and confirms it with the picker's OK button. */
 export async function pickTime(page: Page, control: Locator, value: string) {
   await control.click();

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverMessages, translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
-import { deleteRow, dialog, en, exportTo, label, pickOption, pickTime, resetSearch, rows, save, search, signIn, waitForRow } from './crud-page.ts';
+import { deleteRow, dialog, en, exportTo, label, pickOption, pickOptions, pickTime, resetSearch, rows, save, search, signIn, waitForRow } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Users#Pass2';
@@ -93,9 +93,7 @@ describe('groups and users', () => {
     await form.getByText(translate('en-US', 'validation.email', { field: label('user.field.email') })).waitFor();
     await form.getByLabel(label('user.field.password'), { exact: true }).fill(NEW_USER_PASSWORD);
     await form.getByLabel(label('user.field.email'), { exact: true }).fill('zhang@example.com');
-    await pickOption(page, form.getByLabel(label('user.field.roles'), { exact: true }), 'Clerk');
-    await pickOption(page, form.getByLabel(label('user.field.roles'), { exact: true }), 'Guard');
-    await page.keyboard.press('Escape');
+    await pickOptions(page, form.getByLabel(label('user.field.roles'), { exact: true }), ['Clerk', 'Guard']);
     await form.getByLabel(label('user.field.departs'), { exact: true }).click();
     await page.locator('.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper', { hasText: 'Head office' }).first().click();
     await page.keyboard.press('Escape');
