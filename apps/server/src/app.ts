@@ -15,7 +15,7 @@ import { accountPlugin } from './modules/account/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { messageRoutes } from './modules/message/index.ts';
 import { monitorRoutes } from './modules/monitor/index.ts';
-import { createUser, findActiveUserById, findActiveUserByName, startSession, systemRoutes } from './modules/system/index.ts';
+import { createUser, findActiveUserById, findActiveUserByName, jobSchedulerPlugin, startSession, systemRoutes } from './modules/system/index.ts';
 import { visitorAdminRoutes, visitorRoutes } from './modules/visitor/index.ts';
 import { accessPlugin } from './platform/access.ts';
 import { connectRedis, createCache } from './platform/cache.ts';
@@ -103,6 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(accessPlugin);
   await app.register(eventBusPlugin);
   await app.register(realtimePlugin);
+  await app.register(jobSchedulerPlugin);
 
   await app.register(helmet, { contentSecurityPolicy });
   // spreadsheet imports: one file per request, bounded

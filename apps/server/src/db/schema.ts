@@ -137,6 +137,24 @@ export interface SysRoleDataRule extends Audited {
   rule_id: string;
 }
 
+export interface SysQuartzJob extends Audited {
+  job_class_name: string;
+  cron_expression: string;
+  parameter: string | null;
+  description: string | null;
+  status: number;
+}
+
+export interface SysQuartzJobLog extends Audited {
+  job_id: string;
+  fire_time: string;
+  manual: number;
+  cost_ms: number | null;
+  success: number | null;
+  message: string | null;
+  instance: string;
+}
+
 export interface SysLog extends Audited {
   log_type: number;
   operate_type: number;
@@ -303,6 +321,8 @@ export interface Database {
   sys_user_agent: SysUserAgent;
   sys_permission_data_rule: SysPermissionDataRule;
   sys_role_data_rule: SysRoleDataRule;
+  sys_quartz_job: SysQuartzJob;
+  sys_quartz_job_log: SysQuartzJobLog;
   sys_log: SysLog;
   sys_position: SysPosition;
   sys_vendor: SysVendor;

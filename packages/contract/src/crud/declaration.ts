@@ -45,6 +45,8 @@ export type Widget =
   | { kind: 'json' }
   /** an icon name picked from the antd outlined icons ('setting', 'area-chart') */
   | { kind: 'icon' }
+  /** a Quartz cron expression, edited with presets and a readable description */
+  | { kind: 'cron' }
   /** a choice from a fixed list declared in the contract; `label` is an i18n key */
   | { kind: 'options'; options: ReadonlyArray<{ value: string; label: string }> };
 

@@ -7,6 +7,7 @@ export * from './log-entities.ts';
 export * from './role-entities.ts';
 export * from './user-entities.ts';
 export * from './permission-entities.ts';
+export * from './job-entities.ts';
 export * from './visitor-entities.ts';
 export * from './registry.ts';
 export * from './issue-text.ts';

@@ -165,6 +165,23 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   'dataRule.condition.le': ['at most', '小于等于', '以下'],
   'dataRule.condition.in': ['one of', '在…中', 'いずれか'],
   'dataRule.condition.like': ['contains', '包含', '含む'],
+  'quartzJob.title': ['Scheduled jobs', '定时任务', 'スケジュールジョブ'],
+  'quartzJob.field.jobClassName': ['Job handler', '任务类名', 'ジョブハンドラー'],
+  'quartzJob.field.cronExpression': ['Cron expression', 'Cron 表达式', 'Cron 式'],
+  'quartzJob.field.parameter': ['Parameter', '参数', 'パラメーター'],
+  'quartzJob.field.description': ['Description', '描述', '説明'],
+  'quartzJob.field.status': ['Status', '状态', '状態'],
+  'quartzJob.handler.cleanExpiredSessions': ['Remove expired sessions', '清理过期会话', '期限切れセッションの削除'],
+  'quartzJob.handler.purgeOldLogs': ['Purge old logs (parameter: days to keep)', '清理旧日志（参数：保留天数）', '古いログの削除（パラメーター：保持日数）'],
+  'quartzJob.handler.heartbeat': ['Heartbeat (records a run)', '心跳（记录一次运行）', 'ハートビート（実行を記録）'],
+  'jobLog.title': ['Run history', '执行记录', '実行履歴'],
+  'jobLog.field.jobId': ['Job', '任务', 'ジョブ'],
+  'jobLog.field.fireTime': ['Fired at', '触发时间', '起動日時'],
+  'jobLog.field.manual': ['Run by hand', '手动执行', '手動実行'],
+  'jobLog.field.costMs': ['Cost (ms)', '耗时（毫秒）', '所要時間（ミリ秒）'],
+  'jobLog.field.success': ['Succeeded', '成功', '成功'],
+  'jobLog.field.message': ['Result', '结果', '結果'],
+  'jobLog.field.instance': ['Server instance', '服务实例', 'サーバーインスタンス'],
 };
 
 const column: Record<Language, 0 | 1 | 2> = { 'en-US': 0, 'zh-CN': 1, 'ja-JP': 2 };

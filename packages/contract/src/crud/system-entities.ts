@@ -6,6 +6,7 @@ import { logEntity } from './log-entities.ts';
 import { roleEntity } from './role-entities.ts';
 import { departEntity, userAgentEntity, userEntity } from './user-entities.ts';
 import { dataRuleEntity, permissionEntity } from './permission-entities.ts';
+import { jobLogEntity, quartzJobEntity } from './job-entities.ts';
 
 /** Code generators a fill rule can use; the server holds one implementation per value. */
 export const FILL_RULE_IMPLEMENTATIONS = [
@@ -292,4 +293,6 @@ export const systemEntities: readonly EntityDeclaration[] = [
   dataSourceEntity,
   addressBookEntity,
   logEntity,
+  quartzJobEntity,
+  jobLogEntity,
 ];

@@ -168,6 +168,12 @@ export const enUS = {
   'dataRule.menuMissing': 'Data rules belong to a menu: choose an existing menu, not a button',
   'dataRule.unknownColumn': 'The list of this menu has no field {{column}}',
   'dataRule.saved': 'Data rules saved',
+  'duplicate.jobClassName': 'A job with this handler already exists!',
+  'validation.cron': '{{field}} is not a valid cron expression (seconds minutes hours day month weekday [year])',
+  'quartzJob.paused': 'The job is stopped',
+  'quartzJob.resumed': 'The job is running',
+  'quartzJob.executed': 'The job ran once: {{result}}',
+  'quartzJob.executeFailed': 'The job failed: {{result}}',
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -169,4 +169,10 @@ export const jaJP: Record<MessageKey, string> = {
   'dataRule.menuMissing': 'データルールはメニューに属します。ボタンではなく既存のメニューを選んでください',
   'dataRule.unknownColumn': 'このメニューの一覧には項目 {{column}} がありません',
   'dataRule.saved': 'データルールを保存しました',
+  'duplicate.jobClassName': 'このハンドラーのジョブは既に存在します！',
+  'validation.cron': '{{field}}は有効な cron 式ではありません（秒 分 時 日 月 曜日 [年]）',
+  'quartzJob.paused': 'ジョブを停止しました',
+  'quartzJob.resumed': 'ジョブを開始しました',
+  'quartzJob.executed': 'ジョブを1回実行しました：{{result}}',
+  'quartzJob.executeFailed': 'ジョブが失敗しました：{{result}}',
 };

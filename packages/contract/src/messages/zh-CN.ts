@@ -169,4 +169,10 @@ export const zhCN: Record<MessageKey, string> = {
   'dataRule.menuMissing': '数据规则属于菜单：请选择已存在的菜单，而不是按钮',
   'dataRule.unknownColumn': '该菜单的列表没有字段 {{column}}',
   'dataRule.saved': '数据规则已保存',
+  'duplicate.jobClassName': '该任务类已存在!',
+  'validation.cron': '{{field}}不是有效的 cron 表达式（秒 分 时 日 月 周 [年]）',
+  'quartzJob.paused': '任务已停止',
+  'quartzJob.resumed': '任务已启动',
+  'quartzJob.executed': '任务已执行一次：{{result}}',
+  'quartzJob.executeFailed': '任务执行失败：{{result}}',
 };

@@ -7,6 +7,7 @@ import { accountTables } from './0200-account.ts';
 import { logOperateTypes } from './0300-log-operate-types.ts';
 import { userAdminTables } from './0400-user-admin.ts';
 import { dataRuleTables } from './0500-data-rules.ts';
+import { scheduledJobTables } from './0600-scheduled-jobs.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0300-log-operate-types': logOperateTypes,
   '0400-user-admin': userAdminTables,
   '0500-data-rules': dataRuleTables,
+  '0600-scheduled-jobs': scheduledJobTables,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

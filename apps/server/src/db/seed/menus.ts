@@ -124,7 +124,7 @@ export const menuDefinition: readonly AreaDefinition[] = [
       { key: 'dictItem', actions: CRUD, visible: true },
       { key: 'log', actions: ['list', 'export'], visible: true },
       { key: 'dataLog', actions: ['list', 'compare'] },
-      { key: 'quartzJob', actions: [...CRUD, 'pause', 'resume', 'execute'] },
+      { key: 'quartzJob', actions: [...CRUD, 'pause', 'resume', 'execute'], visible: true },
       { key: 'announcement', actions: [...CRUD, 'release', 'revoke'], visible: true },
       { key: 'category', actions: CRUD, visible: true },
       { key: 'checkRule', actions: CRUD, visible: true },

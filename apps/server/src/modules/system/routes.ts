@@ -8,6 +8,7 @@ import { systemEntityRoutes } from './entity-routes.ts';
 import { roleRoutes } from './role-routes.ts';
 import { userRoutes } from './user-routes.ts';
 import { permissionRoutes } from './permission-routes.ts';
+import { jobRoutes } from './job-routes.ts';
 import { issueCaptcha, login, logout, updateOwnPassword } from './login-service.ts';
 import { permissionResultOf } from './permission-service.ts';
 import { findActiveUserById, setCurrentOrgCode, toUserInfo, userDeparts } from './user-service.ts';
@@ -102,4 +103,5 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(roleRoutes);
   await app.register(userRoutes);
   await app.register(permissionRoutes);
+  await app.register(jobRoutes);
 };

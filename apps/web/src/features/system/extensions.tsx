@@ -9,6 +9,7 @@ import { useRefreshDictCache } from './api/refresh-dict-cache.ts';
 import { useTestDataSourceConnection } from './api/test-data-source-connection.ts';
 import { RoleAuthorizeDrawer } from './components/role-authorize-drawer.tsx';
 import { RoleDataRuleDialog } from './components/role-data-rule-dialog.tsx';
+import { jobExtension } from './components/job-actions.tsx';
 import { userExtension } from './components/user-actions.tsx';
 
 type RowProps = CrudExtensionProps & { row: CrudRow };
@@ -169,6 +170,7 @@ export const systemExtensions: Readonly<Record<string, CrudExtension>> = {
   role: { RowActions: RoleActions },
   permission: { RowActions: MenuDataRulesAction },
   user: userExtension,
+  quartzJob: jobExtension,
 };
 
 export function extensionOf(entity: EntityDeclaration): CrudExtension | undefined {

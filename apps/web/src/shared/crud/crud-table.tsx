@@ -1,4 +1,4 @@
-import { Table } from 'antd';
+import { Grid, Table } from 'antd';
 import type { TableColumnsType, TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import type { ReactNode } from 'react';
@@ -35,6 +35,8 @@ const toAntOrder = (order: SortOrder | undefined) => (order === 'asc' ? 'ascend'
 /** The one table of the CRUD screens: antd Table behind our own column and paging shape, so it can be replaced. */
 export function CrudTable({ columns, rows, loading, pagination, sort, onChange, selection, ariaLabel }: CrudTableProps) {
   const { t } = useTranslation();
+  // on a phone a right-fixed actions column would cover the whole narrow table: it scrolls with the rest there
+  const wide = Grid.useBreakpoint().md !== false;
   const antColumns: TableColumnsType<CrudRow> = columns.map((column) => ({
     key: column.key,
     dataIndex: column.key,
@@ -44,7 +46,7 @@ export function CrudTable({ columns, rows, loading, pagination, sort, onChange, 
     sortOrder: column.sortable ? (sort?.field === column.key ? toAntOrder(sort.order) : null) : undefined,
     sortDirections: ['ascend', 'descend'],
     showSorterTooltip: false,
-    fixed: column.fixedRight ? 'right' : undefined,
+    fixed: column.fixedRight && wide ? 'right' : undefined,
     width: column.width,
     ellipsis: column.ellipsis,
   }));

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useDictItems } from '../api/index.ts';
 import { useEntityOptions } from './api/entity-options.ts';
 import { useTreeList } from './api/query-tree-list.ts';
-import { IconPicker } from '../ui/index.ts';
+import { CronInput, IconPicker } from '../ui/index.ts';
 import { fieldKind, findEntity } from './entity-fields.ts';
 
 /** The tree a treeSelect picks from: another entity's when the widget names one, else the entity's own. */
@@ -162,6 +162,8 @@ export function FormControl({ entity, name, mode, ...props }: ControlProps & { e
       );
     case 'options':
       return <OptionsSelect field={field as FieldDeclaration & { widget: typeof widget }} {...props} />;
+    case 'cron':
+      return <CronInput id={props.id} value={props.value as string | undefined} onChange={props.onChange} disabled={props.disabled} />;
     case 'icon':
       return <IconPicker id={props.id} value={props.value as string | undefined} onChange={props.onChange} disabled={props.disabled} />;
     default:

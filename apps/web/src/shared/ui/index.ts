@@ -6,3 +6,4 @@ export { useDrawerSize } from './use-drawer-size.ts';
 export { PasswordStrengthMeter } from './password-strength.tsx';
 export { IconByName } from './icon-by-name.tsx';
 export { IconPicker } from './icon-picker.tsx';
+export { CronInput } from './cron-input.tsx';
