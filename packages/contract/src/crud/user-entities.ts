@@ -131,7 +131,16 @@ export const UserAdminPath = {
   queryUserByDepId: '/sys/user/queryUserByDepId',
   /** GET: role names by user id */
   queryUserRoleMap: '/sys/user/queryUserRoleMap',
+  /** POST `{ depId, userIdList: 'a,b' }`: puts existing users into a group (needs system:departUser:add) */
+  addUsersToDepart: '/sys/user/editSysDepartWithUser',
+  /** DELETE ?depId=&userIds=a,b : takes users out of a group */
+  removeUsersFromDepart: '/sys/user/deleteUserInDepartBatch',
 } as const;
+
+/** Button permissions of a group's user list (SPEC section 6). */
+export const DepartUserPerm = { add: 'system:departUser:add', remove: 'system:departUser:delete' } as const;
+
+export const addUsersToDepartBody = z.object({ depId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), userIdList: z.string().min(1).max(33_000) });
 
 export const changeUserPasswordBody = z.object({
   username: z.string().trim().min(1).max(100),

@@ -174,6 +174,9 @@ export const enUS = {
   'quartzJob.resumed': 'The job is running',
   'quartzJob.executed': 'The job ran once: {{result}}',
   'quartzJob.executeFailed': 'The job failed: {{result}}',
+  'depart.noAddPermission': 'You do not have permission to add users to this group',
+  'depart.usersAdded': '{{count}} user(s) added to the group',
+  'depart.usersRemoved': '{{count}} user(s) removed from the group',
 } as const;
 
 export type MessageKey = keyof typeof enUS;

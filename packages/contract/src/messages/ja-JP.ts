@@ -175,4 +175,7 @@ export const jaJP: Record<MessageKey, string> = {
   'quartzJob.resumed': 'ジョブを開始しました',
   'quartzJob.executed': 'ジョブを1回実行しました：{{result}}',
   'quartzJob.executeFailed': 'ジョブが失敗しました：{{result}}',
+  'depart.noAddPermission': 'このグループにユーザーを追加する権限がありません',
+  'depart.usersAdded': '{{count}} 人をグループに追加しました',
+  'depart.usersRemoved': '{{count}} 人をグループから外しました',
 };

@@ -175,4 +175,7 @@ export const zhCN: Record<MessageKey, string> = {
   'quartzJob.resumed': '任务已启动',
   'quartzJob.executed': '任务已执行一次：{{result}}',
   'quartzJob.executeFailed': '任务执行失败：{{result}}',
+  'depart.noAddPermission': '您没有权限向该部门添加用户',
+  'depart.usersAdded': '已向部门添加 {{count}} 个用户',
+  'depart.usersRemoved': '已从部门移除 {{count}} 个用户',
 };

@@ -207,6 +207,28 @@ describe.each(await testDialects())('users, groups and agents on %s', (dialect) 
     expect((await call(admin, 'PUT', crudPath(userAgentEntity, 'edit'), { id: agent.id, status: 0 })).envelope.success).toBe(true);
   });
 
+  it("puts existing users into a group and takes them out; without the permission the spec's refusal", async () => {
+    await createRoleWith(app, 'group_viewer', [permissionCode(departEntity, 'list')]);
+    await createTestUser(app, 'groupviewer', { roles: ['group_viewer'] });
+    const viewer = await login(app, 'groupviewer', USER_PASSWORD);
+    for (const lang of LANGUAGES) {
+      const refused = await call(viewer, 'POST', UserAdminPath.addUsersToDepart, { depId: ids.sales!, userIdList: ids.zhang! }, lang);
+      expect(refused.envelope.message).toBe(translate(lang, 'depart.noAddPermission'));
+    }
+    const added = await call(admin, 'POST', UserAdminPath.addUsersToDepart, { depId: ids.sales!, userIdList: ids.zhang! });
+    expect(added.envelope.message).toBe(translate('en-US', 'depart.usersAdded', { count: 1 }));
+    // adding again changes nothing
+    expect((await call(admin, 'POST', UserAdminPath.addUsersToDepart, { depId: ids.sales!, userIdList: ids.zhang! })).envelope.result).toEqual({ count: 0 });
+    const members = async () => (await call<Array<{ username: string }>>(admin, 'GET', `${UserAdminPath.queryUserByDepId}?id=${ids.sales}`)).envelope.result.map((u) => u.username);
+    expect(await members()).toContain('zhang');
+    const sales = (await call<Row>(admin, 'GET', `${crudPath(departEntity, 'queryById')}?id=${ids.sales}`)).envelope.result;
+    expect((await list('username=zhang')).envelope.result.records[0]?.orgCode).toBe(sales.orgCode);
+    const removed = await call(admin, 'DELETE', `${UserAdminPath.removeUsersFromDepart}?depId=${ids.sales}&userIds=${ids.zhang}`);
+    expect(removed.envelope.message).toBe(translate('en-US', 'depart.usersRemoved', { count: 1 }));
+    expect(await members()).not.toContain('zhang');
+    expect((await call(admin, 'POST', UserAdminPath.addUsersToDepart, { depId: ids.sales!, userIdList: 'nobody' })).statusCode).toBe(400);
+  });
+
   it('gives a holder of the list permission only 510 for every change', async () => {
     await createRoleWith(app, 'user_viewer', [permissionCode(userEntity, 'list')]);
     await createTestUser(app, 'viewer', { roles: ['user_viewer'] });

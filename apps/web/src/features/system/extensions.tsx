@@ -9,6 +9,7 @@ import { useRefreshDictCache } from './api/refresh-dict-cache.ts';
 import { useTestDataSourceConnection } from './api/test-data-source-connection.ts';
 import { RoleAuthorizeDrawer } from './components/role-authorize-drawer.tsx';
 import { RoleDataRuleDialog } from './components/role-data-rule-dialog.tsx';
+import { GroupUsersDialog } from './components/group-users.tsx';
 import { jobExtension } from './components/job-actions.tsx';
 import { userExtension } from './components/user-actions.tsx';
 
@@ -162,6 +163,20 @@ function MenuDataRulesAction({ entity, row }: RowProps) {
   );
 }
 
+/** A group's users. */
+function GroupUsersAction({ row }: RowProps) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button type="link" size="small" onClick={() => setOpen(true)}>
+        {t('groupUsers.action')}
+      </Button>
+      {open ? <GroupUsersDialog depId={row.id} name={text(row.departName)} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
+
 /** Behaviour the system screens add beside their declarations, by entity name. */
 export const systemExtensions: Readonly<Record<string, CrudExtension>> = {
   dict: { RowActions: DictItemsAction, Toolbar: RefreshDictCache },
@@ -171,6 +186,7 @@ export const systemExtensions: Readonly<Record<string, CrudExtension>> = {
   permission: { RowActions: MenuDataRulesAction },
   user: userExtension,
   quartzJob: jobExtension,
+  depart: { RowActions: GroupUsersAction },
 };
 
 export function extensionOf(entity: EntityDeclaration): CrudExtension | undefined {
