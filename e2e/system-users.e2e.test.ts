@@ -197,6 +197,31 @@ describe('groups and users', () => {
     await context.close();
   });
 
+  it("lists a group's users, adds existing ones with the user selector and removes them", async () => {
+    const context = await newContext(browser, { lang: 'en-US' });
+    const page = await context.newPage();
+    await signIn(page, server.url, 'en-US', '/system/depart', 'admin', PASSWORD);
+    await rowOf(page, 'Head office').getByRole('button', { name: en('groupUsers.action'), exact: true }).click();
+    const members = dialog(page);
+    await members.locator('.ant-table-row', { hasText: 'zhang' }).waitFor();
+    await members.getByRole('button', { name: en('groupUsers.addExisting') }).click();
+    const selector = dialog(page);
+    await selector.getByRole('searchbox', { name: en('userSelect.search') }).fill('Staff 7');
+    await selector.getByRole('searchbox', { name: en('userSelect.search') }).press('Enter');
+    await expect.poll(() => selector.locator('.ant-table-row').count()).toBe(1);
+    await selector.locator('.ant-table-row', { hasText: 'staff07' }).locator('.ant-checkbox-input').check();
+    await screenshot(page, 'system-depart-user-select-en-US-desktop');
+    await selector.getByRole('button', { name: en('common.ok') }).click();
+    await page.getByText(serverText('depart.usersAdded', { count: 1 })).first().waitFor();
+    await members.locator('.ant-table-row', { hasText: 'staff07' }).waitFor();
+    await members.locator('.ant-table-row', { hasText: 'staff07' }).locator('.ant-checkbox-input').check();
+    await members.getByRole('button', { name: en('groupUsers.remove') }).click();
+    await page.locator('.ant-modal-confirm:visible').getByRole('button', { name: en('common.ok') }).click();
+    await page.getByText(serverText('depart.usersRemoved', { count: 1 })).first().waitFor();
+    await expect.poll(() => members.locator('.ant-table-row', { hasText: 'staff07' }).count()).toBe(0);
+    await context.close();
+  });
+
   it.each([
     ['zh-CN', 'desktop'],
     ['en-US', 'desktop'],
