@@ -15,7 +15,7 @@ import {
   type TreeRow,
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
-import { createRoleWith } from '../../test/crud-helpers.ts';
+import { createRoleWith, sheetRows } from '../../test/crud-helpers.ts';
 import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, tryLogin, type TestApp } from '../../test/harness.ts';
 
 type Row = Record<string, unknown> & { id: string };
@@ -227,6 +227,39 @@ describe.each(await testDialects())('users, groups and agents on %s', (dialect) 
     expect(removed.envelope.message).toBe(translate('en-US', 'depart.usersRemoved', { count: 1 }));
     expect(await members()).not.toContain('zhang');
     expect((await call(admin, 'POST', UserAdminPath.addUsersToDepart, { depId: ids.sales!, userIdList: 'nobody' })).statusCode).toBe(400);
+  });
+
+  it("keeps each tenant admin to the tenant's own users, groups and agent settings", async () => {
+    const tenant = async (code: string) => (await call<{ id: string }>(admin, 'POST', '/sys/tenant/add', { name: `Tenant ${code}`, code, status: 1 })).envelope.result.id;
+    const tenants = { A: await tenant('ua'), B: await tenant('ub') };
+    await createRoleWith(app, 'user_tenant_admin', [userEntity, departEntity, userAgentEntity].flatMap(entityPermissionCodes));
+    const tokens: Record<string, string> = {};
+    for (const [name, tenantId] of Object.entries(tenants)) {
+      await createTestUser(app, `tadmin${name}`, { roles: ['user_tenant_admin'], tenantId });
+      tokens[name] = await login(app, `tadmin${name}`, USER_PASSWORD);
+      const group = (await call<{ id: string }>(tokens[name]!, 'POST', crudPath(departEntity, 'add'), { departName: `Group ${name}` })).envelope.result.id;
+      const added = await call(tokens[name]!, 'POST', crudPath(userEntity, 'add'), { username: `member${name}`, realname: `Member ${name}`, password: PASSWORD, selecteddeparts: group });
+      expect(added.envelope.success).toBe(true);
+      await call(tokens[name]!, 'POST', crudPath(userAgentEntity, 'add'), { userName: `member${name}`, agentUserName: `tadmin${name}`, startTime: '2026-01-01 08:00:00', endTime: '2026-02-01 08:00:00' });
+    }
+    for (const [name, token] of Object.entries(tokens)) {
+      const other = name === 'A' ? 'B' : 'A';
+      const users = (await call<Page<Row>>(token, 'GET', `${crudPath(userEntity, 'list')}?pageSize=100`)).envelope.result.records.map((r) => r.username).sort();
+      expect(users).toEqual([`member${name}`, `tadmin${name}`]);
+      const groupRows = (await call<Page<Row>>(token, 'GET', `${crudPath(departEntity, 'list')}?pageSize=100`)).envelope.result.records;
+      expect(groupRows.map((r) => r.departName)).toEqual([`Group ${name}`]);
+      const agents = (await call<Page<Row>>(token, 'GET', `${crudPath(userAgentEntity, 'list')}?pageSize=100`)).envelope.result.records;
+      expect(agents.map((r) => r.userName)).toEqual([`member${name}`]);
+      const foreign = (await call<Page<Row>>(tokens[other]!, 'GET', `${crudPath(userEntity, 'list')}?username=member${other}`)).envelope.result.records[0]!;
+      expect((await call(token, 'GET', `${crudPath(userEntity, 'queryById')}?id=${foreign.id}`)).statusCode).toBe(404);
+      expect((await call(token, 'PUT', UserAdminPath.frozenBatch, { ids: foreign.id, status: 2 })).statusCode).toBe(404);
+      expect((await call(token, 'PUT', UserAdminPath.changePassword, { username: `member${other}`, password: PASSWORD, confirmpassword: PASSWORD })).statusCode).toBe(404);
+      // a group of the other tenant cannot be linked
+      const foreignGroup = (await call<Page<Row>>(tokens[other]!, 'GET', crudPath(departEntity, 'list'))).envelope.result.records[0]!;
+      expect((await call(token, 'PUT', crudPath(userEntity, 'edit'), { id: (await call<Page<Row>>(token, 'GET', `${crudPath(userEntity, 'list')}?username=member${name}`)).envelope.result.records[0]!.id, selecteddeparts: foreignGroup.id })).statusCode).toBe(400);
+      const exported = await injectAs(app, token, { method: 'GET', url: api(app, crudPath(userEntity, 'exportXls')) });
+      expect((await sheetRows(exported.rawPayload)).length - 1).toBe(2);
+    }
   });
 
   it('gives a holder of the list permission only 510 for every change', async () => {
