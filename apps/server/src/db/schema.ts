@@ -155,6 +155,13 @@ export interface SysQuartzJobLog extends Audited {
   instance: string;
 }
 
+export interface SysDataLog extends Audited {
+  data_table: string;
+  data_id: string;
+  data_content: string;
+  data_version: number;
+}
+
 export interface SysLog extends Audited {
   log_type: number;
   operate_type: number;
@@ -323,6 +330,7 @@ export interface Database {
   sys_role_data_rule: SysRoleDataRule;
   sys_quartz_job: SysQuartzJob;
   sys_quartz_job_log: SysQuartzJobLog;
+  sys_data_log: SysDataLog;
   sys_log: SysLog;
   sys_position: SysPosition;
   sys_vendor: SysVendor;

@@ -182,6 +182,11 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   'jobLog.field.success': ['Succeeded', '成功', '成功'],
   'jobLog.field.message': ['Result', '结果', '結果'],
   'jobLog.field.instance': ['Server instance', '服务实例', 'サーバーインスタンス'],
+  'dataLog.title': ['Data log', '数据日志', 'データログ'],
+  'dataLog.field.dataTable': ['Table', '表名', 'テーブル'],
+  'dataLog.field.dataId': ['Record ID', '数据 ID', 'レコード ID'],
+  'dataLog.field.dataVersion': ['Version', '版本号', 'バージョン'],
+  'dataLog.field.dataContent': ['Content', '数据内容', '内容'],
 };
 
 const column: Record<Language, 0 | 1 | 2> = { 'en-US': 0, 'zh-CN': 1, 'ja-JP': 2 };

@@ -34,3 +34,40 @@ export const logEntity: EntityDeclaration = {
   defaultSort: { field: 'createTime', order: 'desc' },
   actions: ['list', 'export'],
 };
+
+/** Versions of rows written through the console (SPEC section 2: data log and compare). */
+export const dataLogEntity: EntityDeclaration = {
+  name: 'dataLog',
+  title: 'dataLog.title',
+  basePath: '/sys/dataLog',
+  permissionPrefix: 'system:dataLog',
+  component: 'system/dataLog',
+  table: 'sys_data_log',
+  labelField: 'dataId',
+  fields: {
+    dataTable: field.text('dataLog.field.dataTable', 64),
+    dataId: field.text('dataLog.field.dataId', 36),
+    dataVersion: field.integer('dataLog.field.dataVersion', 1, 1_000_000_000),
+    dataContent: field.text('dataLog.field.dataContent', 100_000, { widget: { kind: 'textarea' } }),
+  },
+  columns: ['dataTable', 'dataId', 'dataVersion', 'createBy', 'createTime'],
+  detailFields: ['dataContent'],
+  search: { dataTable: 'exact', dataId: 'exact', createBy: 'contains', createTime: 'range' },
+  sortable: ['dataTable', 'dataVersion', 'createTime'],
+  defaultSort: { field: 'createTime', order: 'desc' },
+  actions: ['list', 'export'],
+  extraActions: ['compare'],
+};
+
+/** GET ?dataId1=&dataId2= (two data log ids): both versions with their contents parsed. */
+export const DataLogPath = { compare: '/sys/dataLog/queryCompareList' } as const;
+
+export interface DataLogVersion {
+  id: string;
+  dataTable: string;
+  dataId: string;
+  dataVersion: number;
+  createBy: string | null;
+  createTime: string | null;
+  content: Record<string, unknown>;
+}

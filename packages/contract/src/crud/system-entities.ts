@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { checkRuleSetSchema } from './check-rule.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { codeSchema, field, jsonObjectTextSchema } from './fields.ts';
-import { logEntity } from './log-entities.ts';
+import { dataLogEntity, logEntity } from './log-entities.ts';
 import { roleEntity } from './role-entities.ts';
 import { departEntity, userAgentEntity, userEntity } from './user-entities.ts';
 import { dataRuleEntity, permissionEntity } from './permission-entities.ts';
@@ -295,4 +295,5 @@ export const systemEntities: readonly EntityDeclaration[] = [
   logEntity,
   quartzJobEntity,
   jobLogEntity,
+  dataLogEntity,
 ];

@@ -177,6 +177,7 @@ export const enUS = {
   'depart.noAddPermission': 'You do not have permission to add users to this group',
   'depart.usersAdded': '{{count}} user(s) added to the group',
   'depart.usersRemoved': '{{count}} user(s) removed from the group',
+  'dataLog.compareTwo': 'Choose two versions of the same record to compare',
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -178,4 +178,5 @@ export const jaJP: Record<MessageKey, string> = {
   'depart.noAddPermission': 'このグループにユーザーを追加する権限がありません',
   'depart.usersAdded': '{{count}} 人をグループに追加しました',
   'depart.usersRemoved': '{{count}} 人をグループから外しました',
+  'dataLog.compareTwo': '同じレコードの2つのバージョンを選んで比較してください',
 };

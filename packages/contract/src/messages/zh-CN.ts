@@ -178,4 +178,5 @@ export const zhCN: Record<MessageKey, string> = {
   'depart.noAddPermission': '您没有权限向该部门添加用户',
   'depart.usersAdded': '已向部门添加 {{count}} 个用户',
   'depart.usersRemoved': '已从部门移除 {{count}} 个用户',
+  'dataLog.compareTwo': '请选择同一条数据的两个版本进行对比',
 };

@@ -8,6 +8,7 @@ import { logOperateTypes } from './0300-log-operate-types.ts';
 import { userAdminTables } from './0400-user-admin.ts';
 import { dataRuleTables } from './0500-data-rules.ts';
 import { scheduledJobTables } from './0600-scheduled-jobs.ts';
+import { dataLogTables } from './0700-data-log.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0400-user-admin': userAdminTables,
   '0500-data-rules': dataRuleTables,
   '0600-scheduled-jobs': scheduledJobTables,
+  '0700-data-log': dataLogTables,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

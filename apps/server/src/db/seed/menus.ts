@@ -123,7 +123,7 @@ export const menuDefinition: readonly AreaDefinition[] = [
       { key: 'dict', actions: [...CRUD, 'refreshCache', 'recycleBin'], visible: true },
       { key: 'dictItem', actions: CRUD, visible: true },
       { key: 'log', actions: ['list', 'export'], visible: true },
-      { key: 'dataLog', actions: ['list', 'compare'] },
+      { key: 'dataLog', actions: ['list', 'export', 'compare'], visible: true },
       { key: 'quartzJob', actions: [...CRUD, 'pause', 'resume', 'execute'], visible: true },
       { key: 'announcement', actions: [...CRUD, 'release', 'revoke'], visible: true },
       { key: 'category', actions: CRUD, visible: true },

@@ -4,6 +4,9 @@ import {
   categoryEntity,
   checkRuleEntity,
   checkRuleSetSchema,
+  DataLogPath,
+  dataLogEntity,
+  type DataLogVersion,
   dataSourceEntity,
   dictEntity,
   dictItemEntity,
@@ -18,6 +21,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { callerOf } from '../../platform/access.ts';
 import { duplicateCheckRoutes, registerEntity, type CrudContext } from '../../platform/crud/index.ts';
 import { refreshDictionaries } from '../../platform/dictionaries.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
@@ -47,6 +51,33 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
   registerEntity(app, categoryEntity);
   registerEntity(app, addressBookEntity);
   registerEntity(app, logEntity);
+  registerEntity(app, dataLogEntity, {
+    routes: (routes, registered) => {
+      routes.get(
+        DataLogPath.compare,
+        {
+          schema: { tags, summary: 'Two versions of a record, side by side', querystring: z.object({ dataId1: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), dataId2: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) }) },
+          config: { permission: permissionCode(dataLogEntity, 'compare') },
+        },
+        async (request, reply) => {
+          const { dataId1, dataId2 } = request.query as { dataId1: string; dataId2: string };
+          const rows = await registered.scoped(callerOf(request)).where('id', 'in', [dataId1, dataId2]).execute();
+          const [a, b] = [dataId1, dataId2].map((id) => rows.find((r) => r.id === id));
+          if (!a || !b || a.data_table !== b.data_table || a.data_id !== b.data_id) refuse('dataLog.compareTwo');
+          const version = (row: Record<string, unknown>): DataLogVersion => ({
+            id: String(row.id),
+            dataTable: String(row.data_table),
+            dataId: String(row.data_id),
+            dataVersion: Number(row.data_version),
+            createBy: (row.create_by as string | null) ?? null,
+            createTime: (row.create_time as string | null) ?? null,
+            content: JSON.parse(String(row.data_content)) as Record<string, unknown>,
+          });
+          return reply.ok([version(a), version(b)].sort((x, y) => x.dataVersion - y.dataVersion));
+        },
+      );
+    },
+  });
   registerEntity(app, tenantEntity, {
     beforeAdd: (_ctx, values) => endAfterBegin(values),
     beforeEdit: (_ctx, values, existing) => endAfterBegin(values, existing),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LogOperateType, LogType, crudPath, logEntity, positionEntity, type Page } from '@isps/contract';
+import { DataLogPath, LogOperateType, LogType, crudPath, dataLogEntity, logEntity, positionEntity, translate, type DataLogVersion, type Page } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { createRoleWith, sheetRows } from '../../test/crud-helpers.ts';
 import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, type TestApp } from '../../test/harness.ts';
@@ -58,5 +58,28 @@ describe.each(await testDialects())('login and operation logs on %s', (dialect) 
     expect(refused.envelope.code).toBe(510);
     const write = await injectAs(app, admin, { method: 'POST', url: api(app, crudPath(logEntity, 'add')), payload: { content: 'forged' } });
     expect(write.statusCode).toBe(404);
+  });
+
+  it('keeps every version of a record and compares two of them; passwords never enter the log', async () => {
+    const call = <T = Row>(method: 'GET' | 'PUT' | 'POST', path: string, payload?: Row, lang = 'en-US') =>
+      injectAs<T>(app, admin, { method, url: api(app, path), ...(payload ? { payload } : {}), headers: { lang } });
+    const position = (await call<Page<Row>>('GET', `${crudPath(positionEntity, 'list')}?code=L1`)).envelope.result.records[0]!;
+    await call('PUT', crudPath(positionEntity, 'edit'), { id: position.id, name: 'L1 renamed' });
+    const versions = (await call<Page<Row>>('GET', `${crudPath(dataLogEntity, 'list')}?dataId=${String(position.id)}&column=dataVersion&order=asc`)).envelope.result.records;
+    expect(versions.map((v) => v.dataVersion)).toEqual([1, 2]);
+    expect(versions[0]).toMatchObject({ dataTable: 'sys_position', createBy: 'admin' });
+    const compared = (await call<DataLogVersion[]>('GET', `${DataLogPath.compare}?dataId1=${String(versions[1]!.id)}&dataId2=${String(versions[0]!.id)}`)).envelope.result;
+    expect(compared.map((v) => [v.dataVersion, v.content.name])).toEqual([[1, 'L1'], [2, 'L1 renamed']]);
+    const other = (await call<Page<Row>>('GET', `${crudPath(dataLogEntity, 'list')}?dataTable=sys_position&pageSize=100`)).envelope.result.records.find((v) => v.dataId !== position.id)!;
+    for (const lang of ['en-US', 'zh-CN', 'ja-JP'] as const) {
+      const mixed = await call('GET', `${DataLogPath.compare}?dataId1=${String(versions[0]!.id)}&dataId2=${String(other.id)}`, undefined, lang);
+      expect(mixed.envelope.message).toBe(translate(lang, 'dataLog.compareTwo'));
+    }
+    // a visitor's password is hashed and write-only: no version holds it
+    await call('POST', '/sysVistor/add', { name: 'Logged', idCard: '11010519491231002X', phone: '13600000099', category: 'general', password: '123456' });
+    const visitorVersions = (await call<Page<Row>>('GET', `${crudPath(dataLogEntity, 'list')}?dataTable=sys_visitor`)).envelope.result.records;
+    expect(visitorVersions).toHaveLength(1);
+    const detail = (await call<Row>('GET', `${crudPath(dataLogEntity, 'queryById')}?id=${String(visitorVersions[0]!.id)}`)).envelope.result;
+    expect(String(detail.dataContent)).not.toContain('password');
   });
 });

@@ -11,20 +11,9 @@ import { AppError, refuse } from '../../platform/envelope.ts';
 const tags = ['system'];
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-async function holdsAdminRole(app: FastifyInstance, userId: string): Promise<boolean> {
-  const row = await app.db
-    .selectFrom('sys_user_role as ur')
-    .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
-    .select('r.id')
-    .where('ur.user_id', '=', userId)
-    .where('r.role_code', '=', SYSTEM_ADMIN_ROLE)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Permission ids the caller may hand out: all for the administrator, else those the caller holds. */
 async function grantableIds(app: FastifyInstance, caller: CurrentUser): Promise<Set<string> | 'all'> {
-  if (await holdsAdminRole(app, caller.id)) return 'all';
+  if (caller.systemAdmin) return 'all';
   const rows = await app.db
     .selectFrom('sys_role_permission as rp')
     .innerJoin('sys_user_role as ur', 'ur.role_id', 'rp.role_id')

@@ -321,7 +321,7 @@ describe.each(dialects)('system API on %s', (dialect) => {
       const system = result.menu.find((m) => m.path === '/system');
       expect(system).toMatchObject({ hidden: false, route: '1' });
       expect(system?.children?.find((c) => c.path === '/system/user')).toMatchObject({ hidden: false, route: '1', component: 'system/user' });
-      expect(system?.children?.find((c) => c.path === '/system/dataLog')).toMatchObject({ hidden: true, route: '0', component: 'system/dataLog' });
+      expect(system?.children?.find((c) => c.path === '/system/attendanceRule')).toMatchObject({ hidden: true, route: '0', component: 'system/attendanceRule' });
       expect(system?.children?.find((c) => c.path === '/system/position')).toMatchObject({ hidden: false, route: '1', component: 'system/position' });
       expect(result.auth).toContainEqual({ action: 'system:user:add', describe: expect.any(String), type: '1', status: '1' });
       expect(result.auth.map((a) => a.action)).toContain(Perm.dashboardView);

@@ -9,6 +9,7 @@ import { useRefreshDictCache } from './api/refresh-dict-cache.ts';
 import { useTestDataSourceConnection } from './api/test-data-source-connection.ts';
 import { RoleAuthorizeDrawer } from './components/role-authorize-drawer.tsx';
 import { RoleDataRuleDialog } from './components/role-data-rule-dialog.tsx';
+import { dataLogExtension } from './components/data-log-compare.tsx';
 import { GroupUsersDialog } from './components/group-users.tsx';
 import { jobExtension } from './components/job-actions.tsx';
 import { userExtension } from './components/user-actions.tsx';
@@ -186,6 +187,7 @@ export const systemExtensions: Readonly<Record<string, CrudExtension>> = {
   permission: { RowActions: MenuDataRulesAction },
   user: userExtension,
   quartzJob: jobExtension,
+  dataLog: dataLogExtension,
   depart: { RowActions: GroupUsersAction },
 };
 

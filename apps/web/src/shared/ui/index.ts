@@ -7,3 +7,4 @@ export { PasswordStrengthMeter } from './password-strength.tsx';
 export { IconByName } from './icon-by-name.tsx';
 export { IconPicker } from './icon-picker.tsx';
 export { CronInput } from './cron-input.tsx';
+export { NewPasswordFields, type NewPasswordFieldsProps } from './new-password-fields.tsx';

@@ -1,11 +1,11 @@
 import { DownOutlined, LockOutlined, UnlockOutlined } from '@ant-design/icons';
-import { UserStatus, isStrongPassword, permissionCode, userAgentEntity } from '@isps/contract';
+import { UserStatus, permissionCode, userAgentEntity } from '@isps/contract';
 import { App, Button, Dropdown, Form, Input, Modal, type MenuProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CrudScreen, type CrudExtension, type CrudExtensionProps, type CrudRow } from '../../../shared/crud/index.ts';
 import { usePermissionCheck } from '../../../shared/permission/index.ts';
-import { PasswordStrengthMeter, useDrawerSize } from '../../../shared/ui/index.ts';
+import { NewPasswordFields, useDrawerSize } from '../../../shared/ui/index.ts';
 import { useChangeUserPassword, useSetUserStatus } from '../api/user-admin.ts';
 
 type RowProps = CrudExtensionProps & { row: CrudRow };
@@ -45,7 +45,6 @@ function ResetPasswordDialog({ username, onClose }: { username: string; onClose:
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<{ password: string; confirmpassword: string }>();
-  const password = Form.useWatch('password', form) ?? '';
   const change = useChangeUserPassword();
   const submit = async () => {
     const values = await form.validateFields();
@@ -72,31 +71,7 @@ function ResetPasswordDialog({ username, onClose }: { username: string; onClose:
         <Form.Item label={t('user.field.username')}>
           <Input value={username} disabled />
         </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('password.new')}
-          rules={[
-            { required: true, message: t('password.newRequired') },
-            { validator: (_rule, value: string | undefined) => (!value || isStrongPassword(value) ? Promise.resolve() : Promise.reject(new Error(t('password.weak')))) },
-          ]}
-        >
-          <Input.Password autoComplete="new-password" autoFocus />
-        </Form.Item>
-        <PasswordStrengthMeter password={password} />
-        <Form.Item
-          name="confirmpassword"
-          label={t('password.confirm')}
-          dependencies={['password']}
-          rules={[
-            { required: true, message: t('password.confirmRequired') },
-            ({ getFieldValue }) => ({
-              validator: (_rule, value: string | undefined) =>
-                !value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('password.mismatch'))),
-            }),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" onPressEnter={() => void submit().catch(() => undefined)} />
-        </Form.Item>
+        <NewPasswordFields strength autoFocus onPressEnter={() => void submit().catch(() => undefined)} />
       </Form>
     </Modal>
   );

@@ -1,9 +1,9 @@
-import { isStrongPassword } from '@isps/contract';
 import { Alert, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { feedback } from '../../../shared/api/index.ts';
 import { logout, useSession } from '../../../shared/session/index.ts';
+import { NewPasswordFields } from '../../../shared/ui/index.ts';
 import { useUpdatePassword } from '../api/update-password.ts';
 
 interface PasswordForm {
@@ -68,35 +68,7 @@ export function ChangePasswordDialog({ open, forced = false, onClose }: ChangePa
         <Form.Item name="oldpassword" label={t('password.old')} rules={[{ required: true, message: t('password.oldRequired') }]}>
           <Input.Password autoComplete="current-password" autoFocus />
         </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('password.new')}
-          dependencies={['oldpassword']}
-          rules={[
-            { required: true, message: t('password.newRequired') },
-            { validator: (_rule, value: string | undefined) => (!value || isStrongPassword(value) ? Promise.resolve() : Promise.reject(new Error(t('password.weak')))) },
-            ({ getFieldValue }) => ({
-              validator: (_rule, value: string | undefined) =>
-                !value || value !== getFieldValue('oldpassword') ? Promise.resolve() : Promise.reject(new Error(t('password.sameAsOld'))),
-            }),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="confirmpassword"
-          label={t('password.confirm')}
-          dependencies={['password']}
-          rules={[
-            { required: true, message: t('password.confirmRequired') },
-            ({ getFieldValue }) => ({
-              validator: (_rule, value: string | undefined) =>
-                !value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('password.mismatch'))),
-            }),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" onPressEnter={() => void submit().catch(() => undefined)} />
-        </Form.Item>
+        <NewPasswordFields differentFrom="oldpassword" onPressEnter={() => void submit().catch(() => undefined)} />
       </Form>
     </Modal>
   );
