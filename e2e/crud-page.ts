@@ -1,9 +1,10 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { entityLabels } from '../packages/contract/src/index.ts';
 import { text, type UiLanguage } from './catalogues.ts';
+import { newContext, screenshot } from './harness.ts';
 
 /** What a person sees and does on a generic list-and-form screen (shared by the screens' browser tests). */
 type Key = Parameters<typeof text>[1];
@@ -98,4 +99,34 @@ export async function deleteRow(page: Page, cellText: string) {
   await rows(page).filter({ hasText: cellText }).first().getByRole('button', { name: en('crud.delete') }).click();
   await page.locator('.ant-popconfirm:visible').waitFor();
   await confirmPopup(page);
+}
+
+/** The languages and sizes every list screen is captured in. */
+export const SCREENSHOT_VIEWS = [
+  ['zh-CN', 'desktop'],
+  ['en-US', 'desktop'],
+  ['zh-CN', 'mobile'],
+  ['en-US', 'mobile'],
+] as const;
+
+/**
+ * Captures a list screen and its form with the required-field messages shown: signs in on `path`, waits for
+ * `ready`, shoots `<name>-list-…`, opens the add form, saves it empty and shoots `<name>-form-…`.
+ */
+export async function screenshotListAndForm(
+  browser: Browser,
+  serverUrl: string,
+  [lang, viewport]: (typeof SCREENSHOT_VIEWS)[number],
+  options: { path: string; password: string; name: string; ready: (page: Page) => Promise<void> },
+) {
+  const context = await newContext(browser, { lang, viewport });
+  const page = await context.newPage();
+  await signIn(page, serverUrl, lang, options.path, 'admin', options.password);
+  await options.ready(page);
+  await screenshot(page, `${options.name}-list-${lang}-${viewport}`);
+  await page.getByRole('button', { name: text(lang, 'crud.add') }).click();
+  await dialog(page).getByRole('button', { name: text(lang, 'crud.save') }).click();
+  await dialog(page).locator('.ant-form-item-explain-error').first().waitFor();
+  await screenshot(page, `${options.name}-form-${lang}-${viewport}`);
+  await context.close();
 }

@@ -10,6 +10,7 @@ import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newC
 const PASSWORD = 'Logs#Pass2';
 let server: RunningServer;
 let browser: Browser;
+let positionId = '';
 const downloads = mkdtempSync(join(tmpdir(), 'isps-log-'));
 
 beforeAll(async () => {
@@ -17,6 +18,9 @@ beforeAll(async () => {
   await changeAdminPassword(server, ADMIN_PASSWORD, PASSWORD);
   const token = (await apiLogin(server, 'admin', PASSWORD)).result.token;
   for (const code of ['LOG-1', 'LOG-2', 'LOG-3']) await api(server, 'POST', '/sys/position/add', { token, body: { code, name: code, postRank: '1' } });
+  const { body } = await api<{ records: Array<{ id: string }> }>(server, 'GET', '/sys/position/list?code=LOG-1', { token });
+  positionId = body.result.records[0]!.id;
+  await api(server, 'PUT', '/sys/position/edit', { token, body: { id: positionId, name: 'Renamed once' } });
   browser = await launchBrowser();
 });
 
@@ -26,6 +30,26 @@ afterAll(async () => {
 });
 
 describe('logs screen', () => {
+  it("compares two versions of a record in the data log, marking what changed", async () => {
+    const context = await newContext(browser, { lang: 'en-US' });
+    const page = await context.newPage();
+    await signIn(page, server.url, 'en-US', '/system/dataLog', 'admin', PASSWORD);
+    await search(page, label('dataLog.field.dataId'), positionId);
+    await expect.poll(() => rows(page).count()).toBe(2);
+    await page.getByRole('button', { name: text('en-US', 'dataLogScreen.compare') }).click();
+    await page.getByText(text('en-US', 'dataLogScreen.pickTwo')).first().waitFor();
+    for (const checkbox of await rows(page).locator('.ant-checkbox-input').all()) await checkbox.check();
+    await page.getByRole('button', { name: text('en-US', 'dataLogScreen.compare') }).click();
+    const compare = page.locator('.ant-modal-wrap:visible .ant-modal').last();
+    const changed = compare.getByRole('row', { name: text('en-US', 'dataLogScreen.changed') });
+    await expect.poll(() => changed.filter({ hasText: label('position.field.name') }).innerText()).toContain('Renamed once');
+    await expect.poll(() => compare.getByRole('row', { name: text('en-US', 'dataLogScreen.changed') }).filter({ hasText: label('position.field.code') }).count()).toBe(0);
+    // let the dialog finish opening before the picture
+    await page.waitForTimeout(400);
+    await screenshot(page, 'system-data-log-compare-en-US-desktop');
+    await context.close();
+  });
+
   it('shows sign-ins and operations in their tabs, searches, sorts by cost time and exports', async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverMessages, translate } from '../packages/contract/src/index.ts';
-import { text } from './catalogues.ts';
-import { deleteRow, dialog, en, exportTo, label, pickOption, pickOptions, pickTime, resetSearch, rows, save, search, signIn, waitForRow } from './crud-page.ts';
+import { SCREENSHOT_VIEWS, deleteRow, dialog, en, exportTo, label, pickOption, pickOptions, pickTime, resetSearch, rows, save, search, screenshotListAndForm, signIn, waitForRow } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Users#Pass2';
@@ -222,21 +221,7 @@ describe('groups and users', () => {
     await context.close();
   });
 
-  it.each([
-    ['zh-CN', 'desktop'],
-    ['en-US', 'desktop'],
-    ['zh-CN', 'mobile'],
-    ['en-US', 'mobile'],
-  ] as const)('list and form screenshots in %s on %s', async (lang, viewport) => {
-    const context = await newContext(browser, { lang, viewport });
-    const page = await context.newPage();
-    await signIn(page, server.url, lang, '/system/user', 'admin', PASSWORD);
-    await waitForRow(page, 'staff11');
-    await screenshot(page, `system-user-list-${lang}-${viewport}`);
-    await page.getByRole('button', { name: text(lang, 'crud.add') }).click();
-    await dialog(page).getByRole('button', { name: text(lang, 'crud.save') }).click();
-    await dialog(page).getByText(translate(lang, 'validation.required', { field: label('user.field.username', lang) })).waitFor();
-    await screenshot(page, `system-user-form-${lang}-${viewport}`);
-    await context.close();
-  });
+  it.each(SCREENSHOT_VIEWS)('list and form screenshots in %s on %s', (lang, viewport) =>
+    screenshotListAndForm(browser, server.url, [lang, viewport], { path: '/system/user', password: PASSWORD, name: 'system-user', ready: (page) => waitForRow(page, 'staff11') }),
+  );
 });
