@@ -10,7 +10,7 @@ import { Perm } from '@isps/contract';
 import { resolveDataSourceKey, resolveTokenPepper, type Config } from './config.ts';
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
-import { seedIfEmpty, type SeedOutcome } from './db/seed/index.ts';
+import { seedIfEmpty, syncSeededMenus, type SeedOutcome } from './db/seed/index.ts';
 import { accountPlugin } from './modules/account/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { messageRoutes } from './modules/message/index.ts';
@@ -88,6 +88,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await migrateToLatest(database.db);
     const hasher = new PasswordHasher(config.passwordHashing);
     seedOutcome = await seedIfEmpty(database.db, { hasher, adminPassword: config.adminPassword, clock });
+    // an installed console gets the menus and buttons of a newer release
+    if (!seedOutcome.seeded) await syncSeededMenus(database.db, clock);
     const cache = await createCache({ redisUrl: config.redisUrl, prefix: config.cacheKeyPrefix, clock });
     await app.register(servicesPlugin, { config, database, cache, clock, hasher, tokenPepper: resolveTokenPepper(config) });
   } catch (error) {

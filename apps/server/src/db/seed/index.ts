@@ -185,3 +185,49 @@ export async function seedIfEmpty(
   });
   return { seeded: true, generatedAdminPassword };
 }
+
+/** The key a seeded menu row keeps across releases: its path for menus, its code for buttons. */
+const seedKey = (row: { menu_type: number; url: string | null; perms: string | null }) => (Number(row.menu_type) === 2 ? `perm:${row.perms}` : `url:${row.url}`);
+
+/**
+ * Every start of an installed console: menus and buttons a newer release adds are inserted (under their parents,
+ * held by the administrator role), and seeded screens that have since been built become visible and routed,
+ * unless an administrator has changed that row. Nothing an administrator made or edited is touched.
+ */
+export async function syncSeededMenus(database: Kysely<Database>, clock: Clock): Promise<{ added: number; shown: number }> {
+  const now = new Date(clock()).toISOString();
+  const { rows: wanted } = permissionRows(now);
+  return database.transaction().execute(async (db) => {
+    const existing = await db.selectFrom('sys_permission').select(['id', 'menu_type', 'url', 'perms', 'hidden', 'is_route', 'create_by', 'update_by']).execute();
+    const byKey = new Map(existing.map((r) => [seedKey(r), r]));
+    const wantedById = new Map(wanted.map((r) => [r.id as string, r]));
+    const idFor = new Map<string, string>();
+    const inserts: Insertable<Database['sys_permission']>[] = [];
+    let shown = 0;
+    for (const row of wanted) {
+      const key = seedKey({ menu_type: row.menu_type as number, url: row.url ?? null, perms: row.perms ?? null });
+      const found = byKey.get(key);
+      if (found) {
+        idFor.set(row.id as string, found.id);
+        const untouched = found.create_by === SEED_BY && found.update_by === null;
+        if (untouched && (Number(found.hidden) !== row.hidden || Number(found.is_route) !== row.is_route)) {
+          await db.updateTable('sys_permission').set({ hidden: row.hidden, is_route: row.is_route }).where('id', '=', found.id).execute();
+          shown++;
+        }
+        continue;
+      }
+      const parent = row.parent_id ? wantedById.get(row.parent_id) : undefined;
+      inserts.push({ ...row, parent_id: parent ? (idFor.get(parent.id as string) ?? parent.id) : null });
+      idFor.set(row.id as string, row.id as string);
+    }
+    if (inserts.length > 0) {
+      await insertChunked(db, 'sys_permission', inserts);
+      const adminRole = await db.selectFrom('sys_role').select('id').where('role_code', '=', RoleCode.admin).executeTakeFirst();
+      if (adminRole) {
+        const audit = { create_by: SEED_BY, create_time: now, update_by: null, update_time: null };
+        await insertChunked(db, 'sys_role_permission', inserts.map((p) => ({ ...audit, id: randomUUID(), role_id: adminRole.id, permission_id: p.id as string })));
+      }
+    }
+    return { added: inserts.length, shown };
+  });
+}

@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { isStrongPassword } from '@isps/contract';
-import { buildTestApp, createNamespace, createTestUser, testDialects, tryLogin, type TestNamespace } from '../../test/harness.ts';
+import { ApiPath, isStrongPassword, type PermissionResult } from '@isps/contract';
+import { adminToken, api, buildTestApp, createNamespace, createTestUser, injectAs, testDialects, tryLogin, type TestNamespace } from '../../test/harness.ts';
 
 const dialects = await testDialects();
 
 describe.each(dialects)('first start on %s', (dialect) => {
   let namespace: TestNamespace;
   afterAll(async () => {
-    await namespace?.drop();
+    await namespace?.drop().catch(() => undefined);
   });
 
   it('seeds once, keeps data on the next start and never shows the password again', async () => {
@@ -42,6 +42,47 @@ describe.each(dialects)('first start on %s', (dialect) => {
       ]);
     } finally {
       await second.close();
+      // one test schema at a time: the next test makes its own
+      await namespace.drop();
+    }
+  });
+
+  it('brings an installed console up to the menus of this release, keeping what administrators changed', async () => {
+    const ns = await createNamespace(dialect);
+    try {
+      const first = await buildTestApp(dialect, { namespace: ns });
+      const db = first.app.db;
+      // an older release: the user screen not built yet, its freeze button missing; an administrator hid Roles
+      await db.updateTable('sys_permission').set({ hidden: 1, is_route: 0 }).where('url', '=', '/system/user').execute();
+      await db.deleteFrom('sys_permission').where('perms', '=', 'system:user:frozen').execute();
+      await db.updateTable('sys_permission').set({ hidden: 1, update_by: 'admin' }).where('url', '=', '/system/role').execute();
+      await first.close();
+
+      const second = await buildTestApp(dialect, { namespace: ns });
+      let secondOpen = true;
+      try {
+        const row = (url: string) => second.app.db.selectFrom('sys_permission').selectAll().where('url', '=', url).executeTakeFirstOrThrow();
+        expect(await row('/system/user')).toMatchObject({ hidden: 0, is_route: 1 });
+        expect(await row('/system/role')).toMatchObject({ hidden: 1 });
+        const frozen = await second.app.db.selectFrom('sys_permission').selectAll().where('perms', '=', 'system:user:frozen').execute();
+        expect(frozen).toHaveLength(1);
+        expect(frozen[0]?.parent_id).toBe((await row('/system/user')).id);
+        const admin = await adminToken(second.app);
+        const result = await injectAs<PermissionResult>(second.app, admin, { method: 'GET', url: api(second.app, ApiPath.userPermission) });
+        expect(result.envelope.result.auth.map((a) => a.action)).toContain('system:user:frozen');
+        // a third start adds nothing more
+        const again = await second.app.db.selectFrom('sys_permission').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+        await second.close();
+        secondOpen = false;
+        const third = await buildTestApp(dialect, { namespace: ns });
+        const after = await third.app.db.selectFrom('sys_permission').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+        expect(Number(after.n)).toBe(Number(again.n));
+        await third.close();
+      } finally {
+        if (secondOpen) await second.close();
+      }
+    } finally {
+      await ns.drop();
     }
   });
 });
