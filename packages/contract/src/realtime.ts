@@ -43,5 +43,8 @@ export const REALTIME_HEARTBEAT_TEXT = 'HeartBeat';
 /** SPEC section 4 and 9: retry after 3 s, 3 s more per failed attempt, back to 3 s once open. */
 export const RealtimeRetry = { startMs: 3000, stepMs: 3000 } as const;
 
-/** WebSocket close codes the server uses after the handshake. */
-export const RealtimeClose = { serverShutdown: 1001, tooLarge: 1009 } as const;
+/**
+ * WebSocket close codes the server uses after the handshake. `signedOut`: the socket's token was revoked (logout,
+ * freeze, password change or reset, deletion); the console must not reconnect with it but sign in again.
+ */
+export const RealtimeClose = { serverShutdown: 1001, tooLarge: 1009, signedOut: 4401 } as const;

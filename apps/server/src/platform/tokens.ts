@@ -4,6 +4,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 
+/** What a revocation ended: one token, named by its fingerprint, or every token of a user. */
+export type TokenRevocation = { tokenHash: string } | { userId: string };
+export type RevocationListener = (revoked: TokenRevocation) => Promise<void> | void;
+
 /** Opaque bearer tokens: 32 random bytes given to the client, only a peppered SHA-256 kept (DESIGN section 5). */
 export class TokenService {
   constructor(
@@ -12,8 +16,22 @@ export class TokenService {
     private readonly clock: Clock,
   ) {}
 
-  private digest(token: string): string {
+  private readonly revocationListeners = new Set<RevocationListener>();
+
+  /** The stored form of a token; also how a revocation names the token it ended. */
+  fingerprint(token: string): string {
     return createHash('sha256').update(this.pepper + token).digest('hex');
+  }
+
+  /** Called after each revocation (the real-time hub closes the sockets opened with the ended tokens). */
+  onRevoked(listener: RevocationListener): () => void {
+    this.revocationListeners.add(listener);
+    return () => void this.revocationListeners.delete(listener);
+  }
+
+  private async announce(revoked: TokenRevocation): Promise<void> {
+    // the tokens are gone already; a listener that fails (a lost bus) must not turn the logout into an error
+    await Promise.allSettled([...this.revocationListeners].map(async (listener) => listener(revoked)));
   }
 
   async issue(userId: string, createdBy: string): Promise<string> {
@@ -24,7 +42,7 @@ export class TokenService {
       .values({
         id: randomUUID(),
         user_id: userId,
-        token_hash: this.digest(token),
+        token_hash: this.fingerprint(token),
         expires_at: new Date(now + Limits.tokenLifetimeMs).toISOString(),
         create_by: createdBy,
         create_time: new Date(now).toISOString(),
@@ -41,18 +59,21 @@ export class TokenService {
     const row = await this.db
       .selectFrom('sys_user_token')
       .select(['user_id', 'expires_at'])
-      .where('token_hash', '=', this.digest(token))
+      .where('token_hash', '=', this.fingerprint(token))
       .executeTakeFirst();
     if (!row || row.expires_at <= new Date(this.clock()).toISOString()) return null;
     return row.user_id;
   }
 
   async revoke(token: string): Promise<void> {
-    await this.db.deleteFrom('sys_user_token').where('token_hash', '=', this.digest(token)).execute();
+    const tokenHash = this.fingerprint(token);
+    await this.db.deleteFrom('sys_user_token').where('token_hash', '=', tokenHash).execute();
+    await this.announce({ tokenHash });
   }
 
   async revokeAllOf(userId: string): Promise<void> {
     await this.db.deleteFrom('sys_user_token').where('user_id', '=', userId).execute();
+    await this.announce({ userId });
   }
 
   async countActive(): Promise<number> {

@@ -1,14 +1,22 @@
-import { RealtimeCmd, type RealtimeMessage } from '@isps/contract';
+import { RealtimeClose, RealtimeCmd, type RealtimeMessage } from '@isps/contract';
 import type { WebSocket } from 'ws';
 import type { EventBus } from '../event-bus.ts';
+import type { TokenRevocation } from '../tokens.ts';
 
 const CHANNEL = 'realtime';
+const REVOKED_CHANNEL = 'realtime:revoked';
 const OPEN = 1;
 
 /** What travels on the bus: the message and its recipients (null: every connected user). */
 interface Delivery {
   to: string[] | null;
   message: RealtimeMessage;
+}
+
+function isRevocation(value: unknown): value is TokenRevocation {
+  if (typeof value !== 'object' || value === null) return false;
+  const { tokenHash, userId } = value as { tokenHash?: unknown; userId?: unknown };
+  return typeof tokenHash === 'string' || typeof userId === 'string';
 }
 
 function isDelivery(value: unknown): value is Delivery {
@@ -25,15 +33,22 @@ function isDelivery(value: unknown): value is Delivery {
 export class RealtimeHub {
   private readonly sockets = new Map<string, Set<WebSocket>>();
   private readonly alive = new WeakSet<WebSocket>();
-  private unsubscribe: (() => Promise<void>) | null = null;
+  /** the fingerprint of the token each socket was opened with */
+  private readonly tokenOf = new WeakMap<WebSocket, string>();
+  private unsubscribers: Array<() => Promise<void>> = [];
   private pinger: NodeJS.Timeout | null = null;
 
   constructor(private readonly bus: EventBus) {}
 
   async start(pingIntervalMs: number): Promise<void> {
-    this.unsubscribe = await this.bus.subscribe(CHANNEL, (payload) => {
-      if (isDelivery(payload)) this.deliverLocally(payload);
-    });
+    this.unsubscribers.push(
+      await this.bus.subscribe(CHANNEL, (payload) => {
+        if (isDelivery(payload)) this.deliverLocally(payload);
+      }),
+      await this.bus.subscribe(REVOKED_CHANNEL, (payload) => {
+        if (isRevocation(payload)) this.closeRevokedLocally(payload);
+      }),
+    );
     // a socket whose peer vanished without a close frame is found by a missed pong and dropped
     this.pinger = setInterval(() => this.pingAll(), pingIntervalMs);
     this.pinger.unref();
@@ -42,12 +57,17 @@ export class RealtimeHub {
   async stop(): Promise<void> {
     if (this.pinger) clearInterval(this.pinger);
     this.pinger = null;
-    await this.unsubscribe?.();
-    this.unsubscribe = null;
+    const unsubscribers = this.unsubscribers;
+    this.unsubscribers = [];
+    for (const unsubscribe of unsubscribers) await unsubscribe();
   }
 
-  /** Binds an upgraded socket to its (already authenticated) user. Client text is answered, never relayed. */
-  attach(userId: string, socket: WebSocket): void {
+  /**
+   * Binds an upgraded socket to its (already authenticated) user and the fingerprint of the token it was opened
+   * with. Client text is answered, never relayed.
+   */
+  attach(userId: string, tokenHash: string, socket: WebSocket): void {
+    this.tokenOf.set(socket, tokenHash);
     let own = this.sockets.get(userId);
     if (!own) {
       own = new Set();
@@ -82,6 +102,11 @@ export class RealtimeHub {
     await this.bus.publish(CHANNEL, delivery);
   }
 
+  /** Closes, on every instance, the sockets opened with tokens that were just revoked ('sign in again'). */
+  async closeRevoked(revoked: TokenRevocation): Promise<void> {
+    await this.bus.publish(REVOKED_CHANNEL, revoked);
+  }
+
   /** Sockets this instance holds (for a user, or all). */
   connectionCount(userId?: string): number {
     if (userId !== undefined) return this.sockets.get(userId)?.size ?? 0;
@@ -93,6 +118,16 @@ export class RealtimeHub {
   private deliverLocally({ to, message }: Delivery): void {
     const targets = to === null ? [...this.sockets.values()] : to.map((id) => this.sockets.get(id)).filter((s) => s !== undefined);
     for (const set of targets) for (const socket of set) send(socket, message);
+  }
+
+  private closeRevokedLocally(revoked: TokenRevocation): void {
+    const sets = 'userId' in revoked ? [this.sockets.get(revoked.userId)].filter((set) => set !== undefined) : [...this.sockets.values()];
+    for (const set of sets) {
+      for (const socket of set) {
+        if ('tokenHash' in revoked && this.tokenOf.get(socket) !== revoked.tokenHash) continue;
+        socket.close(RealtimeClose.signedOut, 'signed out');
+      }
+    }
   }
 
   private pingAll(): void {

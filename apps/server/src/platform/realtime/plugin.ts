@@ -42,7 +42,11 @@ export const realtimePlugin = fp<RealtimeOptions>(
     const hub = new RealtimeHub(app.eventBus);
     await hub.start(options.pingIntervalMs ?? 30_000);
     app.decorate('realtime', hub);
-    app.addHook('preClose', () => hub.stop());
+    const stopClosingRevoked = app.tokens.onRevoked((revoked) => hub.closeRevoked(revoked));
+    app.addHook('preClose', async () => {
+      stopClosingRevoked();
+      await hub.stop();
+    });
 
     tokenFromSubprotocol(app);
     // a refused handshake (401, 403, 404) answered over the raw socket: drop the socket, it can never be upgraded.
@@ -68,11 +72,11 @@ export const realtimePlugin = fp<RealtimeOptions>(
               if (callerOf(request).id !== userId) throw new AppError('forbidden', 'realtime.otherUser');
             },
           },
-          (socket, request) => hub.attach(callerOf(request).id, socket),
+          (socket, request) => hub.attach(callerOf(request).id, app.tokens.fingerprint(request.accessToken ?? ''), socket),
         );
       },
       { prefix: app.settings.apiPrefix },
     );
   },
-  { name: 'realtime', dependencies: ['event-bus', 'access'] },
+  { name: 'realtime', dependencies: ['services', 'event-bus', 'access'] },
 );

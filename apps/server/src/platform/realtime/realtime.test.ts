@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RealtimeCmd } from '@isps/contract';
-import { USER_PASSWORD, adminToken, buildTestApp, createTestUser, login, type TestApp } from '../../test/harness.ts';
-import { openSocket, wsBase } from './test-client.ts';
+import { ApiPath, RealtimeClose, RealtimeCmd, UserAdminPath } from '@isps/contract';
+import { ADMIN_PASSWORD, USER_PASSWORD, adminToken, api, buildTestApp, changePassword, createTestUser, injectAs, login, tryLogin, type TestApp } from '../../test/harness.ts';
+import { openSocket, wsBase, type OpenSocket } from './test-client.ts';
 
 describe('real-time channel handshake', () => {
   let t: TestApp;
@@ -43,5 +43,80 @@ describe('real-time channel handshake', () => {
     expect(bob.messages).toEqual([]);
     expect(alice.messages.every((m) => m.cmd === RealtimeCmd.heartcheck)).toBe(true);
     await Promise.all([alice.close(), bob.close()]);
+  });
+});
+
+describe('revoked tokens close their sockets', () => {
+  let t: TestApp;
+  let base: string;
+  let admin: string;
+  let carolId: string;
+
+  /** the close code the server sent, or null when the socket is still open after `ms` */
+  const closeCode = (socket: OpenSocket['socket'], ms = 2000) =>
+    new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => resolve(null), ms);
+      socket.once('close', (code) => (clearTimeout(timer), resolve(code)));
+    });
+  /** a heartbeat still gets its answer */
+  const stillOpen = async (open: OpenSocket) => {
+    const before = open.messages.length;
+    open.socket.send('HeartBeat');
+    await open.next((m) => m.cmd === RealtimeCmd.heartcheck && open.messages.indexOf(m) >= before);
+    return open.socket.readyState === open.socket.OPEN;
+  };
+
+  beforeAll(async () => {
+    t = await buildTestApp('sqlite');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = wsBase(t);
+    admin = await adminToken(t.app);
+    carolId = await createTestUser(t.app, 'carol');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('logout closes the sockets of that token with "signed out" and leaves the same user\'s other sessions open', async () => {
+    const first = await login(t.app, 'carol', USER_PASSWORD);
+    const second = await login(t.app, 'carol', USER_PASSWORD);
+    const a = await openSocket(base, carolId, first);
+    const a2 = await openSocket(base, carolId, first);
+    const b = await openSocket(base, carolId, second);
+    const closes = [closeCode(a.socket), closeCode(a2.socket)];
+    const out = await injectAs(t.app, first, { method: 'POST', url: api(t.app, ApiPath.logout) });
+    expect(out.envelope.success).toBe(true);
+    expect(await Promise.all(closes)).toEqual([RealtimeClose.signedOut, RealtimeClose.signedOut]);
+    expect(await stillOpen(b)).toBe(true);
+    await expect.poll(() => t.app.realtime.connectionCount(carolId)).toBe(1);
+    // and the ended token cannot open a new one
+    await expect(openSocket(base, carolId, first)).rejects.toThrow('refused 401');
+    await b.close();
+  });
+
+  it('freezing the user closes every socket of the user', async () => {
+    const token = await login(t.app, 'carol', USER_PASSWORD);
+    const other = await login(t.app, 'carol', USER_PASSWORD);
+    const a = await openSocket(base, carolId, token);
+    const b = await openSocket(base, carolId, other);
+    const adminLogin = (await tryLogin(t.app, 'admin', ADMIN_PASSWORD)).envelope.result;
+    const adminSocket = await openSocket(base, adminLogin.userInfo.id, adminLogin.token);
+    const closes = [closeCode(a.socket), closeCode(b.socket)];
+    const frozen = await injectAs(t.app, admin, { method: 'PUT', url: api(t.app, UserAdminPath.frozenBatch), payload: { ids: carolId, status: 2 } });
+    expect(frozen.envelope.success).toBe(true);
+    expect(await Promise.all(closes)).toEqual([RealtimeClose.signedOut, RealtimeClose.signedOut]);
+    await expect.poll(() => t.app.realtime.connectionCount(carolId)).toBe(0);
+    expect(await stillOpen(adminSocket)).toBe(true);
+    await adminSocket.close();
+    await injectAs(t.app, admin, { method: 'PUT', url: api(t.app, UserAdminPath.frozenBatch), payload: { ids: carolId, status: 1 } });
+  });
+
+  it('a password change closes the sockets of every session of the user', async () => {
+    const token = await login(t.app, 'carol', USER_PASSWORD);
+    const a = await openSocket(base, carolId, token);
+    const closing = closeCode(a.socket);
+    const changed = await changePassword(t.app, token, 'carol', USER_PASSWORD, 'Carol#Pass4444');
+    expect(changed.envelope.success).toBe(true);
+    expect(await closing).toBe(RealtimeClose.signedOut);
   });
 });

@@ -1,4 +1,4 @@
-import { REALTIME_HEARTBEAT_TEXT, type RealtimeMessage } from '@isps/contract';
+import { REALTIME_HEARTBEAT_TEXT, RealtimeClose, type RealtimeMessage } from '@isps/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emitAppEvent, onAppEvent } from './app-events.ts';
 import { RealtimeClient, realtimeUrl, type SocketLike } from './realtime-client.ts';
@@ -30,6 +30,10 @@ class FakeSocket implements SocketLike {
     this.readyState = 3;
     this.onerror?.({});
     this.onclose?.({});
+  }
+  closedByServer(code: number) {
+    this.readyState = 3;
+    this.onclose?.({ code });
   }
   receive(message: RealtimeMessage) {
     this.onmessage?.({ data: JSON.stringify(message) });
@@ -70,6 +74,36 @@ describe('RealtimeClient', () => {
     sockets[0]!.receive({ cmd: 'topic', msgId: 'a1' });
     sockets[0]!.onmessage?.({ data: 'not json' });
     expect(messages).toEqual([{ cmd: 'topic', msgId: 'a1' }]);
+  });
+
+  it('stops for good when the server says the token was revoked, and reports it once', () => {
+    const signedOut = vi.fn();
+    const revoked = new RealtimeClient({
+      url: 'ws://host/api/websocket/u1',
+      token: 'tok',
+      onMessage: () => undefined,
+      onSignedOut: signedOut,
+      createSocket: (url, protocols) => {
+        const socket = new FakeSocket(url, protocols);
+        sockets.push(socket);
+        return socket;
+      },
+    });
+    revoked.start();
+    sockets[0]!.open();
+    sockets[0]!.closedByServer(RealtimeClose.signedOut);
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(1);
+    expect(signedOut).toHaveBeenCalledTimes(1);
+    expect(revoked.connected).toBe(false);
+  });
+
+  it('retries after a server shutdown close like after any other close', () => {
+    client.start();
+    sockets[0]!.open();
+    sockets[0]!.closedByServer(RealtimeClose.serverShutdown);
+    vi.advanceTimersByTime(3000);
+    expect(sockets).toHaveLength(2);
   });
 
   it('retries after 3 s, then 6 s, then 9 s, and waits 3 s again once a socket opened', () => {

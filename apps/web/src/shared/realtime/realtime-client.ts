@@ -1,4 +1,4 @@
-import { REALTIME_HEARTBEAT_TEXT, RealtimeRetry, type RealtimeMessage } from '@isps/contract';
+import { REALTIME_HEARTBEAT_TEXT, RealtimeClose, RealtimeRetry, type RealtimeMessage } from '@isps/contract';
 
 /** What the client needs of a WebSocket; the browser's class fits, tests pass a fake. */
 export interface SocketLike {
@@ -19,6 +19,8 @@ export interface RealtimeClientOptions {
   token: string;
   onMessage: (message: RealtimeMessage) => void;
   onOpen?: () => void;
+  /** the server closed the socket because its token was revoked: the client has stopped, the user signs in again */
+  onSignedOut?: () => void;
   createSocket?: SocketFactory;
 }
 
@@ -85,7 +87,15 @@ export class RealtimeClient {
     };
     // A failed socket fires error then close: one retry for both.
     socket.onerror = () => this.dropAndRetry(socket);
-    socket.onclose = () => this.dropAndRetry(socket);
+    socket.onclose = (event) => {
+      if (closeCode(event) === RealtimeClose.signedOut && this.socket === socket) {
+        // retrying with a revoked token would only be refused, forever
+        this.stop();
+        this.options.onSignedOut?.();
+        return;
+      }
+      this.dropAndRetry(socket);
+    };
   }
 
   private dropAndRetry(socket: SocketLike): void {
@@ -127,6 +137,11 @@ export class RealtimeClient {
     if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
     this.retryTimer = this.heartbeatTimer = null;
   }
+}
+
+function closeCode(event: unknown): number | undefined {
+  const code = (event as { code?: unknown } | null)?.code;
+  return typeof code === 'number' ? code : undefined;
 }
 
 function parse(data: unknown): RealtimeMessage | null {

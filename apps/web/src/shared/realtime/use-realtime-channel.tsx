@@ -2,7 +2,7 @@ import { RealtimeCmd, realtimePath, type RealtimeMessage } from '@isps/contract'
 import { App, Button } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { API_BASE } from '../api/index.ts';
+import { API_BASE, reactToFailure } from '../api/index.ts';
 import { useSession } from '../session/index.ts';
 import { emitAppEvent } from './app-events.ts';
 import { RealtimeClient, realtimeUrl } from './realtime-client.ts';
@@ -69,6 +69,8 @@ export function useRealtimeChannel(): void {
       url: realtimeUrl(API_BASE, realtimePath(userId), window.location),
       token,
       onOpen: () => emitAppEvent('realtimeOpen', {}),
+      // the session ended elsewhere (logout in another tab, freeze, password change): same as a 401 from a call
+      onSignedOut: () => reactToFailure(401, ''),
       onMessage: (message) => dispatchRealtimeMessage(message, showDevice),
     });
     client.start();
