@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from './catalogues.ts';
-import { ADMIN_PASSWORD, api, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { ADMIN_PASSWORD, api, launchBrowser, newContext, passSliderCaptcha, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const NEW_PASSWORD = 'Changed#Pass2';
 const en = (key: Parameters<typeof text>[1], params?: Record<string, string>) => text('en-US', key, params);
@@ -23,6 +23,7 @@ async function fillLogin(page: Page, username: string, password: string) {
   await page.getByLabel(en('login.username'), { exact: true }).fill(username);
   await page.getByLabel(en('login.password'), { exact: true }).fill(password);
   await page.getByLabel(en('login.captcha'), { exact: true }).fill('abcd');
+  await passSliderCaptcha(page);
   // After a failed attempt antd may still be fading out the button's spinner, whose label ('loading') then leads
   // the button's accessible name for a moment: the person clicks the button that reads 'Login' either way.
   await page.getByRole('button', { name: new RegExp(`${en('login.submit')}$`) }).click();

@@ -31,8 +31,13 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-export async function startServer(env: Record<string, string> = {}, dataDir?: string): Promise<RunningServer> {
-  const port = await freePort();
+export interface StartOptions {
+  /** listen here instead of a free port (a restart that clients must find at the same address) */
+  port?: number;
+}
+
+export async function startServer(env: Record<string, string> = {}, dataDir?: string, options: StartOptions = {}): Promise<RunningServer> {
+  const port = options.port ?? (await freePort());
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'isps-e2e-'));
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'apps/server/src/main.ts')], {
@@ -58,11 +63,12 @@ export async function startServer(env: Record<string, string> = {}, dataDir?: st
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
+    if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) {
+      // another process may hold the port (taken after freePort(), or a given port not yet released): the health
+      // answer then came from it, and ours exits with EADDRINUSE
+      await new Promise((r) => setTimeout(r, 300));
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+      break;
     }
     if (Date.now() > deadline) throw new Error(`server did not become ready:\n${output}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -118,8 +124,15 @@ export async function newContext(
   return context;
 }
 
+/** Waits until no finite animation runs (dialogs, drawers and popovers have finished opening or closing). */
+export async function animationsSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity));
+}
+
+/** A shot of the window as a person sees it once animations have settled. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(screenshotDir, { recursive: true });
+  await animationsSettled(page);
   const file = join(screenshotDir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: false });
   return file;
@@ -166,4 +179,29 @@ export async function changeAdminPassword(server: { url: string }, from: string,
     body: { username: 'admin', oldpassword: from, password: to, confirmpassword: to },
   });
   if (!body.success) throw new Error(`password change failed: ${body.message}`);
+}
+
+/**
+ * Drags the login form's slider captcha to the end the way a hand does: pressed, several moves, released. Call it
+ * once the form is filled in; a form without a slider (an older build) is left alone, account-flows checks it exists.
+ */
+export async function passSliderCaptcha(page: Page): Promise<void> {
+  const track = page.getByTestId('slider-captcha').filter({ visible: true });
+  if ((await track.count()) === 0) return;
+  // a handle still sliding back from an earlier try is not where its box says
+  await animationsSettled(page);
+  const handle = track.getByRole('slider');
+  const [from, box] = await Promise.all([handle.boundingBox(), track.boundingBox()]);
+  if (!from || !box) throw new Error('no slider captcha on the page');
+  const y = from.y + from.height / 2;
+  await page.mouse.move(from.x + from.width / 2, y);
+  await page.mouse.down();
+  const startX = from.x + from.width / 2;
+  const endX = box.x + box.width + 5;
+  for (let i = 1; i <= 8; i++) {
+    await page.mouse.move(startX + ((endX - startX) * i) / 8, y);
+    await page.waitForTimeout(25);
+  }
+  await page.mouse.up();
+  await handle.and(page.locator('[aria-valuenow="100"]')).waitFor();
 }

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
-import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, passSliderCaptcha, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Screens#Pass2';
 type Key = Parameters<typeof text>[1];
@@ -48,6 +48,7 @@ beforeAll(async () => {
   await page.getByLabel(en('login.username'), { exact: true }).fill('admin');
   await page.getByLabel(en('login.password'), { exact: true }).fill(PASSWORD);
   await page.getByLabel(en('login.captcha'), { exact: true }).fill('abcd');
+  await passSliderCaptcha(page);
   await page.getByRole('button', { name: en('login.submit'), exact: true }).click();
   await page.waitForURL((url) => url.pathname === '/dashboard/analysis');
   await bell().waitFor();

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogues, text, type UiLanguage } from './catalogues.ts';
-import { ADMIN_PASSWORD, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { ADMIN_PASSWORD, changeAdminPassword, launchBrowser, newContext, passSliderCaptcha, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Shots#Pass4';
 const languages = Object.keys(catalogues) as UiLanguage[];
@@ -33,7 +33,8 @@ describe.each(languages)('login and home in %s', (lang) => {
     await page.getByLabel(t('login.username'), { exact: true }).fill('admin');
     await page.getByLabel(t('login.password'), { exact: true }).fill(PASSWORD);
     await page.getByLabel(t('login.captcha'), { exact: true }).fill('abcd');
-    await page.keyboard.press('Enter');
+    await passSliderCaptcha(page);
+    await page.getByRole('button', { name: new RegExp(`${t('login.submit')}$`) }).click();
     await page.waitForURL(/\/dashboard\/analysis$/);
     // The home page shows real numbers from the server: at least the admin account itself.
     await page.getByText(t('dashboard.userCount'), { exact: true }).first().waitFor();

@@ -1,6 +1,7 @@
 /** Shared steps of the shell browser tests: signing in like a person and reading the layout settings. */
 import type { Page } from 'playwright-core';
 import { text, type UiLanguage } from './catalogues.ts';
+import { passSliderCaptcha } from './harness.ts';
 
 export async function signIn(page: Page, url: string, lang: UiLanguage, password: string): Promise<void> {
   const t = (key: Parameters<typeof text>[1]) => text(lang, key);
@@ -8,6 +9,7 @@ export async function signIn(page: Page, url: string, lang: UiLanguage, password
   await page.getByLabel(t('login.username'), { exact: true }).fill('admin');
   await page.getByLabel(t('login.password'), { exact: true }).fill(password);
   await page.getByLabel(t('login.captcha'), { exact: true }).fill('abcd');
+  await passSliderCaptcha(page);
   await page.getByRole('button', { name: t('login.submit'), exact: true }).click();
   await page.waitForURL(/\/dashboard\/analysis$/);
   await page.getByRole('button', { name: t('header.userMenu') }).waitFor();

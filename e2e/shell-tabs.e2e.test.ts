@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from './catalogues.ts';
-import { ADMIN_PASSWORD, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 import { signIn, storedSettings } from './shell-support.ts';
 
 const PASSWORD = 'Tabs#Pass6';
@@ -113,6 +113,35 @@ describe('multi-page tabs', () => {
   });
 });
 
+describe('the menu search', () => {
+  it('opens an external menu item in a new window and a console page in place', async () => {
+    // a menu whose address is http(s) stays an external address (SPEC section 2); this server's health answer
+    // stands in for the outside site
+    const external = `${server.url}/api/health?from=menu`;
+    const token = (await apiLogin(server, 'admin', PASSWORD)).result.token;
+    const added = await api(server, 'POST', '/sys/permission/add', { token, body: { menuType: 0, name: 'Vendor portal', url: external, component: '', sortNo: 90 } });
+    expect(added.body.success, added.body.message).toBe(true);
+
+    const context = await newContext(browser, { lang });
+    const page = await context.newPage();
+    await signIn(page, server.url, lang, PASSWORD);
+    const atHome = page.url();
+
+    const opened = context.waitForEvent('page');
+    await searchMenu(page, 'Vendor portal');
+    const popup = await opened;
+    await popup.waitForURL(external);
+    expect(await popup.locator('body').innerText()).toContain('ready');
+    // the console itself stays where it was
+    expect(page.url()).toBe(atHome);
+
+    await searchMenu(page, t('menu.dashboard.clock'));
+    await page.waitForURL(/\/dashboard\/clock$/);
+    expect(context.pages()).toHaveLength(2);
+    await context.close();
+  });
+});
+
 describe('the settings drawer', () => {
   it('applies every option, keeps its constraints, and the choice survives a reload', async () => {
     const context = await newContext(browser, { lang });
@@ -189,7 +218,7 @@ describe('the user menu', () => {
 
     await page.getByRole('button', { name: t('header.userMenu') }).click();
     await page.getByRole('menuitem', { name: t('header.switchDepart') }).click();
-    const departDialog = page.getByRole('dialog', { name: t('depart.title') });
+    const departDialog = page.getByRole('dialog', { name: t('departSelect.title') });
     await departDialog.waitFor();
     // The current group is preselected.
     await expect.poll(() => departDialog.getByText('ISPS').count()).toBeGreaterThan(0);

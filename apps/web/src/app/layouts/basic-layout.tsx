@@ -5,7 +5,7 @@ import { Breadcrumb, Button, Tooltip } from 'antd';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { ChangePasswordDialog, DepartSelectDialog } from '../../features/user/index.ts';
+import { ChangePasswordDialog, DepartSelectDialog, TwoFactorDialog } from '../../features/user/index.ts';
 import { storedLanguage, translateTitle } from '../../shared/i18n/index.ts';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, headerHidden, useLayoutSettings } from '../../shared/layout-settings/index.ts';
 import { useSession } from '../../shared/session/index.ts';
@@ -103,6 +103,7 @@ export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
   const collapsed = useLayoutSettings((s) => s.collapsed);
   const setCollapsed = useLayoutSettings((s) => s.setCollapsed);
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const [twoFactorOpen, setTwoFactorOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const departChoicePending = useSession((s) => s.departChoicePending);
   const setDepartChoicePending = useSession((s) => s.setDepartChoicePending);
@@ -150,6 +151,7 @@ export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
         onSettings={() => setSettingsOpen(true)}
         onChangePassword={() => setPasswordOpen(true)}
         onSwitchDepart={() => setDepartOpen(true)}
+        onTwoFactor={() => setTwoFactorOpen(true)}
       />
     </div>
   );
@@ -245,6 +247,7 @@ export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
       </ProLayout>
       <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
       <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+      <TwoFactorDialog open={twoFactorOpen} onClose={() => setTwoFactorOpen(false)} />
       <DepartSelectDialog open={departOpen || departChoicePending} onClose={closeDepartDialog} />
     </>
   );

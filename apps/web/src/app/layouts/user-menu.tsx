@@ -1,4 +1,4 @@
-import { ApartmentOutlined, DownOutlined, KeyOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
+import { ApartmentOutlined, DownOutlined, KeyOutlined, LogoutOutlined, SafetyOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { App, Avatar, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -10,12 +10,13 @@ export interface UserMenuProps {
   onSettings: () => void;
   onChangePassword: () => void;
   onSwitchDepart: () => void;
+  onTwoFactor: () => void;
   /** a phone: the avatar alone, without the welcome text */
   compact: boolean;
 }
 
 /** The avatar with the welcome text of the time of day and the person's own actions. */
-export function UserMenu({ onSettings, onChangePassword, onSwitchDepart, compact }: UserMenuProps) {
+export function UserMenu({ onSettings, onChangePassword, onSwitchDepart, onTwoFactor, compact }: UserMenuProps) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const navigate = useNavigate();
@@ -43,6 +44,7 @@ export function UserMenu({ onSettings, onChangePassword, onSwitchDepart, compact
         items: [
           { key: 'settings', icon: <SettingOutlined />, label: t('header.systemSettings'), onClick: onSettings },
           { key: 'password', icon: <KeyOutlined />, label: t('header.changePassword'), onClick: onChangePassword },
+          { key: 'two-factor', icon: <SafetyOutlined />, label: t('header.twoFactor'), onClick: onTwoFactor },
           { key: 'depart', icon: <ApartmentOutlined />, label: t('header.switchDepart'), onClick: onSwitchDepart },
           { type: 'divider' },
           { key: 'logout', icon: <LogoutOutlined />, label: t('header.logout'), onClick: confirmLogout },

@@ -8,3 +8,4 @@ export { IconByName } from './icon-by-name.tsx';
 export { IconPicker } from './icon-picker.tsx';
 export { CronInput } from './cron-input.tsx';
 export { NewPasswordFields, type NewPasswordFieldsProps } from './new-password-fields.tsx';
+export { SliderCaptcha, type SliderCaptchaProps } from './slider-captcha.tsx';

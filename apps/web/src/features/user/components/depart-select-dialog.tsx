@@ -47,7 +47,7 @@ export function DepartSelectDialog({ open, onClose }: DepartSelectDialogProps) {
   return (
     <Modal
       open={open && !!list?.length}
-      title={t('depart.title')}
+      title={t('departSelect.title')}
       okText={t('common.ok')}
       cancelText={t('common.cancel')}
       onOk={() => void submit().catch(() => undefined)}

@@ -63,6 +63,7 @@ async function fillAndSubmit(password = 'secret') {
   fireEvent.change(screen.getByRole('textbox', { name: '账号' }), { target: { value: 'admin' } });
   fireEvent.change(screen.getByLabelText('密码'), { target: { value: password } });
   fireEvent.change(screen.getByRole('textbox', { name: '验证码' }), { target: { value: 'ab12' } });
+  fireEvent.keyDown(screen.getByRole('slider', { name: '滑块验证' }), { key: 'End' });
   await act(async () => {
     fireEvent.click(screen.getByRole('button', { name: '登录' }));
   });
@@ -78,6 +79,7 @@ describe('login page', () => {
     expect(await screen.findByText('请输入账号')).toBeTruthy();
     expect(screen.getByText('请输入密码')).toBeTruthy();
     expect(screen.getByText('请输入验证码')).toBeTruthy();
+    expect(screen.getByText('请将滑块拖动到最右边')).toBeTruthy();
     expect(loginBodies).toEqual([]);
   });
 
@@ -88,6 +90,8 @@ describe('login page', () => {
     await fillAndSubmit();
     await waitFor(() => expect(notify).toHaveBeenCalledWith('error', '登录失败', '用户名或密码错误', 4));
     await waitFor(() => expect(captchaCalls).toBe(2));
+    // a new attempt needs the slider again
+    expect(screen.getByRole('slider', { name: '滑块验证' }).getAttribute('aria-valuenow')).toBe('0');
     expect(loginBodies[0]).toMatchObject({ username: 'admin', password: 'secret', captcha: 'ab12' });
     expect(useSession.getState().token).toBeNull();
   });

@@ -1,14 +1,15 @@
 import { LockOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Form, Input, Skeleton, Typography } from 'antd';
+import { Button, Form, Input, Skeleton, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { needsSecondFactor, type LoginResult, type SecondFactorChallenge } from '@isps/contract';
 import { feedback } from '../../../shared/api/index.ts';
 import { redirectTarget, useSession } from '../../../shared/session/index.ts';
-import { useDocumentTitle } from '../../../shared/ui/index.ts';
+import { SliderCaptcha, useDocumentTitle } from '../../../shared/ui/index.ts';
 import { newCheckKey, useCaptcha } from '../api/get-captcha.ts';
 import { useLogin } from '../api/login.ts';
+import { PhoneLoginForm } from '../components/phone-login-form.tsx';
 import { SecondFactorStep } from '../components/second-factor-step.tsx';
 import { greetingKey } from '../greeting.ts';
 import styles from './login.module.css';
@@ -17,6 +18,7 @@ interface LoginForm {
   username: string;
   password: string;
   captcha: string;
+  slider: boolean;
 }
 
 export default function LoginPage() {
@@ -33,7 +35,7 @@ export default function LoginPage() {
 
   function refreshCaptcha() {
     setCheckKey(newCheckKey());
-    form.setFieldValue('captcha', '');
+    form.setFieldsValue({ captcha: '', slider: false });
   }
 
   async function submit(values: LoginForm) {
@@ -66,6 +68,54 @@ export default function LoginPage() {
     navigate(redirectTarget(location.search), { replace: true });
   }
 
+  const accountForm = (
+    <Form<LoginForm> form={form} size="large" onFinish={(values) => void submit(values)} autoComplete="on">
+      <Form.Item name="username" rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}>
+        <Input
+          prefix={<UserOutlined aria-hidden />}
+          placeholder={t('login.username')}
+          aria-label={t('login.username')}
+          autoComplete="username"
+          autoFocus
+        />
+      </Form.Item>
+      <Form.Item name="password" rules={[{ required: true, message: t('login.passwordRequired') }]}>
+        <Input.Password
+          prefix={<LockOutlined aria-hidden />}
+          placeholder={t('login.password')}
+          aria-label={t('login.password')}
+          autoComplete="current-password"
+        />
+      </Form.Item>
+      <div className={styles.captchaRow}>
+        <Form.Item name="captcha" className={styles.captchaInput} rules={[{ required: true, whitespace: true, message: t('login.captchaRequired') }]}>
+          <Input
+            prefix={<SafetyCertificateOutlined aria-hidden />}
+            placeholder={t('login.captcha')}
+            aria-label={t('login.captcha')}
+            autoComplete="off"
+            maxLength={16}
+          />
+        </Form.Item>
+        <button type="button" className={styles.captchaImage} onClick={refreshCaptcha} aria-label={t('login.captchaImage')} title={t('login.captchaImage')}>
+          {captcha.data ? <img src={captcha.data} alt={t('login.captchaImage')} /> : <Skeleton.Button active block />}
+        </button>
+      </div>
+      <Form.Item
+        name="slider"
+        initialValue={false}
+        rules={[{ validator: (_rule, passed) => (passed === true ? Promise.resolve() : Promise.reject(new Error(t('sliderCaptcha.required')))) }]}
+      >
+        <SliderCaptcha />
+      </Form.Item>
+      <Form.Item>
+        <Button type="primary" htmlType="submit" block loading={login.isPending}>
+          {t('login.submit')}
+        </Button>
+      </Form.Item>
+    </Form>
+  );
+
   if (challenge) {
     return (
       <SecondFactorStep
@@ -84,48 +134,17 @@ export default function LoginPage() {
       <Typography.Title level={2} className={styles.heading}>
         {t('login.heading')}
       </Typography.Title>
-      <Form<LoginForm> form={form} size="large" onFinish={(values) => void submit(values)} autoComplete="on">
-        <Form.Item name="username" rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}>
-          <Input
-            prefix={<UserOutlined aria-hidden />}
-            placeholder={t('login.username')}
-            aria-label={t('login.username')}
-            autoComplete="username"
-            autoFocus
-          />
-        </Form.Item>
-        <Form.Item name="password" rules={[{ required: true, message: t('login.passwordRequired') }]}>
-          <Input.Password
-            prefix={<LockOutlined aria-hidden />}
-            placeholder={t('login.password')}
-            aria-label={t('login.password')}
-            autoComplete="current-password"
-          />
-        </Form.Item>
-        <div className={styles.captchaRow}>
-          <Form.Item name="captcha" className={styles.captchaInput} rules={[{ required: true, whitespace: true, message: t('login.captchaRequired') }]}>
-            <Input
-              prefix={<SafetyCertificateOutlined aria-hidden />}
-              placeholder={t('login.captcha')}
-              aria-label={t('login.captcha')}
-              autoComplete="off"
-              maxLength={16}
-            />
-          </Form.Item>
-          <button type="button" className={styles.captchaImage} onClick={refreshCaptcha} aria-label={t('login.captchaImage')} title={t('login.captchaImage')}>
-            {captcha.data ? <img src={captcha.data} alt={t('login.captchaImage')} /> : <Skeleton.Button active block />}
-          </button>
-        </div>
-        <Form.Item>
-          <Button type="primary" htmlType="submit" block loading={login.isPending}>
-            {t('login.submit')}
-          </Button>
-        </Form.Item>
-        <div className={styles.links}>
-          <Link to="/user/alteration">{t('login.forgotPassword')}</Link>
-          <Link to="/user/register">{t('login.register')}</Link>
-        </div>
-      </Form>
+      <Tabs
+        centered
+        items={[
+          { key: 'account', label: t('login.tabAccount'), children: accountForm },
+          { key: 'phone', label: t('login.tabPhone'), children: <PhoneLoginForm onDone={enter} /> },
+        ]}
+      />
+      <div className={styles.links}>
+        <Link to="/user/alteration">{t('login.forgotPassword')}</Link>
+        <Link to="/user/register">{t('login.register')}</Link>
+      </div>
     </div>
   );
 }

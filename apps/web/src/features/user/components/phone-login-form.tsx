@@ -1,0 +1,70 @@
+import { MobileOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { PHONE_PATTERN, SmsMode, type LoginResult } from '@isps/contract';
+import { Button, Form, Input } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { feedback } from '../../../shared/api/index.ts';
+import { usePhoneLogin } from '../api/phone-login.ts';
+import { sendSmsCode } from '../api/send-sms-code.ts';
+import styles from '../pages/account.module.css';
+import { CodeCountdownButton } from './code-countdown-button.tsx';
+
+interface PhoneLoginValues {
+  mobile: string;
+  captcha: string;
+}
+
+/** The login page's second way in: a code sent by SMS to the phone of the account (POST /sys/phoneLogin). */
+export function PhoneLoginForm({ onDone }: { onDone: (result: LoginResult) => void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<PhoneLoginValues>();
+  const login = usePhoneLogin();
+
+  async function sendCode(): Promise<boolean> {
+    const mobile = await form.validateFields(['mobile']).then((v) => v.mobile.trim()).catch(() => null);
+    if (!mobile) return false;
+    const answer = await sendSmsCode({ mobile, smsmode: SmsMode.login }).catch(() => null);
+    if (!answer) return false;
+    if (!answer.success) {
+      feedback().notify('error', t('login.failed'), answer.message, 4);
+      return false;
+    }
+    feedback().notify('success', t('register.codeSent'), answer.message, 3);
+    return true;
+  }
+
+  async function submit(values: PhoneLoginValues) {
+    const answer = await login.mutateAsync({ mobile: values.mobile.trim(), captcha: values.captcha.trim() }).catch(() => null);
+    if (!answer) return;
+    if (!answer.success || !answer.result?.token) {
+      feedback().notify('error', t('login.failed'), answer.message || t('login.failed'), 4);
+      return;
+    }
+    onDone(answer.result);
+  }
+
+  return (
+    <Form<PhoneLoginValues> form={form} size="large" onFinish={(values) => void submit(values)}>
+      <Form.Item name="mobile" rules={[{ required: true, whitespace: true, message: t('login.phoneRequired') }, { pattern: PHONE_PATTERN, message: t('register.phoneInvalid') }]}>
+        <Input prefix={<MobileOutlined aria-hidden />} placeholder={t('login.phone')} aria-label={t('login.phone')} autoComplete="tel" inputMode="tel" maxLength={20} />
+      </Form.Item>
+      <div className={styles.codeRow}>
+        <Form.Item name="captcha" className={styles.codeInput} rules={[{ required: true, pattern: /^\d{6}$/, message: t('register.smsCodeRequired') }]}>
+          <Input
+            prefix={<SafetyCertificateOutlined aria-hidden />}
+            placeholder={t('register.smsCode')}
+            aria-label={t('register.smsCode')}
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            maxLength={6}
+          />
+        </Form.Item>
+        <CodeCountdownButton onSend={sendCode} />
+      </div>
+      <Form.Item>
+        <Button type="primary" htmlType="submit" block loading={login.isPending}>
+          {t('login.submit')}
+        </Button>
+      </Form.Item>
+    </Form>
+  );
+}
