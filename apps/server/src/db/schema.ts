@@ -313,6 +313,30 @@ export interface SysVisitorToken extends Audited {
   expires_at: string;
 }
 
+export interface SysDepartPermission extends Audited {
+  depart_id: string;
+  permission_id: string;
+}
+
+export interface SysDepartRole extends Audited {
+  depart_id: string;
+  role_name: string;
+  role_code: string;
+  description: string | null;
+  tenant_id: string | null;
+}
+
+export interface SysDepartRolePermission extends Audited {
+  depart_id: string;
+  role_id: string;
+  permission_id: string;
+}
+
+export interface SysDepartRoleUser extends Audited {
+  user_id: string;
+  drole_id: string;
+}
+
 export interface Database {
   sys_user: SysUser;
   sys_role: SysRole;
@@ -321,6 +345,10 @@ export interface Database {
   sys_role_permission: SysRolePermission;
   sys_depart: SysDepart;
   sys_user_depart: SysUserDepart;
+  sys_depart_permission: SysDepartPermission;
+  sys_depart_role: SysDepartRole;
+  sys_depart_role_permission: SysDepartRolePermission;
+  sys_depart_role_user: SysDepartRoleUser;
   sys_dict: SysDict;
   sys_dict_item: SysDictItem;
   sys_tenant: SysTenant;

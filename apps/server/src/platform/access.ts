@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import { TOKEN_HEADER, type PermCode } from '@isps/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Database, SysPermission } from '../db/schema.ts';
 import { AppError } from './envelope.ts';
 
 /** What a route needs: nothing, any valid token, or a permission code held through the caller's roles. */
@@ -47,6 +49,30 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The permissions a user holds (SPEC section 6), as a condition on `sys_permission as p`: those of their roles, and
+ * those of their group roles in their current group (org code) while they belong to it and the group holds them.
+ * Computed on every request from the tables, so a saved change takes effect on the next call.
+ */
+export function heldBy(db: Kysely<Database>, user: { id: string; orgCode: string | null }) {
+  return (eb: ExpressionBuilder<Database & { p: SysPermission }, 'p'>) => {
+    const byRoles = db.selectFrom('sys_role_permission as rp').innerJoin('sys_user_role as ur', 'ur.role_id', 'rp.role_id').select('rp.permission_id').where('ur.user_id', '=', user.id);
+    if (!user.orgCode) return eb('p.id', 'in', byRoles);
+    const byGroupRoles = db
+      .selectFrom('sys_depart_role_permission as drp')
+      .innerJoin('sys_depart_role as dr', (join) => join.onRef('dr.id', '=', 'drp.role_id').onRef('dr.depart_id', '=', 'drp.depart_id'))
+      .innerJoin('sys_depart_role_user as dru', 'dru.drole_id', 'dr.id')
+      .innerJoin('sys_depart as d', 'd.id', 'dr.depart_id')
+      .innerJoin('sys_user_depart as ud', (join) => join.onRef('ud.dep_id', '=', 'd.id').onRef('ud.user_id', '=', 'dru.user_id'))
+      .innerJoin('sys_depart_permission as dp', (join) => join.onRef('dp.depart_id', '=', 'd.id').onRef('dp.permission_id', '=', 'drp.permission_id'))
+      .select('drp.permission_id')
+      .where('dru.user_id', '=', user.id)
+      .where('d.org_code', '=', user.orgCode)
+      .where('d.del_flag', '=', 0);
+    return eb.or([eb('p.id', 'in', byRoles), eb('p.id', 'in', byGroupRoles)]);
+  };
+}
+
 async function loadCurrentUser(app: FastifyInstance, userId: string): Promise<CurrentUser | null> {
   const user = await app.db
     .selectFrom('sys_user')
@@ -55,12 +81,10 @@ async function loadCurrentUser(app: FastifyInstance, userId: string): Promise<Cu
     .executeTakeFirst();
   if (!user || user.del_flag !== 0 || user.status !== 1) return null;
   const rows = await app.db
-    .selectFrom('sys_user_role as ur')
-    .innerJoin('sys_role_permission as rp', 'rp.role_id', 'ur.role_id')
-    .innerJoin('sys_permission as p', 'p.id', 'rp.permission_id')
+    .selectFrom('sys_permission as p')
     .select('p.perms')
     .distinct()
-    .where('ur.user_id', '=', userId)
+    .where(heldBy(app.db, { id: user.id, orgCode: user.org_code }))
     .where('p.menu_type', '=', 2)
     .where('p.del_flag', '=', 0)
     .where('p.perms', 'is not', null)

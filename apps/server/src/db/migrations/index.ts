@@ -9,6 +9,7 @@ import { userAdminTables } from './0400-user-admin.ts';
 import { dataRuleTables } from './0500-data-rules.ts';
 import { scheduledJobTables } from './0600-scheduled-jobs.ts';
 import { dataLogTables } from './0700-data-log.ts';
+import { departRoleTables } from './0800-depart-roles.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0500-data-rules': dataRuleTables,
   '0600-scheduled-jobs': scheduledJobTables,
   '0700-data-log': dataLogTables,
+  '0800-depart-roles': departRoleTables,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

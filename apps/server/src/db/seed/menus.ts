@@ -118,7 +118,7 @@ export const menuDefinition: readonly AreaDefinition[] = [
       { key: 'permission', actions: [...CRUD, 'dataRule'], visible: true },
       { key: 'dataRule', actions: CRUD },
       { key: 'depart', actions: [...CRUD, 'authorize'], visible: true },
-      { key: 'departRole', actions: [...CRUD, 'authorize'] },
+      { key: 'departRole', actions: [...CRUD, 'authorize', 'user'] },
       { key: 'departUser', actions: ['list', 'add', 'delete'] },
       { key: 'dict', actions: [...CRUD, 'refreshCache', 'recycleBin'], visible: true },
       { key: 'dictItem', actions: CRUD, visible: true },

@@ -53,6 +53,8 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
     beforeDelete: async ({ app: a }, rows) => {
       const ids = rows.map((r) => r.id as string);
       await a.db.deleteFrom('sys_role_permission').where('permission_id', 'in', ids).execute();
+      await a.db.deleteFrom('sys_depart_permission').where('permission_id', 'in', ids).execute();
+      await a.db.deleteFrom('sys_depart_role_permission').where('permission_id', 'in', ids).execute();
       await a.db.deleteFrom('sys_role_data_rule').where('permission_id', 'in', ids).execute();
       await a.db.deleteFrom('sys_permission_data_rule').where('permission_id', 'in', ids).execute();
     },

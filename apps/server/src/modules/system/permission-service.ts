@@ -2,6 +2,7 @@ import type { AuthItem, MenuItem, PermissionResult } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { SysPermission } from '../../db/schema.ts';
+import { heldBy } from '../../platform/access.ts';
 
 type Row = Selectable<SysPermission>;
 
@@ -67,20 +68,8 @@ function menuTree(rows: Row[]): MenuItem[] {
 }
 
 /** The menu, the caller's buttons and every button of the system (SPEC section 6). */
-export async function permissionResultOf(app: FastifyInstance, userId: string): Promise<PermissionResult> {
-  const granted = await app.db
-    .selectFrom('sys_permission as p')
-    .selectAll('p')
-    .where('p.del_flag', '=', 0)
-    .where('p.id', 'in', (eb) =>
-      eb
-        .selectFrom('sys_role_permission as rp')
-        .innerJoin('sys_user_role as ur', 'ur.role_id', 'rp.role_id')
-        .select('rp.permission_id')
-        .where('ur.user_id', '=', userId),
-    )
-    .orderBy('p.sort_no')
-    .execute();
+export async function permissionResultOf(app: FastifyInstance, user: { id: string; orgCode: string | null }): Promise<PermissionResult> {
+  const granted = await app.db.selectFrom('sys_permission as p').selectAll('p').where('p.del_flag', '=', 0).where(heldBy(app.db, user)).orderBy('p.sort_no').execute();
   const allButtons = await app.db
     .selectFrom('sys_permission')
     .selectAll()

@@ -3,7 +3,7 @@ import { RolePath, permissionCode, roleEntity, type PermissionTreeNode, type Rol
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SYSTEM_ADMIN_ROLE, callerOf, type CurrentUser } from '../../platform/access.ts';
+import { SYSTEM_ADMIN_ROLE, callerOf, heldBy, type CurrentUser } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
@@ -12,19 +12,13 @@ const tags = ['system'];
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Permission ids the caller may hand out: all for the administrator, else those the caller holds. */
-async function grantableIds(app: FastifyInstance, caller: CurrentUser): Promise<Set<string> | 'all'> {
+export async function grantableIds(app: FastifyInstance, caller: CurrentUser): Promise<Set<string> | 'all'> {
   if (caller.systemAdmin) return 'all';
-  const rows = await app.db
-    .selectFrom('sys_role_permission as rp')
-    .innerJoin('sys_user_role as ur', 'ur.role_id', 'rp.role_id')
-    .select('rp.permission_id')
-    .distinct()
-    .where('ur.user_id', '=', caller.id)
-    .execute();
-  return new Set(rows.map((r) => r.permission_id));
+  const rows = await app.db.selectFrom('sys_permission as p').select('p.id').where(heldBy(app.db, caller)).execute();
+  return new Set(rows.map((r) => r.id));
 }
 
-function permissionTree(rows: Array<{ id: string; parent_id: string | null; name: string; menu_type: number; perms: string | null; sort_no: number }>): PermissionTreeNode[] {
+export function permissionTree(rows: Array<{ id: string; parent_id: string | null; name: string; menu_type: number; perms: string | null; sort_no: number }>): PermissionTreeNode[] {
   const nodes = new Map(rows.map((r) => [r.id, { key: r.id, title: r.name, menuType: Number(r.menu_type), perms: r.perms, sort: Number(r.sort_no) } as PermissionTreeNode & { sort: number }]));
   const roots: Array<PermissionTreeNode & { sort: number }> = [];
   for (const row of rows) {

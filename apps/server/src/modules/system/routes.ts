@@ -7,6 +7,7 @@ import { dictOptions } from './dict-service.ts';
 import { systemEntityRoutes } from './entity-routes.ts';
 import { roleRoutes } from './role-routes.ts';
 import { userRoutes } from './user-routes.ts';
+import { departRoleRoutes } from './depart-role-routes.ts';
 import { permissionRoutes } from './permission-routes.ts';
 import { jobRoutes } from './job-routes.ts';
 import { issueCaptcha, login, logout, updateOwnPassword } from './login-service.ts';
@@ -51,7 +52,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     ApiPath.userPermission,
     { schema: { tags, summary: 'Menu tree and button permissions of the caller' }, config: { permission: 'authenticated', allowWhilePasswordChangeDue: true } },
-    async (request, reply) => reply.ok(await permissionResultOf(app, callerOf(request).id)),
+    async (request, reply) => reply.ok(await permissionResultOf(app, callerOf(request))),
   );
 
   app.get(
@@ -102,6 +103,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(systemEntityRoutes);
   await app.register(roleRoutes);
   await app.register(userRoutes);
+  await app.register(departRoleRoutes);
   await app.register(permissionRoutes);
   await app.register(jobRoutes);
 };

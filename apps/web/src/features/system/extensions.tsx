@@ -1,4 +1,4 @@
-import { MenuType, dataRuleEntity, dictItemEntity, permissionCode, type EntityDeclaration } from '@isps/contract';
+import { MenuType, dataRuleEntity, departRoleEntity, dictItemEntity, permissionCode, type EntityDeclaration } from '@isps/contract';
 import { App, Button, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { RoleAuthorizeDrawer } from './components/role-authorize-drawer.tsx';
 import { RoleDataRuleDialog } from './components/role-data-rule-dialog.tsx';
 import { dataLogExtension } from './components/data-log-compare.tsx';
 import { GroupUsersDialog } from './components/group-users.tsx';
+import { GroupPermissionsDrawer, GroupRolesDialog } from './components/group-roles.tsx';
 import { jobExtension } from './components/job-actions.tsx';
 import { userExtension } from './components/user-actions.tsx';
 
@@ -178,6 +179,44 @@ function GroupUsersAction({ row }: RowProps) {
   );
 }
 
+/** The permissions a group may hand out through its roles. */
+function GroupPermissionsAction({ entity, row }: RowProps) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <Authorized code={permissionCode(entity, 'authorize')}>
+      <Button type="link" size="small" onClick={() => setOpen(true)}>
+        {t('groupRoles.permissionsAction')}
+      </Button>
+      {open ? <GroupPermissionsDrawer departId={row.id} name={text(row.departName)} onClose={() => setOpen(false)} /> : null}
+    </Authorized>
+  );
+}
+
+/** A group's roles. */
+function GroupRolesAction({ row }: RowProps) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <Authorized code={permissionCode(departRoleEntity, 'list')}>
+      <Button type="link" size="small" onClick={() => setOpen(true)}>
+        {t('groupRoles.action')}
+      </Button>
+      {open ? <GroupRolesDialog departId={row.id} name={text(row.departName)} onClose={() => setOpen(false)} /> : null}
+    </Authorized>
+  );
+}
+
+function GroupActions(props: RowProps) {
+  return (
+    <>
+      <GroupUsersAction {...props} />
+      <GroupPermissionsAction {...props} />
+      <GroupRolesAction {...props} />
+    </>
+  );
+}
+
 /** Behaviour the system screens add beside their declarations, by entity name. */
 export const systemExtensions: Readonly<Record<string, CrudExtension>> = {
   dict: { RowActions: DictItemsAction, Toolbar: RefreshDictCache },
@@ -188,7 +227,7 @@ export const systemExtensions: Readonly<Record<string, CrudExtension>> = {
   user: userExtension,
   quartzJob: jobExtension,
   dataLog: dataLogExtension,
-  depart: { RowActions: GroupUsersAction },
+  depart: { RowActions: GroupActions },
 };
 
 export function extensionOf(entity: EntityDeclaration): CrudExtension | undefined {

@@ -1,0 +1,271 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DepartRolePath,
+  crudPath,
+  departEntity,
+  departRoleEntity,
+  deptRoleUserAddBody,
+  permissionCode,
+  saveDepartPermissionBody,
+  saveDeptRolePermissionBody,
+  type DepartRoleHolder,
+  type DepartRoleUser,
+} from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../../db/schema.ts';
+import { callerOf, type CurrentUser } from '../../platform/access.ts';
+import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
+import { registerEntity, type RegisteredEntity } from '../../platform/crud/index.ts';
+import { AppError, refuse } from '../../platform/envelope.ts';
+import { grantableIds, permissionTree } from './role-routes.ts';
+
+const tags = ['departRole'];
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+function idsOf(text: string | undefined, detail: string): string[] {
+  const ids = [...new Set((text ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
+  if (ids.length > 5000 || ids.some((id) => !ID.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail });
+  return ids;
+}
+
+const audit = (by: string, now: string) => ({ create_by: by, create_time: now, update_by: null, update_time: null });
+
+async function insertChunked<T extends 'sys_depart_permission' | 'sys_depart_role_permission' | 'sys_depart_role_user'>(trx: Kysely<Database>, table: T, rows: Database[T][]) {
+  for (let i = 0; i < rows.length; i += 200) {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    await trx.insertInto(table).values(rows.slice(i, i + 200) as any).execute();
+  }
+}
+
+/** The group roles of groups, their permissions and users: gone with the groups (a group has no recycle bin). */
+export async function deleteGroupRoles(trx: Kysely<Database>, departIds: string[]): Promise<void> {
+  if (departIds.length === 0) return;
+  const roles = (await trx.selectFrom('sys_depart_role').select('id').where('depart_id', 'in', departIds).execute()).map((r) => r.id);
+  await deleteRoleLinks(trx, roles);
+  await trx.deleteFrom('sys_depart_role_permission').where('depart_id', 'in', departIds).execute();
+  await trx.deleteFrom('sys_depart_role').where('depart_id', 'in', departIds).execute();
+  await trx.deleteFrom('sys_depart_permission').where('depart_id', 'in', departIds).execute();
+}
+
+async function deleteRoleLinks(trx: Kysely<Database>, roleIds: string[]): Promise<void> {
+  if (roleIds.length === 0) return;
+  await trx.deleteFrom('sys_depart_role_permission').where('role_id', 'in', roleIds).execute();
+  await trx.deleteFrom('sys_depart_role_user').where('drole_id', 'in', roleIds).execute();
+}
+
+/** A user keeps group roles only in the groups they belong to (called whenever their groups change). */
+export async function dropGroupRolesOutsideGroups(app: FastifyInstance, userId: string): Promise<void> {
+  const stale = await app.db
+    .selectFrom('sys_depart_role_user as dru')
+    .innerJoin('sys_depart_role as dr', 'dr.id', 'dru.drole_id')
+    .leftJoin('sys_user_depart as ud', (join) => join.onRef('ud.dep_id', '=', 'dr.depart_id').onRef('ud.user_id', '=', 'dru.user_id'))
+    .select('dru.id')
+    .where('dru.user_id', '=', userId)
+    .where('ud.id', 'is', null)
+    .execute();
+  if (stale.length > 0) await app.db.deleteFrom('sys_depart_role_user').where('id', 'in', stale.map((s) => s.id)).execute();
+}
+
+/** Drops nodes the group does not hold; a held node below a dropped one hangs from its nearest held ancestor. */
+function restrictedTree(rows: Parameters<typeof permissionTree>[0], held: ReadonlySet<string>) {
+  const parentOf = new Map(rows.map((r) => [r.id, r.parent_id]));
+  const nearestHeld = (id: string | null): string | null => {
+    for (let cursor = id, depth = 0; cursor && depth < 100; cursor = parentOf.get(cursor) ?? null, depth++) if (held.has(cursor)) return cursor;
+    return null;
+  };
+  return permissionTree(rows.filter((r) => held.has(r.id)).map((r) => ({ ...r, parent_id: nearestHeld(r.parent_id) })));
+}
+
+async function log(app: FastifyInstance, caller: CurrentUser, ip: string, content: string, started: number) {
+  await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, ip, content: `departRole: ${content}`, costMs: performance.now() - started });
+}
+
+/**
+ * Group permissions (what an administrator lets a group hand out), group roles (the generic screen of the
+ * declaration) with permissions chosen from their group's, and the group members holding them.
+ */
+export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
+  const groups = app.crudEntities.get(departEntity.table) as RegisteredEntity;
+  const now = () => new Date(app.clock()).toISOString();
+
+  const groupOf = async (caller: CurrentUser, departId: string) => {
+    const group = await groups.findById(caller, departId);
+    if (!group) throw new AppError('notFound', 'crud.notFound');
+    return group;
+  };
+  const groupPermissionIds = async (db: Kysely<Database>, departId: string) =>
+    new Set((await db.selectFrom('sys_depart_permission').select('permission_id').where('depart_id', '=', departId).execute()).map((r) => r.permission_id));
+
+  const roles: RegisteredEntity = registerEntity(app, departRoleEntity, {
+    beforeAdd: async ({ caller }, values) => {
+      if (!(await groups.findById(caller, String(values.departId)))) throw new AppError('badRequest', 'departRole.groupMissing');
+    },
+    // a role belongs to its group's tenant, also when a system administrator of another tenant makes it
+    afterAdd: async ({ app: a }, id, values) => {
+      const group = await a.db.selectFrom('sys_depart').select('tenant_id').where('id', '=', String(values.departId)).executeTakeFirst();
+      if (group) await a.db.updateTable('sys_depart_role').set({ tenant_id: group.tenant_id }).where('id', '=', id).execute();
+    },
+    beforeEdit: (_ctx, values) => {
+      // a group role stays in the group it was made in
+      delete values.departId;
+    },
+    deleteLinked: (trx, ids) => deleteRoleLinks(trx, ids),
+    routes: (routes) => {
+      // the origin console's group role list filters by `deptId`
+      routes.addHook('preHandler', async (request) => {
+        const query = request.query as Record<string, unknown> | undefined;
+        if (request.routeOptions.url?.endsWith(crudPath(departRoleEntity, 'list')) && query && typeof query.deptId === 'string' && query.departId === undefined) query.departId = query.deptId;
+      });
+    },
+  });
+
+  const roleOf = async (caller: CurrentUser, roleId: string) => {
+    const role = await roles.findById(caller, roleId);
+    if (!role) throw new AppError('notFound', 'crud.notFound');
+    return role as { id: string; depart_id: string; role_code: string };
+  };
+
+  const groupAuthorize = permissionCode(departEntity, 'authorize');
+  const roleAuthorize = permissionCode(departRoleEntity, 'authorize');
+  const roleUsers = permissionCode(departRoleEntity, 'user');
+
+  const departQuery = z.object({ departId: z.string().regex(ID) });
+  app.get(DepartRolePath.queryDepartPermission, { schema: { tags, summary: 'Permission ids a group holds', querystring: departQuery }, config: { permission: groupAuthorize } }, async (request, reply) => {
+    const group = await groupOf(callerOf(request), (request.query as z.infer<typeof departQuery>).departId);
+    return reply.ok([...(await groupPermissionIds(app.db, group.id as string))]);
+  });
+
+  app.post(
+    DepartRolePath.saveDepartPermission,
+    { schema: { tags, summary: "Replace a group's permissions; its roles lose what it loses", body: saveDepartPermissionBody }, config: { permission: groupAuthorize } },
+    async (request, reply) => {
+      const started = performance.now();
+      const caller = callerOf(request);
+      const body = request.body as z.infer<typeof saveDepartPermissionBody>;
+      const group = await groupOf(caller, body.departId);
+      const departId = group.id as string;
+      const wanted = idsOf(body.permissionIds, 'permissionIds');
+      const existing = wanted.length === 0 ? [] : (await app.db.selectFrom('sys_permission').select('id').where('id', 'in', wanted).where('del_flag', '=', 0).execute()).map((r) => r.id);
+      const current = await groupPermissionIds(app.db, departId);
+      // a caller who is not the administrator may neither add nor remove what they do not hold themselves
+      const grantable = await grantableIds(app, caller);
+      if (grantable !== 'all') {
+        const changed = [...existing.filter((id) => !current.has(id)), ...[...current].filter((id) => !existing.includes(id))];
+        if (changed.some((id) => !grantable.has(id))) refuse('role.notGrantable');
+      }
+      const removed = [...current].filter((id) => !existing.includes(id));
+      await app.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('sys_depart_permission').where('depart_id', '=', departId).execute();
+        await insertChunked(trx, 'sys_depart_permission', existing.map((permissionId) => ({ ...audit(caller.username, now()), id: randomUUID(), depart_id: departId, permission_id: permissionId })));
+        if (removed.length > 0) await trx.deleteFrom('sys_depart_role_permission').where('depart_id', '=', departId).where('permission_id', 'in', removed).execute();
+      });
+      await log(app, caller, request.ip, `permissions of group ${String(group.org_code)} (${existing.length}, ${removed.length} taken from its roles)`, started);
+      return reply.ok(null, 'depart.permissionsSaved');
+    },
+  );
+
+  app.get(
+    DepartRolePath.queryTreeListForDeptRole,
+    { schema: { tags, summary: 'The menu and button tree limited to what a group holds', querystring: departQuery }, config: { permission: roleAuthorize } },
+    async (request, reply) => {
+      const group = await groupOf(callerOf(request), (request.query as z.infer<typeof departQuery>).departId);
+      const held = await groupPermissionIds(app.db, group.id as string);
+      const rows = await app.db.selectFrom('sys_permission').select(['id', 'parent_id', 'name', 'menu_type', 'perms', 'sort_no']).where('del_flag', '=', 0).execute();
+      return reply.ok({ treeList: restrictedTree(rows, held), ids: rows.filter((r) => held.has(r.id)).map((r) => r.id) });
+    },
+  );
+
+  const roleQuery = z.object({ roleId: z.string().regex(ID) });
+  app.get(DepartRolePath.queryDeptRolePermission, { schema: { tags, summary: 'Permission ids of a group role', querystring: roleQuery }, config: { permission: roleAuthorize } }, async (request, reply) => {
+    const role = await roleOf(callerOf(request), (request.query as z.infer<typeof roleQuery>).roleId);
+    const rows = await app.db.selectFrom('sys_depart_role_permission').select('permission_id').where('role_id', '=', role.id).execute();
+    return reply.ok(rows.map((r) => r.permission_id));
+  });
+
+  app.post(
+    DepartRolePath.saveDeptRolePermission,
+    { schema: { tags, summary: "Replace a group role's permissions, chosen from its group's", body: saveDeptRolePermissionBody }, config: { permission: roleAuthorize } },
+    async (request, reply) => {
+      const started = performance.now();
+      const caller = callerOf(request);
+      const body = request.body as z.infer<typeof saveDeptRolePermissionBody>;
+      const role = await roleOf(caller, body.roleId);
+      const wanted = idsOf(body.permissionIds, 'permissionIds');
+      const held = await groupPermissionIds(app.db, role.depart_id);
+      if (wanted.some((id) => !held.has(id))) throw new AppError('badRequest', 'departRole.permissionOutsideGroup');
+      await app.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('sys_depart_role_permission').where('role_id', '=', role.id).execute();
+        await insertChunked(trx, 'sys_depart_role_permission', wanted.map((permissionId) => ({ ...audit(caller.username, now()), id: randomUUID(), depart_id: role.depart_id, role_id: role.id, permission_id: permissionId })));
+      });
+      await log(app, caller, request.ip, `permissions of group role ${role.role_code} (${wanted.length})`, started);
+      return reply.ok(null, 'role.permissionsSaved');
+    },
+  );
+
+  app.post(
+    DepartRolePath.deptRoleUserAdd,
+    { schema: { tags, summary: 'Give users group roles and take the ones they lose', body: deptRoleUserAddBody }, config: { permission: roleUsers } },
+    async (request, reply) => {
+      const started = performance.now();
+      const caller = callerOf(request);
+      const body = request.body as z.infer<typeof deptRoleUserAddBody>;
+      const userIds = idsOf(body.userId, 'userId');
+      if (userIds.length === 0) refuse('crud.selectRecord');
+      const next = idsOf(body.newRoleId, 'newRoleId');
+      const previous = idsOf(body.oldRoleId, 'oldRoleId');
+      const added = next.filter((id) => !previous.includes(id));
+      const taken = previous.filter((id) => !next.includes(id));
+      const named = [...new Set([...added, ...taken])];
+      const found = named.length === 0 ? [] : await roles.scoped(caller).where('id', 'in', named).execute();
+      if (found.length !== named.length) throw new AppError('notFound', 'crud.notFound');
+      // SPEC section 6: a group's roles are for the group's users only
+      const groupsOfAdded = [...new Set(found.filter((r) => added.includes(r.id as string)).map((r) => r.depart_id as string))];
+      if (groupsOfAdded.length > 0) {
+        const memberships = await app.db.selectFrom('sys_user_depart').select(['user_id', 'dep_id']).where('user_id', 'in', userIds).where('dep_id', 'in', groupsOfAdded).execute();
+        if (memberships.length !== userIds.length * groupsOfAdded.length) refuse('departRole.userNotMember');
+      }
+      await app.db.transaction().execute(async (trx) => {
+        if (taken.length > 0) await trx.deleteFrom('sys_depart_role_user').where('user_id', 'in', userIds).where('drole_id', 'in', taken).execute();
+        if (added.length === 0) return;
+        const have = new Set(
+          (await trx.selectFrom('sys_depart_role_user').select(['user_id', 'drole_id']).where('user_id', 'in', userIds).where('drole_id', 'in', added).execute()).map((r) => `${r.user_id}/${r.drole_id}`),
+        );
+        const links = userIds.flatMap((userId) => added.filter((roleId) => !have.has(`${userId}/${roleId}`)).map((roleId) => ({ ...audit(caller.username, now()), id: randomUUID(), user_id: userId, drole_id: roleId })));
+        await insertChunked(trx, 'sys_depart_role_user', links);
+      });
+      await log(app, caller, request.ip, `users ${userIds.join(',')}: +${added.join(',') || '-'} -${taken.join(',') || '-'}`, started);
+      return reply.ok(null, 'departRole.usersSaved');
+    },
+  );
+
+  const userQuery = z.object({ userId: z.string().regex(ID), departId: z.string().regex(ID).optional() });
+  app.get(
+    DepartRolePath.getDeptRoleByUserId,
+    { schema: { tags, summary: 'The group roles a user holds (in one group)', querystring: userQuery }, config: { permission: permissionCode(departRoleEntity, 'list') } },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const { userId, departId } = request.query as z.infer<typeof userQuery>;
+      let visible = roles.scoped(caller).clearSelect().select('id');
+      if (departId) visible = visible.where('depart_id', '=', departId);
+      const rows = await app.db.selectFrom('sys_depart_role_user').select(['id', 'user_id', 'drole_id']).where('user_id', '=', userId).where('drole_id', 'in', visible).execute();
+      return reply.ok(rows.map((r): DepartRoleUser => ({ id: r.id, userId: r.user_id, droleId: r.drole_id })));
+    },
+  );
+
+  app.get(DepartRolePath.getDeptRoleUsers, { schema: { tags, summary: 'The users holding a group role', querystring: roleQuery }, config: { permission: roleUsers } }, async (request, reply) => {
+    const role = await roleOf(callerOf(request), (request.query as z.infer<typeof roleQuery>).roleId);
+    const rows = await app.db
+      .selectFrom('sys_depart_role_user as dru')
+      .innerJoin('sys_user as u', 'u.id', 'dru.user_id')
+      .select(['u.id', 'u.username', 'u.realname'])
+      .where('dru.drole_id', '=', role.id)
+      .where('u.del_flag', '=', 0)
+      .orderBy('u.username')
+      .limit(5000)
+      .execute();
+    return reply.ok(rows.map((r): DepartRoleHolder => ({ id: r.id, username: r.username, realname: r.realname })));
+  });
+};
