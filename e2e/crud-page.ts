@@ -2,9 +2,9 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { entityLabels } from '../packages/contract/src/index.ts';
+import { entityLabels, serverMessages } from '../packages/contract/src/index.ts';
 import { text, type UiLanguage } from './catalogues.ts';
-import { newContext, screenshot } from './harness.ts';
+import { newContext, passSliderCaptcha, screenshot } from './harness.ts';
 
 /** What a person sees and does on a generic list-and-form screen (shared by the screens' browser tests). */
 type Key = Parameters<typeof text>[1];
@@ -18,6 +18,7 @@ export async function signIn(page: Page, serverUrl: string, lang: UiLanguage, pa
   await page.getByLabel(text(lang, 'login.username'), { exact: true }).fill(username);
   await page.getByLabel(text(lang, 'login.password'), { exact: true }).fill(password);
   await page.getByLabel(text(lang, 'login.captcha'), { exact: true }).fill('abcd');
+  await passSliderCaptcha(page);
   await page.getByRole('button', { name: new RegExp(`${text(lang, 'login.submit')}$`) }).click();
   await page.waitForURL((url) => url.pathname === path);
 }
@@ -44,9 +45,24 @@ export async function resetSearch(page: Page) {
   await searchForm(page).getByRole('button', { name: en('crud.reset') }).click();
 }
 
+/** Picks an option of a single select and waits for its list to close. */
 export async function pickOption(page: Page, control: Locator, optionText: string) {
+  const list = page.locator('.ant-select-dropdown:visible');
   await control.click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: optionText }).first().click();
+  const option = list.locator('.ant-select-item-option', { hasText: optionText }).first();
+  await option.click();
+  // on a busy machine a click during the list's opening motion can be lost: click again while it is not picked
+  await expect
+    .poll(
+      async () => {
+        if ((await list.count()) === 0) return 'closed';
+        const picked = ((await option.getAttribute('class').catch(() => '')) ?? '').includes('ant-select-item-option-selected');
+        if (!picked) await option.click({ timeout: 2000 }).catch(() => undefined);
+        return 'open';
+      },
+      { timeout: 15_000 },
+    )
+    .toBe('closed');
 }
 
 /** Picks several options of a multiple select in one opening of its list, then closes it. */
@@ -88,8 +104,20 @@ export async function exportTo(page: Page, folder: string, name: string): Promis
   return file;
 }
 
-export async function importFrom(page: Page, file: string, summary: { total: number; added: number; failed: number }) {
-  await page.locator('.ant-upload input[type=file]').setInputFiles(file);
+/**
+ * Imports a file and checks the report's summary. Screens whose rows need a password ask for the initial one
+ * first: `initial` fills that dialog by field label.
+ */
+export async function importFrom(page: Page, file: string, summary: { total: number; added: number; failed: number }, initial?: Record<string, string>) {
+  if (initial) {
+    await page.getByRole('button', { name: en('crud.import') }).click();
+    const ask = dialog(page);
+    for (const [fieldLabel, value] of Object.entries(initial)) await ask.getByLabel(fieldLabel, { exact: true }).fill(value);
+    await ask.locator('.ant-upload input[type=file]').setInputFiles(file);
+    await ask.getByRole('button', { name: en('crud.import'), exact: true }).click();
+  } else {
+    await page.locator('.ant-upload input[type=file]').setInputFiles(file);
+  }
   const report = dialog(page);
   await report.getByText(en('crud.importSummary', { total: String(summary.total), added: String(summary.added), failed: String(summary.failed) })).waitFor();
   await report.getByRole('button', { name: en('crud.close'), exact: true }).last().click();
@@ -99,6 +127,67 @@ export async function deleteRow(page: Page, cellText: string) {
   await rows(page).filter({ hasText: cellText }).first().getByRole('button', { name: en('crud.delete') }).click();
   await page.locator('.ant-popconfirm:visible').waitFor();
   await confirmPopup(page);
+}
+
+const serverText = (key: keyof (typeof serverMessages)['en-US']) => serverMessages['en-US'][key];
+const noDialog = (page: Page) => expect.poll(() => page.locator('.ant-modal-wrap:visible').count()).toBe(0);
+
+/** Opens the add form, lets `fill` complete it, saves, and waits for the server's confirmation and the closed form. */
+export async function addRow(page: Page, fill: (form: Locator) => Promise<void>) {
+  await page.getByRole('button', { name: en('crud.add') }).click();
+  await fill(dialog(page));
+  await save(page);
+  await page.getByText(serverText('crud.added')).first().waitFor();
+  await noDialog(page);
+}
+
+/** Opens the edit form of the row showing `cellText`, lets `fill` change it, saves, and waits for the closed form. */
+export async function editRow(page: Page, cellText: string, fill: (form: Locator) => Promise<void>) {
+  await rows(page).filter({ hasText: cellText }).first().getByRole('button', { name: en('crud.edit'), exact: true }).click();
+  await fill(dialog(page));
+  await save(page);
+  await page.getByText(serverText('crud.edited')).first().waitFor();
+  await noDialog(page);
+}
+
+/** Picks an option of a search-form select (a dictionary, fixed options) and searches. */
+export async function searchPick(page: Page, fieldLabel: string, optionText: string) {
+  await pickOption(page, searchForm(page).getByLabel(fieldLabel, { exact: true }), optionText);
+  await searchForm(page).getByRole('button', { name: en('crud.search') }).click();
+}
+
+/** Fills both ends of a range search (numbers, or days typed as YYYY-MM-DD) and searches. */
+export async function searchRange(page: Page, fieldLabel: string, from: string, to: string) {
+  const item = searchForm(page).locator('.ant-form-item').filter({ has: page.getByText(fieldLabel, { exact: true }) });
+  const start = item.getByLabel(fieldLabel, { exact: true });
+  const end = item.getByPlaceholder(en('crud.rangeTo'), { exact: true });
+  await start.click();
+  await start.fill(from);
+  await start.press('Enter');
+  await end.click();
+  await end.fill(to);
+  await end.press('Enter');
+  await page.locator('.ant-picker-dropdown:visible').waitFor({ state: 'hidden' });
+  await expect.poll(() => Promise.all([start.inputValue(), end.inputValue()])).toEqual([from, to]);
+  await searchForm(page).getByRole('button', { name: en('crud.search') }).click();
+}
+
+/** Clicks a column header to sort by it (again for the other direction). */
+export async function sortBy(page: Page, header: string) {
+  await page.locator('.ant-table-thead th').filter({ has: page.getByText(header, { exact: true }) }).click();
+}
+
+/**
+ * Exports the listed rows (the search narrowed them to `cellText`'s), deletes that row with confirmation, imports
+ * the file back and sees the row again.
+ */
+export async function exportDeleteImport(page: Page, folder: string, fileName: string, cellText: string) {
+  const file = await exportTo(page, folder, fileName);
+  await deleteRow(page, cellText);
+  await page.getByText(serverText('crud.deleted')).first().waitFor();
+  await expect.poll(() => rows(page).filter({ hasText: cellText }).count()).toBe(0);
+  await importFrom(page, file, { total: 1, added: 1, failed: 0 });
+  await waitForRow(page, cellText);
 }
 
 /** The languages and sizes every list screen is captured in. */
@@ -111,22 +200,45 @@ export const SCREENSHOT_VIEWS = [
 
 /**
  * Captures a list screen and its form with the required-field messages shown: signs in on `path`, waits for
- * `ready`, shoots `<name>-list-…`, opens the add form, saves it empty and shoots `<name>-form-…`.
+ * `ready`, shoots `<name>-list-…`, opens the add form, saves it empty and shoots `<name>-form-…`; with `importAsks`
+ * also the import's dialog, `<name>-import-…` (see `captureListAndForm`).
  */
 export async function screenshotListAndForm(
   browser: Browser,
   serverUrl: string,
   [lang, viewport]: (typeof SCREENSHOT_VIEWS)[number],
-  options: { path: string; password: string; name: string; ready: (page: Page) => Promise<void> },
+  options: { path: string; password: string; name: string; ready: (page: Page) => Promise<void>; importAsks?: boolean },
 ) {
   const context = await newContext(browser, { lang, viewport });
   const page = await context.newPage();
   await signIn(page, serverUrl, lang, options.path, 'admin', options.password);
+  await captureListAndForm(page, [lang, viewport], options);
+  await context.close();
+}
+
+/**
+ * The same on a page already signed in (several screens in one sign-in): opens `path` unless it is open, waits for
+ * `ready`, shoots the list, and unless `form` is false the add form saved empty.
+ */
+export async function captureListAndForm(
+  page: Page,
+  [lang, viewport]: (typeof SCREENSHOT_VIEWS)[number],
+  options: { path: string; name: string; ready: (page: Page) => Promise<void>; form?: boolean; importAsks?: boolean },
+) {
+  if (new URL(page.url()).pathname !== options.path) await page.goto(new URL(options.path, page.url()).href);
   await options.ready(page);
   await screenshot(page, `${options.name}-list-${lang}-${viewport}`);
+  if (options.form === false) return;
   await page.getByRole('button', { name: text(lang, 'crud.add') }).click();
   await dialog(page).getByRole('button', { name: text(lang, 'crud.save') }).click();
   await dialog(page).locator('.ant-form-item-explain-error').first().waitFor();
   await screenshot(page, `${options.name}-form-${lang}-${viewport}`);
-  await context.close();
+  if (options.importAsks) {
+    // the import asks for the initial password the exported rows lack
+    await dialog(page).getByRole('button', { name: text(lang, 'common.cancel') }).click();
+    await expect.poll(() => page.locator('.ant-modal-wrap >> visible=true').count()).toBe(0);
+    await page.getByRole('button', { name: text(lang, 'crud.import') }).click();
+    await dialog(page).getByRole('button', { name: text(lang, 'crud.importChooseFile') }).waitFor();
+    await screenshot(page, `${options.name}-import-${lang}-${viewport}`);
+  }
 }

@@ -40,8 +40,28 @@ export const seededDictionaries: readonly SeededDictionary[] = [
   },
 ];
 
+/**
+ * Dictionaries a later release added through a migration (0002: positions, tenants, data sources), stored there with
+ * these English texts; translated like the seeded ones. Not in `seededDictionaries`, which a fresh seed inserts again.
+ */
+export const migratedDictionaries: readonly SeededDictionary[] = [
+  {
+    code: 'post_rank',
+    name: 'Post rank',
+    items: [
+      ['1', 'Staff', '职员', 'スタッフ'],
+      ['2', 'Team leader', '组长', 'チームリーダー'],
+      ['3', 'Manager', '经理', 'マネージャー'],
+      ['4', 'Director', '总监', 'ディレクター'],
+      ['5', 'Executive', '高管', '役員'],
+    ],
+  },
+  { code: 'tenant_status', name: 'Tenant status', items: [['1', 'Normal', '正常', '正常'], ['0', 'Frozen', '冻结', '凍結']] },
+  { code: 'database_type', name: 'Database type', items: [['postgresql', 'PostgreSQL', 'PostgreSQL', 'PostgreSQL'], ['mysql', 'MySQL', 'MySQL', 'MySQL'], ['mariadb', 'MariaDB', 'MariaDB', 'MariaDB']] },
+];
+
 const column: Record<Language, 1 | 2 | 3> = { 'en-US': 1, 'zh-CN': 2, 'ja-JP': 3 };
-const seeded = new Map(seededDictionaries.flatMap((d) => d.items.map((item) => [`${d.code}\u0000${item[0]}`, item] as const)));
+const seeded = new Map([...seededDictionaries, ...migratedDictionaries].flatMap((d) => d.items.map((item) => [`${d.code}\u0000${item[0]}`, item] as const)));
 
 /** The text of a dictionary item in `lang`: a seeded item still holding its English text is translated. */
 export function dictItemText(lang: Language, code: string, value: string, storedText: string): string {

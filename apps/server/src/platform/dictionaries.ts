@@ -1,4 +1,4 @@
-import { dictItemText, type DictOption, type Language } from '@isps/contract';
+import { LANGUAGES, dictItemText, type DictOption, type Language } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 
 const CACHE_KEY = 'dict:all';
@@ -48,6 +48,16 @@ function localised(lang: Language, code: string, options: DictOption[]): DictOpt
 export async function allDictionaryOptions(app: FastifyInstance, lang: Language): Promise<Record<string, DictOption[]>> {
   const all = await storedOptions(app);
   return Object.fromEntries(Object.entries(all).map(([code, options]) => [code, localised(lang, code, options)]));
+}
+
+/**
+ * The options an import reads texts back with: the reader's language first, then the others, so a sheet exported
+ * in another language (its texts translated) imports too, as its headers do.
+ */
+export async function importDictionaryOptions(app: FastifyInstance, lang: Language): Promise<Record<string, DictOption[]>> {
+  const all = await storedOptions(app);
+  const languages = [lang, ...LANGUAGES.filter((other) => other !== lang)];
+  return Object.fromEntries(Object.entries(all).map(([code, options]) => [code, languages.flatMap((reader) => localised(reader, code, options))]));
 }
 
 export async function dictionaryOptions(app: FastifyInstance, code: string, lang: Language): Promise<DictOption[]> {

@@ -12,10 +12,11 @@ export async function createRoleWith(app: FastifyInstance, roleCode: string, cod
   for (const p of permissions) await app.db.insertInto('sys_role_permission').values({ ...audit, id: randomUUID(), role_id: roleId, permission_id: p.id }).execute();
 }
 
-/** POSTs one file as multipart/form-data, the way the console's upload does. */
-export async function uploadFile(app: FastifyInstance, token: string, path: string, file: Buffer, lang = 'en-US') {
+/** POSTs one file as multipart/form-data, the way the console's upload does (`fields` go before the file). */
+export async function uploadFile(app: FastifyInstance, token: string, path: string, file: Buffer, lang = 'en-US', fields: Record<string, string> = {}) {
   const boundary = `----isps${randomUUID()}`;
   const payload = Buffer.concat([
+    ...Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)),
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="data.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`),
     file,
     Buffer.from(`\r\n--${boundary}--\r\n`),

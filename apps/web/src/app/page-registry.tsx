@@ -4,7 +4,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 type PageModule = { default: ComponentType };
 
 // Every screen a menu item can name: 'dashboard/analysis' → features/dashboard/pages/analysis.tsx.
-const pageModules = import.meta.glob<PageModule>('../features/*/pages/*.tsx');
+const pageModules = import.meta.glob<PageModule>(['../features/*/pages/*.tsx', '!../features/*/pages/*.test.tsx']);
 
 const kebab = (segment: string) => segment.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/[_\s]+/g, '-').toLowerCase();
 

@@ -184,6 +184,14 @@ export function entityPermissionCodes(entity: EntityDeclaration): string[] {
   return [...entityActions(entity), ...(entity.extraActions ?? [])].map((a) => permissionCode(entity, a));
 }
 
+/**
+ * Write-only fields an add needs (passwords): exports never carry them, so an import asks for an initial value of
+ * each, sent with the upload as a form field of the same name, for the rows whose sheet leaves it empty.
+ */
+export function importInitialFields(entity: EntityDeclaration): string[] {
+  return Object.keys(entity.fields).filter((name) => entity.fields[name]?.writeOnly && entity.fields[name]?.required);
+}
+
 export function formFieldsOf(entity: EntityDeclaration): string[] {
   return entity.formFields ? [...entity.formFields] : Object.keys(entity.fields).filter((f) => !entity.fields[f]?.readOnly);
 }

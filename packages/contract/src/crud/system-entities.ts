@@ -3,7 +3,7 @@ import { checkRuleSetSchema } from './check-rule.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { codeSchema, field, jsonObjectTextSchema } from './fields.ts';
 import { dataLogEntity, logEntity } from './log-entities.ts';
-import { roleEntity } from './role-entities.ts';
+import { departRoleEntity, roleEntity } from './role-entities.ts';
 import { departEntity, userAgentEntity, userEntity } from './user-entities.ts';
 import { dataRuleEntity, permissionEntity } from './permission-entities.ts';
 import { jobLogEntity, quartzJobEntity } from './job-entities.ts';
@@ -282,6 +282,7 @@ export const systemEntities: readonly EntityDeclaration[] = [
   permissionEntity,
   dataRuleEntity,
   departEntity,
+  departRoleEntity,
   positionEntity,
   vendorEntity,
   categoryEntity,

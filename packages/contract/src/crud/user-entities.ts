@@ -43,6 +43,8 @@ export const departEntity: EntityDeclaration = {
   tenantScoped: true,
   softDelete: { recycleBin: false },
   tree: { parentField: 'parentId', labelField: 'departName' },
+  /** 'authorize': the permissions the group may hand out through its group roles */
+  extraActions: ['authorize'],
 };
 
 /**

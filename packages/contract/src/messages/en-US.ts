@@ -178,6 +178,12 @@ export const enUS = {
   'depart.usersAdded': '{{count}} user(s) added to the group',
   'depart.usersRemoved': '{{count}} user(s) removed from the group',
   'dataLog.compareTwo': 'Choose two versions of the same record to compare',
+  'duplicate.departRoleCode': 'This group already has a group role with this code!',
+  'departRole.groupMissing': 'The group does not exist',
+  'departRole.permissionOutsideGroup': 'A group role can only hold permissions its group holds.',
+  'departRole.userNotMember': 'Only users of the group can be given its roles.',
+  'departRole.usersSaved': 'Group roles of the users saved',
+  'depart.permissionsSaved': 'Group permissions saved',
 } as const;
 
 export type MessageKey = keyof typeof enUS;

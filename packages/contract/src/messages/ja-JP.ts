@@ -179,4 +179,10 @@ export const jaJP: Record<MessageKey, string> = {
   'depart.usersAdded': '{{count}} 人をグループに追加しました',
   'depart.usersRemoved': '{{count}} 人をグループから外しました',
   'dataLog.compareTwo': '同じレコードの2つのバージョンを選んで比較してください',
+  'duplicate.departRoleCode': 'このグループには同じコードのグループロールが既にあります！',
+  'departRole.groupMissing': 'グループが存在しません',
+  'departRole.permissionOutsideGroup': 'グループロールにはそのグループが持つ権限のみ付与できます。',
+  'departRole.userNotMember': 'グループのロールはそのグループのユーザーにのみ割り当てられます。',
+  'departRole.usersSaved': 'ユーザーのグループロールを保存しました',
+  'depart.permissionsSaved': 'グループの権限を保存しました',
 };

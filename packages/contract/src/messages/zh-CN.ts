@@ -179,4 +179,10 @@ export const zhCN: Record<MessageKey, string> = {
   'depart.usersAdded': '已向部门添加 {{count}} 个用户',
   'depart.usersRemoved': '已从部门移除 {{count}} 个用户',
   'dataLog.compareTwo': '请选择同一条数据的两个版本进行对比',
+  'duplicate.departRoleCode': '该部门已存在此部门角色编码！',
+  'departRole.groupMissing': '部门不存在',
+  'departRole.permissionOutsideGroup': '部门角色只能授予本部门拥有的权限。',
+  'departRole.userNotMember': '只能为本部门的用户分配部门角色。',
+  'departRole.usersSaved': '部门角色分配已保存',
+  'depart.permissionsSaved': '部门权限已保存',
 };

@@ -11,11 +11,12 @@ import {
   translate,
   userAgentEntity,
   userEntity,
+  type ImportReport,
   type Page,
   type TreeRow,
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
-import { createRoleWith, sheetRows } from '../../test/crud-helpers.ts';
+import { createRoleWith, sheetRows, uploadFile, workbookOf } from '../../test/crud-helpers.ts';
 import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, tryLogin, type TestApp } from '../../test/harness.ts';
 
 type Row = Record<string, unknown> & { id: string };
@@ -126,6 +127,32 @@ describe.each(await testDialects())('users, groups and agents on %s', (dialect) 
     expect((await call(admin, 'DELETE', `${crudPath(departEntity, 'delete')}?id=${ids.branch}`)).envelope.success).toBe(true);
     const wang = (await list('username=wang')).envelope.result.records[0]!;
     expect(wang.selecteddeparts).toBe(ids.it);
+  });
+
+  it('exports roles and groups by name and imports users back with an initial password they must replace', async () => {
+    await call(admin, 'POST', crudPath(userEntity, 'add'), { username: 'li', realname: 'Li Si', password: PASSWORD, phone: '13800000077', selectedroles: `${ids.clerk},${ids.guard}`, selecteddeparts: ids.sales });
+    const file = await injectAs(app, admin, { method: 'GET', url: `${api(app, crudPath(userEntity, 'exportXls'))}?username=li`, headers: { lang: 'zh-CN' } });
+    const sheet = await sheetRows(file.rawPayload);
+    const header = sheet[0] as string[];
+    expect(sheet[1]?.[header.indexOf(entityLabel('zh-CN', 'user.field.roles'))]).toBe('Clerk, Guard');
+    expect(sheet[1]?.[header.indexOf(entityLabel('zh-CN', 'user.field.departs'))]).toBe('Sales');
+    expect(header).not.toContain(entityLabel('zh-CN', 'user.field.password'));
+    const li = (await list('username=li')).envelope.result.records[0]!;
+    await call(admin, 'DELETE', `${crudPath(userEntity, 'delete')}?id=${li.id}`);
+    await call(admin, 'DELETE', `${crudPath(userEntity, 'deleteRecycleBin')}?ids=${li.id}`);
+    // no initial password: the row is refused; a weak one refuses the whole file before any row
+    expect((await uploadFile(app, admin, crudPath(userEntity, 'importExcel'), file.rawPayload)).envelope.result).toMatchObject({ added: 0, failed: 1 });
+    const weak = await uploadFile(app, admin, crudPath(userEntity, 'importExcel'), file.rawPayload, 'en-US', { password: 'weakpass' });
+    expect([weak.statusCode, weak.envelope.message]).toEqual([400, translate('en-US', 'password.weak')]);
+    const imported = await uploadFile(app, admin, crudPath(userEntity, 'importExcel'), file.rawPayload, 'en-US', { password: 'Import#Pass5' });
+    expect(imported.envelope.result).toMatchObject({ total: 1, added: 1, failed: 0 });
+    const back = (await list('username=li')).envelope.result.records[0]!;
+    expect(back).toMatchObject({ realname: 'Li Si', phone: '13800000077', selecteddeparts: ids.sales, selectedroles_dictText: 'Clerk, Guard' });
+    expect((await tryLogin(app, 'li', 'Import#Pass5')).envelope.result).toMatchObject({ userInfo: { mustChangePassword: true } });
+    // a name nobody has is refused for that row only
+    const unknown = await workbookOf([entityLabel('en-US', 'user.field.username'), entityLabel('en-US', 'user.field.realname'), entityLabel('en-US', 'user.field.roles')], [['ghost', 'Ghost', 'No such role']]);
+    const refused = await uploadFile(app, admin, crudPath(userEntity, 'importExcel'), unknown, 'en-US', { password: 'Import#Pass5' });
+    expect((refused.envelope.result as ImportReport).rows[0]).toMatchObject({ success: false });
   });
 
   it('freezes (ending sessions, refusing sign-in) and thaws; resets passwords with the spec rules', async () => {

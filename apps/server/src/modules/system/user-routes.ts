@@ -21,6 +21,7 @@ import { registerEntity, type CrudContext, type RegisteredEntity } from '../../p
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { ADMIN_USERNAME } from '../../db/seed/index.ts';
 import { nextOrgCode } from './depart-service.ts';
+import { deleteGroupRoles, dropGroupRolesOutsideGroups } from './depart-role-routes.ts';
 
 const tags = ['user'];
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -65,6 +66,7 @@ async function syncOrgCode(app: FastifyInstance, userId: string): Promise<void> 
   const codes = groups.map((g) => g.org_code);
   const next = user?.org_code && codes.includes(user.org_code) ? user.org_code : (codes[0] ?? null);
   if (next !== (user?.org_code ?? null)) await app.db.updateTable('sys_user').set({ org_code: next }).where('id', '=', userId).execute();
+  await dropGroupRolesOutsideGroups(app, userId);
 }
 
 async function log(app: FastifyInstance, caller: CurrentUser, ip: string, content: string, started: number) {
@@ -98,6 +100,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       await a.db.deleteFrom('sys_user_depart').where('dep_id', 'in', ids).execute();
       for (const m of new Set(members.map((r) => r.user_id))) await syncOrgCode(a, m);
     },
+    deleteLinked: (trx, ids) => deleteGroupRoles(trx, ids),
   });
 
   const users: RegisteredEntity = registerEntity(app, userEntity, {
@@ -130,6 +133,9 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         await a.db.deleteFrom('sys_user_token').where('user_id', 'in', ids).execute();
         await a.db.deleteFrom('sys_user_agent').where('user_name', 'in', rows.map((r) => r.username as string)).execute();
       }
+    },
+    deleteLinked: async (trx, ids, complete) => {
+      if (complete) await trx.deleteFrom('sys_depart_role_user').where('user_id', 'in', ids).execute();
     },
     routes: (routes, registered) => {
       routes.put(

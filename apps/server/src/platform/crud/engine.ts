@@ -5,6 +5,7 @@ import {
   entityDeclarations,
   entityLabel,
   entityActions,
+  importInitialFields,
   permissionCode,
   translate,
   type EntityDeclaration,
@@ -15,9 +16,10 @@ import {
 } from '@isps/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely, SelectQueryBuilder, UpdateQueryBuilder, DeleteQueryBuilder } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { callerOf, type CurrentUser } from '../access.ts';
 import { OperationType, writeOperationLog } from '../audit-log.ts';
-import { allDictionaryOptions } from '../dictionaries.ts';
+import { allDictionaryOptions, importDictionaryOptions } from '../dictionaries.ts';
 import { AppError, refuse } from '../envelope.ts';
 import { activeDataRules, ruleConditions } from './data-rules.ts';
 import { exportWorkbook, readWorkbook } from './excel.ts';
@@ -48,6 +50,8 @@ export interface EntityHooks {
   afterEdit?(ctx: CrudContext, id: string, values: Row): Promise<void> | void;
   /** `complete` when the rows leave the database (not only marked deleted) */
   beforeDelete?(ctx: CrudContext, rows: Row[], complete: boolean): Promise<void> | void;
+  /** rows of other tables that belong to the deleted rows, removed in the transaction that deletes (or marks) them */
+  deleteLinked?(trx: Kysely<Database>, ids: string[], complete: boolean): Promise<void>;
   /** after any add, edit, delete, restore or import (cache refresh and the like) */
   afterChange?(ctx: CrudContext): Promise<void> | void;
   /** extra routes of the screen, registered with the generated ones */
@@ -135,6 +139,27 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     }
   }
 
+  /**
+   * An imported link cell names its rows the way the export shows them (labels joined by commas) or by id: each
+   * name the caller can see becomes its id; an unknown one stays and is refused by `checkLinks`.
+   */
+  async function linkIdsOfLabels(ctx: CrudContext, values: Row) {
+    for (const { name, link } of links) {
+      const cell = values[name];
+      const target = app.crudEntities.get(tableOfEntity(link.entity));
+      if (typeof cell !== 'string' || cell === '' || !target) continue;
+      const labelColumn = readableFields(target.declaration).get(target.declaration.labelField)?.column ?? 'id';
+      const tokens = cell.split(/\s*[,，、]\s*/).filter(Boolean);
+      const found = await target
+        .scoped(ctx.caller)
+        .clearSelect()
+        .select(['id', `${labelColumn} as label`])
+        .where((eb) => eb.or([eb('id', 'in', tokens), eb(labelColumn, 'in', tokens)]))
+        .execute();
+      values[name] = tokens.map((token) => (found.find((r) => r.id === token) ?? found.find((r) => r.label === token))?.id ?? token).join(',');
+    }
+  }
+
   /** Replaces the links of one row for the link fields present in `values`. */
   async function writeLinks(trx: AnyDb, ownerId: string, values: Row, by: string) {
     for (const { name, link } of links) {
@@ -149,8 +174,8 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     }
   }
 
-  async function removeLinks(ids: string[]) {
-    for (const { link } of links) await db.deleteFrom(link.table).where(link.ownerColumn, 'in', ids).execute();
+  async function removeLinks(trx: AnyDb, ids: string[]) {
+    for (const { link } of links) await trx.deleteFrom(link.table).where(link.ownerColumn, 'in', ids).execute();
   }
 
   /** Fills link fields: the linked ids joined by commas and `<field>_dictText` with their labels. */
@@ -293,6 +318,21 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     return id;
   }
 
+  /**
+   * The initial values of write-only fields sent with an import (form fields before the file), validated like the
+   * form; an invalid one refuses the whole import before any row is read.
+   */
+  function initialValues(ctx: CrudContext, parts: Record<string, unknown>): Row {
+    const given: Row = {};
+    for (const name of importInitialFields(entity)) {
+      const part = parts[name] as { type?: string; value?: unknown } | undefined;
+      if (part?.type === 'field' && typeof part.value === 'string' && part.value !== '') given[name] = part.value;
+    }
+    const validated = validateInput(entity, given, 'edit', ctx.lang);
+    if (!validated.ok) throw new AppError('badRequest', 'error.validation', { message: validated.message });
+    return given;
+  }
+
   async function deleteRows(ctx: CrudContext, ids: string[]): Promise<number> {
     const rows = await registered.scoped(ctx.caller).where('id', 'in', ids).execute();
     if (rows.length === 0) throw new AppError('notFound', 'crud.notFound');
@@ -303,14 +343,17 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
       if (child) refuse('crud.hasChildren');
     }
     await hooks.beforeDelete?.(ctx, rows, !entity.softDelete);
-    if (entity.softDelete) {
-      await applyScope(entity, ctx.caller, db.updateTable(table).set({ del_flag: 1, update_by: ctx.caller.username, update_time: nowIso(app) }) as UpdateQueryBuilder<Row, string, string, Row>)
-        .where('id', 'in', found)
-        .execute();
-    } else {
-      await applyScope(entity, ctx.caller, db.deleteFrom(table) as DeleteQueryBuilder<Row, string, Row>).where('id', 'in', found).execute();
-      await removeLinks(found);
-    }
+    await db.transaction().execute(async (trx) => {
+      if (entity.softDelete) {
+        await applyScope(entity, ctx.caller, trx.updateTable(table).set({ del_flag: 1, update_by: ctx.caller.username, update_time: nowIso(app) }) as UpdateQueryBuilder<Row, string, string, Row>)
+          .where('id', 'in', found)
+          .execute();
+      } else {
+        await applyScope(entity, ctx.caller, trx.deleteFrom(table) as DeleteQueryBuilder<Row, string, Row>).where('id', 'in', found).execute();
+        await removeLinks(trx, found);
+      }
+      await hooks.deleteLinked?.(trx as unknown as Kysely<Database>, found, !entity.softDelete);
+    });
     await hooks.afterChange?.(ctx);
     return found.length;
   }
@@ -449,8 +492,11 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         await hooks.beforeDelete?.(ctx, rows, true);
         const gone = rows.map((r) => r.id as string);
         if (gone.length > 0) {
-          await applyScope(entity, ctx.caller, db.deleteFrom(table) as DeleteQueryBuilder<Row, string, Row>, true).where('id', 'in', gone).execute();
-          await removeLinks(gone);
+          await db.transaction().execute(async (trx) => {
+            await applyScope(entity, ctx.caller, trx.deleteFrom(table) as DeleteQueryBuilder<Row, string, Row>, true).where('id', 'in', gone).execute();
+            await removeLinks(trx, gone);
+            await hooks.deleteLinked?.(trx as unknown as Kysely<Database>, gone, true);
+          });
         }
         await log(ctx, OperationType.delete, `delete completely ${ids.join(',')}`, started);
         return reply.ok(null, 'crud.deleted');
@@ -478,10 +524,13 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const ctx = contextOf(request);
         const file = request.isMultipart() ? await request.file() : undefined;
         if (!file) refuse('crud.importNoFile');
-        const sheet = await readWorkbook(entity, await file.toBuffer(), await allDictionaryOptions(app, ctx.lang));
+        const initial = initialValues(ctx, file.fields);
+        const sheet = await readWorkbook(entity, await file.toBuffer(), await importDictionaryOptions(app, ctx.lang));
         const report: ImportReport = { total: sheet.length, added: 0, failed: 0, rows: [] };
         for (const { row, values } of sheet) {
           try {
+            for (const [name, value] of Object.entries(initial)) if (values[name] === undefined || values[name] === null || values[name] === '') values[name] = value;
+            await linkIdsOfLabels(ctx, values);
             const id = await addRow(ctx, values);
             report.rows.push({ row, success: true, id });
             report.added++;

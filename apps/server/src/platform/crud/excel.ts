@@ -30,7 +30,8 @@ export async function exportWorkbook(entity: EntityDeclaration, rows: Record<str
   for (const row of rows) {
     const out: Record<string, unknown> = {};
     for (const name of fields) {
-      let value = entity.fields[name]?.dict ? row[`${name}_dictText`] : row[name];
+      // dictionary fields and links show their texts (role and group names), which the import reads back
+      let value = entity.fields[name]?.dict || entity.fields[name]?.link ? row[`${name}_dictText`] : row[name];
       // a fixed choice shows its text in the caller's language, like a dictionary field
       const option = optionsOf(entity, name)?.find((o) => o.value === String(value));
       if (option) value = entityLabel(lang, option.label);

@@ -1,7 +1,7 @@
-import { DeleteOutlined, DownloadOutlined, FilterOutlined, PlusOutlined, ReloadOutlined, RestOutlined, SearchOutlined, UploadOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DownloadOutlined, FilterOutlined, PlusOutlined, ReloadOutlined, RestOutlined, SearchOutlined } from '@ant-design/icons';
 import { permissionCode, type EntityDeclaration, type ImportReport } from '@isps/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Col, Flex, Form, Popconfirm, Result, Row, Space, Upload } from 'antd';
+import { App, Button, Card, Col, Flex, Form, Popconfirm, Result, Row, Space } from 'antd';
 import { useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Authorized } from '../permission/index.ts';
@@ -9,7 +9,6 @@ import { IconByName } from '../ui/index.ts';
 import { useDeleteEntity } from './api/delete-entity.ts';
 import { useDeleteEntityBatch } from './api/delete-entity-batch.ts';
 import { useExportEntities } from './api/export-entities.ts';
-import { useImportEntities } from './api/import-entities.ts';
 import { crudKeys } from './api/keys.ts';
 import { useEntityList } from './api/list-entity.ts';
 import { useTreeList } from './api/query-tree-list.ts';
@@ -18,6 +17,7 @@ import { DetailDrawer } from './detail-drawer.tsx';
 import { displayValue, fieldLabelKey, type CrudRow } from './entity-fields.ts';
 import { EntityFormModal } from './entity-form-modal.tsx';
 import { SearchControl } from './field-control.tsx';
+import { ImportButton } from './import-button.tsx';
 import { ImportReportModal } from './import-report-modal.tsx';
 import { exportParams, isFiltered, listParams, type ListState, type SortOrder, type SuperQuery } from './query-params.ts';
 import { RecycleBinModal } from './recycle-bin-modal.tsx';
@@ -79,7 +79,6 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
   const removeOne = useDeleteEntity(entity);
   const removeMany = useDeleteEntityBatch(entity);
   const exporter = useExportEntities(entity);
-  const importer = useImportEntities(entity);
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: crudKeys.all(entity) });
   const fail = (error: unknown) => void message.error(error instanceof Error ? error.message : t('request.failed'));
@@ -134,15 +133,6 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
       void message.success(t('crud.exported'));
     } catch {
       // the request layer has shown why
-    }
-  };
-
-  const importFile = async (file: File) => {
-    try {
-      const envelope = await importer.mutateAsync(file);
-      setReport(envelope.result);
-    } catch (error) {
-      fail(error);
     }
   };
 
@@ -215,20 +205,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
             {t('crud.export')}
           </Button>
         ) : null}
-        {can.import ? (
-          <Upload
-            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-            showUploadList={false}
-            beforeUpload={(file) => {
-              void importFile(file);
-              return false;
-            }}
-          >
-            <Button icon={<UploadOutlined />} loading={importer.isPending}>
-              {t('crud.import')}
-            </Button>
-          </Upload>
-        ) : null}
+        {can.import ? <ImportButton entity={entity} onReport={setReport} /> : null}
         <Button icon={<FilterOutlined />} type={activeConditions > 0 ? 'primary' : 'default'} ghost={activeConditions > 0} onClick={() => setSuperQueryOpen(true)}>
           {activeConditions > 0 ? t('crud.superQueryActive', { count: activeConditions }) : t('crud.superQuery')}
         </Button>

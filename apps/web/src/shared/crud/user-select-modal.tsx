@@ -10,18 +10,20 @@ export interface UserSelectModalProps {
   title: string;
   /** users already chosen elsewhere (shown, not selectable again) */
   exclude?: readonly string[];
+  /** list filters that narrow the choice, e.g. `{ selecteddeparts: groupId }` for the members of a group */
+  filter?: Readonly<Record<string, string>>;
   confirmLoading?: boolean;
   onOk: (ids: string[]) => void;
   onCancel: () => void;
 }
 
 /** The user selector: search by name, page through the users, tick several, confirm. */
-export function UserSelectModal({ title, exclude = [], confirmLoading, onOk, onCancel }: UserSelectModalProps) {
+export function UserSelectModal({ title, exclude = [], filter, confirmLoading, onOk, onCancel }: UserSelectModalProps) {
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState({ current: 1, pageSize: 10 });
   const [selected, setSelected] = useState<string[]>([]);
-  const params = { pageNo: page.current, pageSize: page.pageSize, column: 'username', order: 'asc', ...(keyword ? { realname: `*${keyword}*` } : {}) };
+  const params = { ...filter, pageNo: page.current, pageSize: page.pageSize, column: 'username', order: 'asc', ...(keyword ? { realname: `*${keyword}*` } : {}) };
   const list = useEntityList(userEntity, params);
   const columns = (['username', 'realname', 'phone', 'selecteddeparts'] as const).map((name) => ({
     key: name,

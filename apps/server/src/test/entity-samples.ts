@@ -1,0 +1,48 @@
+import { JOB_HANDLERS } from '@isps/contract';
+
+type Row = Record<string, unknown>;
+
+/** What samples may point at: rows that must exist before them, created per test app (and per tenant). */
+export interface Fixtures {
+  dictId: string;
+  /** a group the caller can see, for group roles */
+  departId: string;
+  permissionId: string;
+  /** user names the caller can see, for agent settings */
+  users: string[];
+}
+
+/** A GB 11643 ID card number with a valid check character. */
+function idCard(n: number): string {
+  const body = `11010519900101${String(n).padStart(3, '0')}`;
+  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  const sum = weights.reduce((acc, w, i) => acc + w * Number(body[i]), 0);
+  return body + '10X98765432'[sum % 11];
+}
+
+const pad = (n: number) => String(n).padStart(4, '0');
+
+/**
+ * A valid new row of each declared entity that can be added; different `n` give different values of every unique
+ * field. Shared by the engine's API tests and the browser tests that need rows of every screen.
+ */
+export const samples: Record<string, (n: number, fx: Fixtures) => Row> = {
+  user: (n) => ({ username: `sample${n}`, realname: `Sample ${n}`, password: 'Sample#Pass1', workNo: `W${n}`, phone: `1370000${pad(n)}`, email: `sample${n}@example.com` }),
+  userAgent: (n, fx) => ({ userName: fx.users[n % fx.users.length], agentUserName: fx.users[(n + 1) % fx.users.length], startTime: '2026-01-01T00:00:00.000Z', endTime: '2026-12-31T00:00:00.000Z', status: 1 }),
+  role: (n) => ({ roleName: `Sample role ${n}`, roleCode: `sample_role_${n}`, roleType: 1 }),
+  permission: (n) => ({ menuType: 1, name: `Sample menu ${n}`, url: `/sample/${n}`, component: `sample/${n}`, sortNo: n }),
+  dataRule: (n, fx) => ({ permissionId: fx.permissionId, ruleName: `Sample rule ${n}`, ruleColumn: 'createBy', ruleConditions: 'eq', ruleValue: '#{sys_user_code}' }),
+  departRole: (n, fx) => ({ departId: fx.departId, roleName: `Sample group role ${n}`, roleCode: `sample_group_role_${n}` }),
+  depart: (n) => ({ departName: `Sample group ${n}`, departOrder: n }),
+  position: (n) => ({ code: `SAMPLE${n}`, name: `Sample post ${n}`, postRank: '1' }),
+  vendor: (n) => ({ tradeName: `Sample vendor ${n}`, gatherOffset: n }),
+  category: (n) => ({ name: `Sample category ${n}`, code: `SC${n}` }),
+  tenant: (n) => ({ name: `Sample tenant ${n}`, code: `st${n}`, status: 1 }),
+  dict: (n) => ({ dictName: `Sample dictionary ${n}`, dictCode: `sample_dict_${n}` }),
+  dictItem: (n, fx) => ({ dictId: fx.dictId, itemText: `Sample item ${n}`, itemValue: `v${n}` }),
+  checkRule: (n) => ({ ruleName: `Sample check ${n}`, ruleCode: `sample_check_${n}`, ruleJson: JSON.stringify({ localRules: [], globalRules: [{ pattern: '^\\d+$', message: 'digits', priority: 1 }] }) }),
+  fillRule: (n) => ({ ruleName: `Sample fill ${n}`, ruleCode: `sample_fill_${n}`, ruleClass: 'randomCode', ruleParams: '{"length": 8}' }),
+  dataSource: (n) => ({ name: `Sample source ${n}`, code: `sample_${n}`, dbType: 'postgresql', dbUrl: `jdbc:postgresql://127.0.0.1:5432/db${n}`, dbUsername: 'reader', dbPassword: 'Reader#1' }),
+  quartzJob: (n) => ({ jobClassName: JOB_HANDLERS[n % JOB_HANDLERS.length]?.value, cronExpression: '0 0 2 * * ?', description: `Sample job ${n}` }),
+  visitor: (n) => ({ name: `Sample visitor ${n}`, idCard: idCard(n), phone: `1360000${pad(n)}`, category: 'general', password: '123456' }),
+};
