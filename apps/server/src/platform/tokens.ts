@@ -65,6 +65,14 @@ export class TokenService {
     return row.user_id;
   }
 
+  /** When a valid token expires (epoch ms), or null for an unknown or expired one. */
+  async expiryOf(token: string): Promise<number | null> {
+    if (token.length < 20 || token.length > 100) return null;
+    const row = await this.db.selectFrom('sys_user_token').select('expires_at').where('token_hash', '=', this.fingerprint(token)).executeTakeFirst();
+    const at = row ? Date.parse(row.expires_at) : Number.NaN;
+    return Number.isFinite(at) && at > this.clock() ? at : null;
+  }
+
   async revoke(token: string): Promise<void> {
     const tokenHash = this.fingerprint(token);
     await this.db.deleteFrom('sys_user_token').where('token_hash', '=', tokenHash).execute();

@@ -6,6 +6,7 @@ import {
   checkRuleEntity,
   crudPath,
   dataSourceEntity,
+  departEntity,
   dictEntity,
   dictItemEntity,
   dictItemsPath,
@@ -14,6 +15,7 @@ import {
   positionEntity,
   tenantEntity,
   translate,
+  userEntity,
   vendorEntity,
   type DictOption,
   type EntityDeclaration,
@@ -80,6 +82,18 @@ describe.each(dialects)('system entities on %s', (dialect) => {
     }
     const all = (await list(positionEntity)).envelope.result.records.map((r) => r.code);
     expect(all).toEqual(expect.arrayContaining(['POS-A', 'POS-B']));
+  });
+
+  it('lists the address book with group names and finds a group\'s people by the group', async () => {
+    const group = (await add(departEntity, { departName: 'Harbour office', departOrder: 0 })).envelope.result.id;
+    const other = (await add(departEntity, { departName: 'Depot', departOrder: 1 })).envelope.result.id;
+    for (const [username, departs] of [['harbour1', group], ['harbour2', `${group},${other}`], ['depot1', other]] as const) {
+      const added = await add(userEntity, { username, realname: username, password: USER_PASSWORD, selecteddeparts: departs });
+      expect(added.envelope.success, added.envelope.message).toBe(true);
+    }
+    const rows = (await list(addressBookEntity, admin, `departs=${group}`)).envelope.result.records;
+    expect(rows.map((r) => r.username).sort()).toEqual(['harbour1', 'harbour2']);
+    expect(rows.find((r) => r.username === 'harbour2')?.departs_dictText).toBe('Depot, Harbour office');
   });
 
   it('keeps tenant times in order and codes unique', async () => {

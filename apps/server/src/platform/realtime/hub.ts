@@ -6,6 +6,7 @@ import type { TokenRevocation } from '../tokens.ts';
 const CHANNEL = 'realtime';
 const REVOKED_CHANNEL = 'realtime:revoked';
 const OPEN = 1;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** What travels on the bus: the message and its recipients (null: every connected user). */
 interface Delivery {
@@ -66,7 +67,20 @@ export class RealtimeHub {
    * Binds an upgraded socket to its (already authenticated) user and the fingerprint of the token it was opened
    * with. Client text is answered, never relayed.
    */
-  attach(userId: string, tokenHash: string, socket: WebSocket): void {
+  attach(userId: string, tokenHash: string, socket: WebSocket, lifetimeMs: number): void {
+    if (socket.readyState !== OPEN) return;
+    if (lifetimeMs <= 0) {
+      socket.close(RealtimeClose.signedOut, 'token expired');
+      return;
+    }
+    // the socket lives as long as its token; timers hold at most 2^31-1 ms, so a longer wait is taken in steps
+    let expiry: NodeJS.Timeout;
+    const expireIn = (ms: number) => {
+      expiry = setTimeout(() => (ms > MAX_TIMER_MS ? expireIn(ms - MAX_TIMER_MS) : socket.close(RealtimeClose.signedOut, 'token expired')), Math.min(ms, MAX_TIMER_MS));
+      expiry.unref();
+    };
+    expireIn(lifetimeMs);
+    socket.on('close', () => clearTimeout(expiry));
     this.tokenOf.set(socket, tokenHash);
     let own = this.sockets.get(userId);
     if (!own) {

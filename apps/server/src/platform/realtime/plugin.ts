@@ -72,7 +72,12 @@ export const realtimePlugin = fp<RealtimeOptions>(
               if (callerOf(request).id !== userId) throw new AppError('forbidden', 'realtime.otherUser');
             },
           },
-          (socket, request) => hub.attach(callerOf(request).id, app.tokens.fingerprint(request.accessToken ?? ''), socket),
+          async (socket, request) => {
+            const token = request.accessToken ?? '';
+            // the socket lives as long as its token: at expiry it is closed like a sign-out
+            const expiresAt = await app.tokens.expiryOf(token);
+            hub.attach(callerOf(request).id, app.tokens.fingerprint(token), socket, expiresAt === null ? 0 : expiresAt - app.clock());
+          },
         );
       },
       { prefix: app.settings.apiPrefix },

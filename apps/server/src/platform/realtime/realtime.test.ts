@@ -119,4 +119,14 @@ describe('revoked tokens close their sockets', () => {
     expect(changed.envelope.success).toBe(true);
     expect(await closing).toBe(RealtimeClose.signedOut);
   });
+
+  it('a token that expires closes its sockets at that moment', async () => {
+    const token = await login(t.app, 'carol', 'Carol#Pass4444');
+    const soon = new Date(t.app.clock() + 1500).toISOString();
+    await t.app.db.updateTable('sys_user_token').set({ expires_at: soon }).where('token_hash', '=', t.app.tokens.fingerprint(token)).execute();
+    const open = await openSocket(base, carolId, token);
+    const closing = closeCode(open.socket, 4000);
+    expect(await stillOpen(open)).toBe(true);
+    expect(await closing).toBe(RealtimeClose.signedOut);
+  });
 });
