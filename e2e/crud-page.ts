@@ -156,6 +156,20 @@ export async function searchPick(page: Page, fieldLabel: string, optionText: str
   await searchForm(page).getByRole('button', { name: en('crud.search') }).click();
 }
 
+/** Picks a node of a tree select (groups, categories) by typing part of its title, and waits for the list to close. */
+export async function pickTreeNode(page: Page, control: Locator, nodeText: string) {
+  await control.click();
+  await control.fill(nodeText);
+  await page.locator('.ant-select-dropdown:visible .ant-select-tree-title', { hasText: nodeText }).first().click();
+  await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'hidden' });
+}
+
+/** Picks a node of a search-form tree select and searches. */
+export async function searchTree(page: Page, fieldLabel: string, nodeText: string) {
+  await pickTreeNode(page, searchForm(page).getByLabel(fieldLabel, { exact: true }), nodeText);
+  await searchForm(page).getByRole('button', { name: en('crud.search') }).click();
+}
+
 /** Fills both ends of a range search (numbers, or days typed as YYYY-MM-DD) and searches. */
 export async function searchRange(page: Page, fieldLabel: string, from: string, to: string) {
   const item = searchForm(page).locator('.ant-form-item').filter({ has: page.getByText(fieldLabel, { exact: true }) });
