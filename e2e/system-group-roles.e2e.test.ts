@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
-import { SCREENSHOT_VIEWS, dialog, en, label, save, signIn, waitForRow } from './crud-page.ts';
+import { SCREENSHOT_VIEWS, dialog, en, label, pickTreeNode, save, signIn, waitForRow } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Groups#Pass5';
@@ -123,6 +123,50 @@ describe('group permissions and group roles', () => {
     expect(await member.locator('.ant-menu').getByText(en('menu.system.user'), { exact: true }).count()).toBe(0);
     expect(await member.getByRole('button', { name: en('crud.import') }).count()).toBe(0);
     await settledScreenshot(member, 'system-group-role-member-en-US-desktop');
+    await memberContext.close();
+  });
+
+  it("gives the group a menu's data rule, its role that rule, and the member then lists only her own rows", async () => {
+    const adminToken = (await apiLogin(server, 'admin', PASSWORD)).result.token;
+    const miaToken = (await apiLogin(server, 'mia', PASSWORD)).result.token;
+    const post = async (token: string, path: string, body: Record<string, unknown>) => {
+      const { body: answer } = await api<{ id: string }>(server, 'POST', path, { token, body });
+      if (!answer.success) throw new Error(`${path}: ${answer.message}`);
+      return answer.result;
+    };
+    const { body: menus } = await api<{ records: Array<{ id: string }> }>(server, 'GET', '/sys/permission/list?url=/system/position', { token: adminToken });
+    await post(adminToken, '/sys/dataRule/add', { permissionId: menus.result.records[0]?.id, ruleName: 'Own posts', ruleColumn: 'createBy', ruleConditions: 'eq', ruleValue: '#{sys_user_code}' });
+    await post(adminToken, '/sys/position/add', { code: 'P-ADMIN', name: 'Admin post', postRank: '1' });
+    await post(miaToken, '/sys/position/add', { code: 'P-MIA', name: 'Mia post', postRank: '1' });
+
+    const context = await newContext(browser, { lang: 'en-US' });
+    const page = await context.newPage();
+    await signIn(page, server.url, 'en-US', '/system/depart', 'admin', PASSWORD);
+    await waitForRow(page, 'Branch');
+    const grant = async (title: string) => {
+      const rules = page.getByRole('dialog').filter({ hasText: title });
+      // the menus offered are the group's
+      await pickTreeNode(page, rules.getByLabel(en('dataRuleScreen.menu'), { exact: true }), en('menu.system.position'));
+      await rules.getByRole('checkbox', { name: /Own posts/ }).check();
+      await settledScreenshot(page, `system-${title.startsWith('Data rules group') ? 'group' : 'group-role'}-data-rules-en-US-desktop`);
+      await rules.getByRole('button', { name: en('crud.save') }).click();
+      await page.getByText(serverText('dataRule.saved')).first().waitFor();
+      await rules.getByRole('button', { name: en('common.cancel') }).click();
+      await rules.waitFor({ state: 'hidden' });
+    };
+    await rowOf(page, 'Branch').getByRole('button', { name: en('dataRuleScreen.roleAction'), exact: true }).click();
+    await grant(en('dataRuleScreen.groupTitle', { name: 'Branch' }));
+    await rowOf(page, 'Branch').getByRole('button', { name: en('groupRoles.action'), exact: true }).click();
+    const roles = dialog(page);
+    await rowOf(roles, 'branch_clerk').getByRole('button', { name: en('dataRuleScreen.roleAction'), exact: true }).click();
+    await grant(en('dataRuleScreen.roleTitle', { name: 'Branch clerks' }));
+    await context.close();
+
+    const memberContext = await newContext(browser, { lang: 'en-US' });
+    const member = await memberContext.newPage();
+    await signIn(member, server.url, 'en-US', '/system/position', 'mia', PASSWORD);
+    await waitForRow(member, 'P-MIA');
+    await expect.poll(() => member.locator('.ant-table-row').count()).toBe(1);
     await memberContext.close();
   });
 

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
-import { dialog, en, label, pickOption, rows, save, search, signIn, waitForRow } from './crud-page.ts';
+import { dialog, en, label, pickOption, pickTreeNode, rows, save, search, signIn, waitForRow } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Menus#Pass3';
@@ -125,9 +125,3 @@ describe('menus, permissions and data rules', () => {
     await context.close();
   });
 });
-
-async function pickTreeNode(page: Page, control: ReturnType<Page['locator']>, title: string) {
-  await control.click();
-  await control.fill(title);
-  await page.locator('.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper', { hasText: title }).first().click();
-}

@@ -332,6 +332,19 @@ export interface SysDepartRolePermission extends Audited {
   permission_id: string;
 }
 
+export interface SysDepartDataRule extends Audited {
+  depart_id: string;
+  permission_id: string;
+  rule_id: string;
+}
+
+export interface SysDepartRoleDataRule extends Audited {
+  depart_id: string;
+  role_id: string;
+  permission_id: string;
+  rule_id: string;
+}
+
 export interface SysDepartRoleUser extends Audited {
   user_id: string;
   drole_id: string;
@@ -349,6 +362,8 @@ export interface Database {
   sys_depart_role: SysDepartRole;
   sys_depart_role_permission: SysDepartRolePermission;
   sys_depart_role_user: SysDepartRoleUser;
+  sys_depart_data_rule: SysDepartDataRule;
+  sys_depart_role_data_rule: SysDepartRoleDataRule;
   sys_dict: SysDict;
   sys_dict_item: SysDictItem;
   sys_tenant: SysTenant;

@@ -464,6 +464,8 @@ export const enUS = {
   'dataRuleScreen.menu': 'Menu',
   'dataRuleScreen.pickMenu': 'Choose a menu first',
   'dataRuleScreen.none': 'This menu has no data rules yet: add them on the menus screen',
+  'dataRuleScreen.groupTitle': 'Data rules group {{name}} may give its roles',
+  'dataRuleScreen.noneInGroup': 'The group holds no data rules of this menu: give them to the group first',
   'dataRuleScreen.menuTitle': 'Data rules of {{name}}',
   'cron.presets': 'Presets',
   'cron.preset.everyMinute': 'Every minute',

@@ -465,6 +465,8 @@ export const jaJP: Record<MessageKey, string> = {
   'dataRuleScreen.menu': 'メニュー',
   'dataRuleScreen.pickMenu': '先にメニューを選んでください',
   'dataRuleScreen.none': 'このメニューにはまだデータルールがありません。メニュー管理で追加してください',
+  'dataRuleScreen.groupTitle': 'グループ {{name}} がロールに付与できるデータ規則',
+  'dataRuleScreen.noneInGroup': 'このグループはこのメニューのデータ規則を持っていません。先にグループに付与してください',
   'dataRuleScreen.menuTitle': '{{name}} のデータルール',
   'cron.presets': 'よく使う設定',
   'cron.preset.everyMinute': '毎分',

@@ -465,6 +465,8 @@ export const zhCN: Record<MessageKey, string> = {
   'dataRuleScreen.menu': '菜单',
   'dataRuleScreen.pickMenu': '请先选择菜单',
   'dataRuleScreen.none': '该菜单还没有数据规则，请在菜单管理中添加',
+  'dataRuleScreen.groupTitle': '部门 {{name}} 可授予其角色的数据规则',
+  'dataRuleScreen.noneInGroup': '本部门没有该菜单的数据规则，请先为部门授予数据规则',
   'dataRuleScreen.menuTitle': '{{name}} 的数据规则',
   'cron.presets': '常用',
   'cron.preset.everyMinute': '每分钟',

@@ -108,6 +108,22 @@ export const DataRulePath = {
   saveRoleDataRule: '/sys/role/datarule',
 } as const;
 
+/** A data rule as offered for choosing (a role's, a group's or a group role's rules on one menu). */
+export interface DataRuleChoice {
+  id: string;
+  ruleName: string;
+  ruleColumn: string;
+  ruleConditions: string;
+  ruleValue: string;
+  status: string;
+}
+
+/** The rules one may choose from on a menu, and the ids of the ones held. */
+export interface DataRuleChoices {
+  rules: DataRuleChoice[];
+  granted: string[];
+}
+
 export const saveRoleDataRuleBody = z.object({
   roleId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
   permissionId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),

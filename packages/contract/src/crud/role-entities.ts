@@ -111,12 +111,22 @@ export const DepartRolePath = {
   getDeptRoleByUserId: '/sys/sysDepartRole/getDeptRoleByUserId',
   /** GET ?roleId=: the users holding a group role: `DepartRoleHolder[]` */
   getDeptRoleUsers: '/sys/sysDepartRole/getDeptRoleUsers',
+  /** GET ?departId=&permissionId=: a menu's data rules and the ones the group may hand to its roles: `DataRuleChoices` */
+  queryDepartDataRule: '/sys/sysDepartPermission/datarule',
+  /** POST `{ departId, permissionId, dataRuleIds: 'a,b' }`: replaces the group's; its roles lose what it loses */
+  saveDepartDataRule: '/sys/sysDepartPermission/datarule',
+  /** GET ?roleId=&permissionId=: the group's data rules of a menu and the ones the group role holds: `DataRuleChoices` */
+  queryDeptRoleDataRule: '/sys/sysDepartRole/datarule',
+  /** POST `{ roleId, permissionId, dataRuleIds: 'a,b' }`: replaces the group role's, chosen from its group's */
+  saveDeptRoleDataRule: '/sys/sysDepartRole/datarule',
 } as const;
 
 const idList = z.string().max(70_000);
 
 export const saveDepartPermissionBody = z.object({ departId: idSchema, permissionIds: z.string().max(200_000), lastpermissionIds: z.string().max(200_000).optional() });
 export const saveDeptRolePermissionBody = z.object({ roleId: idSchema, permissionIds: z.string().max(200_000), lastpermissionIds: z.string().max(200_000).optional() });
+export const saveDepartDataRuleBody = z.object({ departId: idSchema, permissionId: idSchema, dataRuleIds: z.string().max(33_000) });
+export const saveDeptRoleDataRuleBody = z.object({ roleId: idSchema, permissionId: idSchema, dataRuleIds: z.string().max(33_000) });
 export const deptRoleUserAddBody = z.object({ userId: idList, newRoleId: idList.optional().default(''), oldRoleId: idList.optional().default('') });
 
 export interface DepartRoleUser {

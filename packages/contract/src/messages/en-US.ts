@@ -181,6 +181,8 @@ export const enUS = {
   'duplicate.departRoleCode': 'This group already has a group role with this code!',
   'departRole.groupMissing': 'The group does not exist',
   'departRole.permissionOutsideGroup': 'A group role can only hold permissions its group holds.',
+  'departRole.ruleOutsideGroup': 'A group role can only hold data rules its group holds.',
+  'depart.ruleMenuNotHeld': 'The group does not hold this menu: give it the menu first.',
   'departRole.userNotMember': 'Only users of the group can be given its roles.',
   'departRole.usersSaved': 'Group roles of the users saved',
   'depart.permissionsSaved': 'Group permissions saved',

@@ -182,6 +182,8 @@ export const jaJP: Record<MessageKey, string> = {
   'duplicate.departRoleCode': 'このグループには同じコードのグループロールが既にあります！',
   'departRole.groupMissing': 'グループが存在しません',
   'departRole.permissionOutsideGroup': 'グループロールにはそのグループが持つ権限のみ付与できます。',
+  'departRole.ruleOutsideGroup': 'グループロールにはそのグループが持つデータ規則のみ付与できます。',
+  'depart.ruleMenuNotHeld': 'このグループはこのメニューの権限を持っていません。先にメニュー権限を付与してください。',
   'departRole.userNotMember': 'グループのロールはそのグループのユーザーにのみ割り当てられます。',
   'departRole.usersSaved': 'ユーザーのグループロールを保存しました',
   'depart.permissionsSaved': 'グループの権限を保存しました',

@@ -182,6 +182,8 @@ export const zhCN: Record<MessageKey, string> = {
   'duplicate.departRoleCode': '该部门已存在此部门角色编码！',
   'departRole.groupMissing': '部门不存在',
   'departRole.permissionOutsideGroup': '部门角色只能授予本部门拥有的权限。',
+  'departRole.ruleOutsideGroup': '部门角色只能授予本部门拥有的数据规则。',
+  'depart.ruleMenuNotHeld': '本部门没有该菜单权限，请先授予菜单权限。',
   'departRole.userNotMember': '只能为本部门的用户分配部门角色。',
   'departRole.usersSaved': '部门角色分配已保存',
   'depart.permissionsSaved': '部门权限已保存',

@@ -10,6 +10,7 @@ import { dataRuleTables } from './0500-data-rules.ts';
 import { scheduledJobTables } from './0600-scheduled-jobs.ts';
 import { dataLogTables } from './0700-data-log.ts';
 import { departRoleTables } from './0800-depart-roles.ts';
+import { departDataRuleTables } from './0810-depart-data-rules.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0600-scheduled-jobs': scheduledJobTables,
   '0700-data-log': dataLogTables,
   '0800-depart-roles': departRoleTables,
+  '0810-depart-data-rules': departDataRuleTables,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -7,7 +7,10 @@ import {
   deptRoleUserAddBody,
   permissionCode,
   saveDepartPermissionBody,
+  saveDepartDataRuleBody,
   saveDeptRolePermissionBody,
+  saveDeptRoleDataRuleBody,
+  type DataRuleChoices,
   type DepartRoleHolder,
   type DepartRoleUser,
 } from '@isps/contract';
@@ -20,6 +23,7 @@ import { callerOf, type CurrentUser } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity, type RegisteredEntity } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
+import { menuDataRules } from './permission-routes.ts';
 import { grantableIds, permissionTree } from './role-routes.ts';
 
 const tags = ['departRole'];
@@ -33,7 +37,7 @@ function idsOf(text: string | undefined, detail: string): string[] {
 
 const audit = (by: string, now: string) => ({ create_by: by, create_time: now, update_by: null, update_time: null });
 
-async function insertChunked<T extends 'sys_depart_permission' | 'sys_depart_role_permission' | 'sys_depart_role_user'>(trx: Kysely<Database>, table: T, rows: Database[T][]) {
+async function insertChunked<T extends 'sys_depart_permission' | 'sys_depart_role_permission' | 'sys_depart_role_user' | 'sys_depart_data_rule' | 'sys_depart_role_data_rule'>(trx: Kysely<Database>, table: T, rows: Database[T][]) {
   for (let i = 0; i < rows.length; i += 200) {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     await trx.insertInto(table).values(rows.slice(i, i + 200) as any).execute();
@@ -46,6 +50,8 @@ export async function deleteGroupRoles(trx: Kysely<Database>, departIds: string[
   const roles = (await trx.selectFrom('sys_depart_role').select('id').where('depart_id', 'in', departIds).execute()).map((r) => r.id);
   await deleteRoleLinks(trx, roles);
   await trx.deleteFrom('sys_depart_role_permission').where('depart_id', 'in', departIds).execute();
+  await trx.deleteFrom('sys_depart_role_data_rule').where('depart_id', 'in', departIds).execute();
+  await trx.deleteFrom('sys_depart_data_rule').where('depart_id', 'in', departIds).execute();
   await trx.deleteFrom('sys_depart_role').where('depart_id', 'in', departIds).execute();
   await trx.deleteFrom('sys_depart_permission').where('depart_id', 'in', departIds).execute();
 }
@@ -53,6 +59,7 @@ export async function deleteGroupRoles(trx: Kysely<Database>, departIds: string[
 async function deleteRoleLinks(trx: Kysely<Database>, roleIds: string[]): Promise<void> {
   if (roleIds.length === 0) return;
   await trx.deleteFrom('sys_depart_role_permission').where('role_id', 'in', roleIds).execute();
+  await trx.deleteFrom('sys_depart_role_data_rule').where('role_id', 'in', roleIds).execute();
   await trx.deleteFrom('sys_depart_role_user').where('drole_id', 'in', roleIds).execute();
 }
 
@@ -160,7 +167,11 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
       await app.db.transaction().execute(async (trx) => {
         await trx.deleteFrom('sys_depart_permission').where('depart_id', '=', departId).execute();
         await insertChunked(trx, 'sys_depart_permission', existing.map((permissionId) => ({ ...audit(caller.username, now()), id: randomUUID(), depart_id: departId, permission_id: permissionId })));
-        if (removed.length > 0) await trx.deleteFrom('sys_depart_role_permission').where('depart_id', '=', departId).where('permission_id', 'in', removed).execute();
+        if (removed.length > 0) {
+          await trx.deleteFrom('sys_depart_role_permission').where('depart_id', '=', departId).where('permission_id', 'in', removed).execute();
+          await trx.deleteFrom('sys_depart_role_data_rule').where('depart_id', '=', departId).where('permission_id', 'in', removed).execute();
+          await trx.deleteFrom('sys_depart_data_rule').where('depart_id', '=', departId).where('permission_id', 'in', removed).execute();
+        }
       });
       await log(app, caller, request.ip, `permissions of group ${String(group.org_code)} (${existing.length}, ${removed.length} taken from its roles)`, started);
       return reply.ok(null, 'depart.permissionsSaved');
@@ -202,6 +213,85 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       await log(app, caller, request.ip, `permissions of group role ${role.role_code} (${wanted.length})`, started);
       return reply.ok(null, 'role.permissionsSaved');
+    },
+  );
+
+  // Data rules: a group is given some rules of the menus it holds; its roles are given some of those, and those apply.
+  const groupRuleIds = async (db: Kysely<Database>, departId: string, permissionId: string) =>
+    (await db.selectFrom('sys_depart_data_rule').select('rule_id').where('depart_id', '=', departId).where('permission_id', '=', permissionId).execute()).map((r) => r.rule_id);
+  const heldMenu = async (departId: string, permissionId: string) => {
+    if (!(await groupPermissionIds(app.db, departId)).has(permissionId)) throw new AppError('badRequest', 'depart.ruleMenuNotHeld');
+  };
+
+  const departRuleQuery = z.object({ departId: z.string().regex(ID), permissionId: z.string().regex(ID) });
+  app.get(
+    DepartRolePath.queryDepartDataRule,
+    { schema: { tags, summary: "A menu's data rules and the ones a group may hand to its roles", querystring: departRuleQuery }, config: { permission: groupAuthorize } },
+    async (request, reply) => {
+      const { departId, permissionId } = request.query as z.infer<typeof departRuleQuery>;
+      const group = await groupOf(callerOf(request), departId);
+      return reply.ok<DataRuleChoices>({ rules: await menuDataRules(app.db, permissionId), granted: await groupRuleIds(app.db, group.id as string, permissionId) });
+    },
+  );
+
+  app.post(
+    DepartRolePath.saveDepartDataRule,
+    { schema: { tags, summary: "Replace a group's data rules of a menu; its roles lose what it loses", body: saveDepartDataRuleBody }, config: { permission: groupAuthorize } },
+    async (request, reply) => {
+      const started = performance.now();
+      const caller = callerOf(request);
+      const body = request.body as z.infer<typeof saveDepartDataRuleBody>;
+      const group = await groupOf(caller, body.departId);
+      const departId = group.id as string;
+      const wanted = idsOf(body.dataRuleIds, 'dataRuleIds');
+      if (wanted.length > 0) await heldMenu(departId, body.permissionId);
+      if ((await menuDataRules(app.db, body.permissionId, wanted)).length !== wanted.length) throw new AppError('badRequest', 'error.badRequest', { detail: 'dataRuleIds' });
+      await app.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('sys_depart_data_rule').where('depart_id', '=', departId).where('permission_id', '=', body.permissionId).execute();
+        await insertChunked(trx, 'sys_depart_data_rule', wanted.map((ruleId) => ({ ...audit(caller.username, now()), id: randomUUID(), depart_id: departId, permission_id: body.permissionId, rule_id: ruleId })));
+        let lost = trx.deleteFrom('sys_depart_role_data_rule').where('depart_id', '=', departId).where('permission_id', '=', body.permissionId);
+        if (wanted.length > 0) lost = lost.where('rule_id', 'not in', wanted);
+        await lost.execute();
+      });
+      await log(app, caller, request.ip, `data rules of group ${String(group.org_code)} on ${body.permissionId}: ${wanted.join(',') || 'none'}`, started);
+      return reply.ok(null, 'dataRule.saved');
+    },
+  );
+
+  const roleRuleQuery = z.object({ roleId: z.string().regex(ID), permissionId: z.string().regex(ID) });
+  app.get(
+    DepartRolePath.queryDeptRoleDataRule,
+    { schema: { tags, summary: "The group's data rules of a menu and the ones a group role holds", querystring: roleRuleQuery }, config: { permission: roleAuthorize } },
+    async (request, reply) => {
+      const { roleId, permissionId } = request.query as z.infer<typeof roleRuleQuery>;
+      const role = await roleOf(callerOf(request), roleId);
+      const held = await app.db.selectFrom('sys_depart_role_data_rule').select('rule_id').where('role_id', '=', role.id).where('permission_id', '=', permissionId).execute();
+      const offered = await menuDataRules(app.db, permissionId, await groupRuleIds(app.db, role.depart_id, permissionId));
+      return reply.ok<DataRuleChoices>({ rules: offered, granted: held.map((h) => h.rule_id) });
+    },
+  );
+
+  app.post(
+    DepartRolePath.saveDeptRoleDataRule,
+    { schema: { tags, summary: "Replace a group role's data rules of a menu, chosen from its group's", body: saveDeptRoleDataRuleBody }, config: { permission: roleAuthorize } },
+    async (request, reply) => {
+      const started = performance.now();
+      const caller = callerOf(request);
+      const body = request.body as z.infer<typeof saveDeptRoleDataRuleBody>;
+      const role = await roleOf(caller, body.roleId);
+      const wanted = idsOf(body.dataRuleIds, 'dataRuleIds');
+      const offered = new Set(await groupRuleIds(app.db, role.depart_id, body.permissionId));
+      if (wanted.some((id) => !offered.has(id))) throw new AppError('badRequest', 'departRole.ruleOutsideGroup');
+      await app.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('sys_depart_role_data_rule').where('role_id', '=', role.id).where('permission_id', '=', body.permissionId).execute();
+        await insertChunked(
+          trx,
+          'sys_depart_role_data_rule',
+          wanted.map((ruleId) => ({ ...audit(caller.username, now()), id: randomUUID(), depart_id: role.depart_id, role_id: role.id, permission_id: body.permissionId, rule_id: ruleId })),
+        );
+      });
+      await log(app, caller, request.ip, `data rules of group role ${role.role_code} on ${body.permissionId}: ${wanted.join(',') || 'none'}`, started);
+      return reply.ok(null, 'dataRule.saved');
     },
   );
 

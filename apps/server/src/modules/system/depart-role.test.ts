@@ -4,12 +4,15 @@ import {
   DepartRolePath,
   LANGUAGES,
   crudPath,
+  dataRuleEntity,
   departEntity,
   departRoleEntity,
   entityLabel,
   entityPermissionCodes,
   permissionCode,
+  positionEntity,
   translate,
+  type DataRuleChoices,
   type DepartRoleHolder,
   type DepartRoleUser,
   type Page,
@@ -160,6 +163,60 @@ describe.each(await testDialects())('group permissions and group roles on %s', (
     expect((await buttons()).auth).toEqual([]);
     const role = (await call<Page<Row>>(admin, 'GET', `${crudPath(departRoleEntity, 'list')}?departId=${sales.id}&roleCode=cashier`)).envelope.result.records[0]!;
     expect((await call<string[]>(admin, 'GET', `${DepartRolePath.queryDeptRolePermission}?roleId=${role.id}`)).envelope.result.sort()).toEqual([system, position].sort());
+  });
+
+  it("restricts a group role's holders by its data rules, chosen from the group's, in that group only", async () => {
+    const [system, position, positionList, positionAdd] = await idsOf('/system', '/system/position', 'system:position:list', 'system:position:add');
+    const rules = await Promise.all(
+      [
+        { ruleName: 'Own posts', ruleColumn: 'createBy', ruleConditions: 'eq', ruleValue: '#{sys_user_code}' },
+        { ruleName: 'Rank one', ruleColumn: 'postRank', ruleConditions: 'eq', ruleValue: '1' },
+      ].map(async (rule) => (await call<{ id: string }>(admin, 'POST', crudPath(dataRuleEntity, 'add'), { permissionId: position, ...rule })).envelope.result.id),
+    );
+    const [own, rankOne] = rules as [string, string];
+    const depot = await addGroup(admin, 'Depot');
+    const other = await addGroup(admin, 'Yard');
+    const menus = [system, position, positionList, positionAdd].join(',');
+    for (const group of [depot, other]) await call(admin, 'POST', DepartRolePath.saveDepartPermission, { departId: group.id, permissionIds: menus });
+    const clerk = (await addRole({ departId: depot.id, roleName: 'Depot clerks', roleCode: 'depot_clerk' })).envelope.result.id;
+    const yardClerk = (await addRole({ departId: other.id, roleName: 'Yard clerks', roleCode: 'yard_clerk' })).envelope.result.id;
+    for (const roleId of [clerk, yardClerk]) await call(admin, 'POST', DepartRolePath.saveDeptRolePermission, { roleId, permissionIds: menus });
+
+    // a group is given rules only of menus it holds; its roles only rules it was given
+    const plantRule = await call(admin, 'POST', DepartRolePath.saveDepartDataRule, { departId: plant.id, permissionId: position, dataRuleIds: own }, 'zh-CN');
+    expect(plantRule.envelope).toMatchObject({ success: false, message: translate('zh-CN', 'depart.ruleMenuNotHeld') });
+    for (const lang of LANGUAGES) {
+      const early = await call(admin, 'POST', DepartRolePath.saveDeptRoleDataRule, { roleId: clerk, permissionId: position, dataRuleIds: own }, lang);
+      expect(early.statusCode).toBe(400);
+      expect(early.envelope.message).toBe(translate(lang, 'departRole.ruleOutsideGroup'));
+    }
+    const given = await call(admin, 'POST', DepartRolePath.saveDepartDataRule, { departId: depot.id, permissionId: position, dataRuleIds: `${own},${rankOne}` });
+    expect(given.envelope).toMatchObject({ success: true, message: translate('en-US', 'dataRule.saved') });
+    const offered = (await call<DataRuleChoices>(admin, 'GET', `${DepartRolePath.queryDeptRoleDataRule}?roleId=${clerk}&permissionId=${position}`)).envelope.result;
+    expect(offered.rules.map((r) => r.ruleName).sort()).toEqual(['Own posts', 'Rank one']);
+    expect(offered.granted).toEqual([]);
+    expect((await call(admin, 'POST', DepartRolePath.saveDeptRoleDataRule, { roleId: clerk, permissionId: position, dataRuleIds: own })).envelope.success).toBe(true);
+    expect((await call<DataRuleChoices>(admin, 'GET', `${DepartRolePath.queryDeptRoleDataRule}?roleId=${clerk}&permissionId=${position}`)).envelope.result.granted).toEqual([own]);
+    expect((await call<DataRuleChoices>(admin, 'GET', `${DepartRolePath.queryDepartDataRule}?departId=${depot.id}&permissionId=${position}`)).envelope.result.granted.sort()).toEqual([own, rankOne].sort());
+
+    const dora = await createTestUser(app, 'dora', { orgCodes: [depot.orgCode, other.orgCode] });
+    await call(admin, 'POST', DepartRolePath.deptRoleUserAdd, { userId: dora, newRoleId: `${clerk},${yardClerk}` });
+    const token = await login(app, 'dora', USER_PASSWORD);
+    const switchTo = async (orgCode: string) => expect((await call(token, 'POST', ApiPath.selectDepart, { orgCode })).envelope.success).toBe(true);
+    await call(admin, 'POST', crudPath(positionEntity, 'add'), { code: 'P-ADMIN', name: 'Admin post', postRank: '1' });
+    await switchTo(depot.orgCode);
+    expect((await call(token, 'POST', crudPath(positionEntity, 'add'), { code: 'P-DORA', name: 'Dora post', postRank: '2' })).envelope.success).toBe(true);
+    const codes = async () => (await call<Page<Row>>(token, 'GET', `${crudPath(positionEntity, 'list')}?pageSize=100`)).envelope.result.records.map((r) => r.code).sort();
+    // in the depot only her own posts
+    expect(await codes()).toEqual(['P-DORA']);
+    // in the yard her role there holds no rule: every post
+    await switchTo(other.orgCode);
+    expect(await codes()).toEqual(expect.arrayContaining(['P-ADMIN', 'P-DORA']));
+    // the group losing the rule takes it from its roles
+    await switchTo(depot.orgCode);
+    await call(admin, 'POST', DepartRolePath.saveDepartDataRule, { departId: depot.id, permissionId: position, dataRuleIds: rankOne });
+    expect((await call<DataRuleChoices>(admin, 'GET', `${DepartRolePath.queryDeptRoleDataRule}?roleId=${clerk}&permissionId=${position}`)).envelope.result.granted).toEqual([]);
+    expect(await codes()).toEqual(expect.arrayContaining(['P-ADMIN', 'P-DORA']));
   });
 
   it('removes the links of deleted group roles and of deleted groups', async () => {

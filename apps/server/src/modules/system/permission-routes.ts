@@ -8,8 +8,12 @@ import {
   permissionEntity,
   roleEntity,
   saveRoleDataRuleBody,
+  type DataRuleChoice,
+  type DataRuleChoices,
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SYSTEM_ADMIN_ROLE, callerOf } from '../../platform/access.ts';
@@ -36,6 +40,20 @@ async function checkRule({ app }: CrudContext, values: Row, existing?: Row) {
 }
 
 /** The menus and permissions screen, data rules per menu, and which rules each role holds. */
+/** The data rules of a menu in the order they were made (only `among` these ids when given). */
+export async function menuDataRules(db: Kysely<Database>, permissionId: string, among?: readonly string[]): Promise<DataRuleChoice[]> {
+  if (among && among.length === 0) return [];
+  let query = db
+    .selectFrom('sys_permission_data_rule')
+    .select(['id', 'rule_name', 'rule_column', 'rule_conditions', 'rule_value', 'status'])
+    .where('permission_id', '=', permissionId)
+    .orderBy('create_time')
+    .orderBy('id');
+  if (among) query = query.where('id', 'in', [...among]);
+  const rules = await query.execute();
+  return rules.map((r) => ({ id: r.id, ruleName: r.rule_name, ruleColumn: r.rule_column, ruleConditions: r.rule_conditions, ruleValue: r.rule_value, status: r.status }));
+}
+
 export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
   registerEntity(app, permissionEntity, {
     columnsOnAdd: () => ({ is_leaf: 1, perms_type: '1' }),
@@ -83,17 +101,8 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { roleId, permissionId } = request.query as { roleId: string; permissionId: string };
       await roleOf(request, roleId);
-      const rules = await app.db
-        .selectFrom('sys_permission_data_rule')
-        .select(['id', 'rule_name', 'rule_column', 'rule_conditions', 'rule_value', 'status'])
-        .where('permission_id', '=', permissionId)
-        .orderBy('create_time')
-        .execute();
       const held = await app.db.selectFrom('sys_role_data_rule').select('rule_id').where('role_id', '=', roleId).where('permission_id', '=', permissionId).execute();
-      return reply.ok({
-        rules: rules.map((r) => ({ id: r.id, ruleName: r.rule_name, ruleColumn: r.rule_column, ruleConditions: r.rule_conditions, ruleValue: r.rule_value, status: r.status })),
-        granted: held.map((h) => h.rule_id),
-      });
+      return reply.ok<DataRuleChoices>({ rules: await menuDataRules(app.db, permissionId), granted: held.map((h) => h.rule_id) });
     },
   );
 

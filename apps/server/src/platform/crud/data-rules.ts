@@ -23,24 +23,38 @@ export function resolveRuleValue(value: string, caller: Pick<CurrentUser, 'usern
 }
 
 /**
- * The valid data rules the caller's roles hold on the menu that shows this entity (its `component`), with values
+ * The valid data rules the caller's roles (and group roles in their current group) hold on the menu that shows this entity (its `component`), with values
  * resolved. Rules naming a field the entity does not have are ignored: nothing but declared columns reaches SQL.
  */
 export async function activeDataRules(app: FastifyInstance, entity: EntityDeclaration, caller: CurrentUser): Promise<ActiveRule[]> {
   // the system administrators see everything, as with tenants
   if (caller.systemAdmin) return [];
-  const rows = await app.db
+  const byRoles = app.db
     .selectFrom('sys_role_data_rule as rr')
     .innerJoin('sys_permission_data_rule as r', 'r.id', 'rr.rule_id')
     .innerJoin('sys_permission as p', 'p.id', 'rr.permission_id')
     .innerJoin('sys_user_role as ur', 'ur.role_id', 'rr.role_id')
     .select(['r.rule_column', 'r.rule_conditions', 'r.rule_value'])
-    .distinct()
     .where('ur.user_id', '=', caller.id)
     .where('p.component', '=', entity.component)
     .where('p.del_flag', '=', 0)
-    .where('r.status', '=', '1')
-    .execute();
+    .where('r.status', '=', '1');
+  // group roles count in the group the caller works in (as their permissions do)
+  const byGroupRoles = app.db
+    .selectFrom('sys_depart_role_data_rule as drr')
+    .innerJoin('sys_permission_data_rule as r', 'r.id', 'drr.rule_id')
+    .innerJoin('sys_permission as p', 'p.id', 'drr.permission_id')
+    .innerJoin('sys_depart_role_user as dru', 'dru.drole_id', 'drr.role_id')
+    .innerJoin('sys_depart as d', 'd.id', 'drr.depart_id')
+    .innerJoin('sys_user_depart as ud', (join) => join.onRef('ud.dep_id', '=', 'd.id').onRef('ud.user_id', '=', 'dru.user_id'))
+    .select(['r.rule_column', 'r.rule_conditions', 'r.rule_value'])
+    .where('dru.user_id', '=', caller.id)
+    .where('d.org_code', '=', caller.orgCode ?? '')
+    .where('d.del_flag', '=', 0)
+    .where('p.component', '=', entity.component)
+    .where('p.del_flag', '=', 0)
+    .where('r.status', '=', '1');
+  const rows = caller.orgCode ? await byRoles.union(byGroupRoles).execute() : await byRoles.distinct().execute();
   const fields = readableFields(entity);
   return rows.flatMap((r) => {
     const info = fields.get(r.rule_column);

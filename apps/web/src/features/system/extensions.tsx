@@ -8,7 +8,7 @@ import { useExecuteFillRule } from './api/execute-fill-rule.ts';
 import { useRefreshDictCache } from './api/refresh-dict-cache.ts';
 import { useTestDataSourceConnection } from './api/test-data-source-connection.ts';
 import { RoleAuthorizeDrawer } from './components/role-authorize-drawer.tsx';
-import { RoleDataRuleDialog } from './components/role-data-rule-dialog.tsx';
+import { GroupDataRuleDialog, RoleDataRuleDialog } from './components/data-rule-dialog.tsx';
 import { dataLogExtension } from './components/data-log-compare.tsx';
 import { GroupUsersDialog } from './components/group-users.tsx';
 import { GroupPermissionsDrawer, GroupRolesDialog } from './components/group-roles.tsx';
@@ -193,6 +193,20 @@ function GroupPermissionsAction({ entity, row }: RowProps) {
   );
 }
 
+/** The data rules a group may hand to its roles. */
+function GroupDataRulesAction({ entity, row }: RowProps) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <Authorized code={permissionCode(entity, 'authorize')}>
+      <Button type="link" size="small" onClick={() => setOpen(true)}>
+        {t('dataRuleScreen.roleAction')}
+      </Button>
+      {open ? <GroupDataRuleDialog departId={row.id} name={text(row.departName)} onClose={() => setOpen(false)} /> : null}
+    </Authorized>
+  );
+}
+
 /** A group's roles. */
 function GroupRolesAction({ row }: RowProps) {
   const { t } = useTranslation();
@@ -212,6 +226,7 @@ function GroupActions(props: RowProps) {
     <>
       <GroupUsersAction {...props} />
       <GroupPermissionsAction {...props} />
+      <GroupDataRulesAction {...props} />
       <GroupRolesAction {...props} />
     </>
   );

@@ -1,28 +1,16 @@
-import { DataRulePath, type Envelope } from '@isps/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { DataRulePath, type DataRuleChoices, type Envelope } from '@isps/contract';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { http, unwrap } from '../../../shared/api/index.ts';
 
-export interface DataRuleChoice {
-  id: string;
-  ruleName: string;
-  ruleColumn: string;
-  ruleConditions: string;
-  ruleValue: string;
-  status: string;
-}
-
-export interface RoleDataRules {
-  rules: DataRuleChoice[];
-  granted: string[];
-}
-
-const key = (roleId: string, permissionId: string) => ['role-data-rules', roleId, permissionId] as const;
+/** one menu's rules of one owner */
+type RuleKey = readonly [string, string, string];
+const key = (roleId: string, permissionId: string): RuleKey => ['role-data-rules', roleId, permissionId];
 
 /** A menu's data rules and the ones the role holds (nothing to load until a menu is chosen). */
-export function useRoleDataRules(roleId: string, permissionId: string | undefined) {
-  return useQuery({
+export function roleDataRulesQuery(roleId: string, permissionId: string | undefined) {
+  return queryOptions({
     queryKey: key(roleId, permissionId ?? ''),
-    queryFn: async () => unwrap(await http.get<RoleDataRules>(DataRulePath.queryRoleDataRule, { roleId, permissionId: permissionId ?? '' })),
+    queryFn: async () => unwrap(await http.get<DataRuleChoices>(DataRulePath.queryRoleDataRule, { roleId, permissionId: permissionId ?? '' })),
     enabled: Boolean(permissionId),
   });
 }
@@ -33,7 +21,10 @@ export async function saveRoleDataRules(body: { roleId: string; permissionId: st
   return envelope;
 }
 
-export function useSaveRoleDataRules() {
+export function useSaveRoleDataRules(roleId: string) {
   const client = useQueryClient();
-  return useMutation({ mutationFn: saveRoleDataRules, onSuccess: (_d, v) => client.invalidateQueries({ queryKey: key(v.roleId, v.permissionId) }) });
+  return useMutation({
+    mutationFn: (body: { permissionId: string; dataRuleIds: string[] }) => saveRoleDataRules({ roleId, ...body }),
+    onSuccess: (_d, v) => client.invalidateQueries({ queryKey: key(roleId, v.permissionId) }),
+  });
 }

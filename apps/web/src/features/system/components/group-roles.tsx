@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { CrudScreen, CrudTable, UserSelectModal, type CrudExtension, type CrudExtensionProps, type CrudRow } from '../../../shared/crud/index.ts';
 import { Authorized } from '../../../shared/permission/index.ts';
 import { useDrawerSize } from '../../../shared/ui/index.ts';
+import { GroupRoleDataRuleDialog } from './data-rule-dialog.tsx';
 import { useDepartPermissionIds, useSaveDepartPermissions } from '../api/depart-permissions.ts';
 import { useDepartRolePermissionIds, useDepartRolePermissionTree, useSaveDepartRolePermissions } from '../api/depart-role-permissions.ts';
 import { useChangeDepartRoleHolders, useDepartRoleHolders } from '../api/depart-role-users.ts';
@@ -132,7 +133,7 @@ function GroupRoleUsersDialog({ departId, roleId, name, onClose }: { departId: s
 function groupRoleActions(departId: string) {
   return function GroupRoleActions({ entity, row }: RowProps) {
     const { t } = useTranslation();
-    const [open, setOpen] = useState<'authorize' | 'users' | null>(null);
+    const [open, setOpen] = useState<'authorize' | 'dataRules' | 'users' | null>(null);
     const name = text(row.roleName);
     return (
       <>
@@ -141,12 +142,18 @@ function groupRoleActions(departId: string) {
             {t('role.authorize')}
           </Button>
         </Authorized>
+        <Authorized code={permissionCode(entity, 'authorize')}>
+          <Button type="link" size="small" onClick={() => setOpen('dataRules')}>
+            {t('dataRuleScreen.roleAction')}
+          </Button>
+        </Authorized>
         <Authorized code={permissionCode(entity, 'user')}>
           <Button type="link" size="small" onClick={() => setOpen('users')}>
             {t('groupRoles.users')}
           </Button>
         </Authorized>
         {open === 'authorize' ? <GroupRoleAuthorizeDrawer departId={departId} roleId={row.id} name={name} onClose={() => setOpen(null)} /> : null}
+        {open === 'dataRules' ? <GroupRoleDataRuleDialog departId={departId} roleId={row.id} name={name} onClose={() => setOpen(null)} /> : null}
         {open === 'users' ? <GroupRoleUsersDialog departId={departId} roleId={row.id} name={name} onClose={() => setOpen(null)} /> : null}
       </>
     );
