@@ -67,6 +67,7 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   'addressBook.field.phone': ['Phone', '手机号', '電話番号'],
   'addressBook.field.email': ['Email', '邮箱', 'メール'],
   'addressBook.field.departs': ['Groups', '部门', 'グループ'],
+  'addressBook.field.orgCode': ['Group code', '部门编码', 'グループコード'],
   'role.title': ['Roles', '角色管理', 'ロール管理'],
   'role.field.roleName': ['Role name', '角色名称', 'ロール名'],
   'role.field.roleCode': ['Role code', '角色编码', 'ロールコード'],

@@ -263,12 +263,15 @@ export const addressBookEntity: EntityDeclaration = {
     workNo: field.text('addressBook.field.workNo', 100),
     phone: field.text('addressBook.field.phone', 45),
     email: field.text('addressBook.field.email', 100),
+    // the code of the group a person works in: for data rules (#{sys_org_code}) and the detail view
+    orgCode: field.text('addressBook.field.orgCode', 64),
     // the groups by name, picked from the group tree (an org code means nothing to a person looking someone up)
     departs: field.links('addressBook.field.departs', { table: 'sys_user_depart', ownerColumn: 'user_id', targetColumn: 'dep_id', entity: 'depart' }, 'departName', {
       widget: { kind: 'treeSelect', entity: 'depart', multiple: true },
     }),
   },
   columns: ['realname', 'username', 'workNo', 'phone', 'email', 'departs'],
+  detailFields: ['orgCode'],
   search: { realname: 'contains', workNo: 'contains', phone: 'contains', email: 'contains', departs: 'exact' },
   sortable: ['realname', 'username', 'workNo'],
   defaultSort: { field: 'realname', order: 'asc' },
