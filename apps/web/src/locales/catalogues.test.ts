@@ -1,4 +1,4 @@
-import { MENU_TITLE_KEYS } from '@isps/contract';
+import { MENU_TITLE_KEYS, entityDeclarations, entityLabels, type Language } from '@isps/contract';
 import { describe, expect, it } from 'vitest';
 import { enUS } from './en-US.ts';
 import { jaJP } from './ja-JP.ts';
@@ -15,6 +15,14 @@ describe('message catalogues', () => {
   it.each(Object.keys(catalogues))('%s translates every menu title key of the server', (lang) => {
     const missing = MENU_TITLE_KEYS.filter((key) => !catalogues[lang]?.[key]);
     expect(missing).toEqual([]);
+  });
+
+  it.each(Object.keys(catalogues))('%s names every declared screen as the menu item that opens it', (lang) => {
+    for (const entity of entityDeclarations) {
+      const menu = catalogues[lang]?.[`menu.${entity.component.replace('/', '.')}`];
+      // screens opened from another screen (a job's run history) have no menu item of their own
+      if (menu !== undefined) expect(entityLabels[lang as Language][entity.title], entity.name).toBe(menu);
+    }
   });
 
   it.each(Object.keys(catalogues))('%s has no empty message and keeps the placeholders of en-US', (lang) => {

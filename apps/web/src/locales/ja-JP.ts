@@ -232,7 +232,7 @@ export const jaJP: Record<MessageKey, string> = {
   'menu.system.category': 'カテゴリ',
   'menu.system.checkRule': 'チェックルール',
   'menu.system.fillRule': '採番ルール',
-  'menu.system.dataSource': 'データソース',
+  'menu.system.dataSource': 'データソース管理',
   'menu.system.position': '役職管理',
   'menu.system.vendor': 'ベンダー管理',
   'menu.system.tenant': 'テナント管理',

@@ -232,7 +232,7 @@ export const zhCN: Record<MessageKey, string> = {
   'menu.system.category': '分类字典',
   'menu.system.checkRule': '编码校验规则',
   'menu.system.fillRule': '编码填值规则',
-  'menu.system.dataSource': '多数据源',
+  'menu.system.dataSource': '多数据源管理',
   'menu.system.position': '职务管理',
   'menu.system.vendor': '厂商管理',
   'menu.system.tenant': '租户管理',
