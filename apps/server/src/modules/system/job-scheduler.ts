@@ -91,18 +91,30 @@ export class JobScheduler {
    * One firing of a job at `fireTime` (to the second): claims it by inserting the run row, then runs the handler
    * and stores how it went. A manual run has a fire time of its own and always runs.
    */
+  /** The first millisecond from `from` on with no run of the job (runs by hand never take a scheduled second's lease). */
+  private async freeManualTime(jobId: string, from: number): Promise<string> {
+    const taken = new Set(
+      (await this.app.db.selectFrom('sys_quartz_job_log').select('fire_time').where('job_id', '=', jobId).where('fire_time', '>=', new Date(from).toISOString()).execute()).map((r) => r.fire_time),
+    );
+    let at = from;
+    while (at % 1000 === 0 || taken.has(new Date(at).toISOString())) at++;
+    return new Date(at).toISOString();
+  }
+
   async fire(jobId: string, fireTime: Date, manual = false): Promise<RunOutcome> {
     const job = await this.app.db.selectFrom('sys_quartz_job').selectAll().where('id', '=', jobId).executeTakeFirst();
     if (!job || (!manual && job.status !== JobStatus.normal)) return { ran: false };
     const runId = randomUUID();
-    const at = new Date(Math.floor(fireTime.getTime() / 1000) * 1000).toISOString();
+    // a scheduled firing is its second (the lease between instances); a run by hand takes the next free millisecond
+    const scheduledAt = Math.floor(fireTime.getTime() / 1000) * 1000;
+    const fireAt = manual ? await this.freeManualTime(jobId, fireTime.getTime()) : new Date(scheduledAt).toISOString();
     try {
       await this.app.db
         .insertInto('sys_quartz_job_log')
         .values({
           id: runId,
           job_id: jobId,
-          fire_time: manual ? `${at.slice(0, 19)}.${runId.slice(0, 3)}Z` : at,
+          fire_time: fireAt,
           manual: manual ? 1 : 0,
           cost_ms: null,
           success: null,
