@@ -28,7 +28,9 @@ const COLUMN_LABELS: Record<RuleColumn, string> = {
   message: 'checkRule.rule.message',
   priority: 'checkRule.rule.priority',
 };
-const COLUMN_WIDTHS: Record<RuleColumn, number> = { digits: 96, pattern: 180, message: 180, priority: 96 };
+// numbers keep a fixed width, the texts share the rest; below the minimum width the table scrolls sideways
+const COLUMN_WIDTHS: Record<RuleColumn, number | undefined> = { digits: 84, pattern: undefined, message: undefined, priority: 84 };
+const MIN_TABLE_WIDTH: Record<RuleTableName, number> = { localRules: 580, globalRules: 500 };
 // the schemas the server checks each value of a rule with
 const CELL_SCHEMAS = localCheckRuleSchema.shape;
 
@@ -131,7 +133,8 @@ function RuleTable({ name, rows, disabled, readOnly, errorOf, onEdit, onTouch, o
   if (!readOnly) {
     columns.push({
       key: 'actions',
-      width: 108,
+      width: 100,
+      fixed: 'right',
       onCell: () => ({ style: { verticalAlign: 'top' as const } }),
       render: (_v, row, index) => (
         <Space size={0}>
@@ -158,7 +161,7 @@ function RuleTable({ name, rows, disabled, readOnly, errorOf, onEdit, onTouch, o
       columns={columns}
       dataSource={rows}
       pagination={false}
-      scroll={{ x: 'max-content' }}
+      scroll={{ x: MIN_TABLE_WIDTH[name] }}
       locale={{ emptyText: t('crud.checkRules.none') }}
     />
   );
@@ -268,14 +271,16 @@ export function CheckRulesEditor({ id, value, onChange, disabled }: CheckRulesEd
       ) : null}
       <Space orientation="vertical" size={4} style={{ width: '100%' }}>
         <Typography.Text strong>{t('crud.checkRules.try')}</Typography.Text>
-        <Input
-          value={trial}
-          onChange={(e) => setTrial(e.target.value)}
-          aria-label={t('crud.checkRules.try')}
-          placeholder={t('crud.checkRules.tryPlaceholder')}
-          allowClear
-          spellCheck={false}
-        />
+        <Form.Item noStyle validateStatus="">
+          <Input
+            value={trial}
+            onChange={(e) => setTrial(e.target.value)}
+            aria-label={t('crud.checkRules.try')}
+            placeholder={t('crud.checkRules.tryPlaceholder')}
+            allowClear
+            spellCheck={false}
+          />
+        </Form.Item>
         <div aria-live="polite">{trialOutcome}</div>
       </Space>
     </div>
