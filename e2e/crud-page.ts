@@ -256,3 +256,26 @@ export async function captureListAndForm(
     await screenshot(page, `${options.name}-import-${lang}-${viewport}`);
   }
 }
+
+type CheckRuleTable = 'localRules' | 'globalRules';
+type CheckRuleValues = { digits?: string; pattern?: string; message?: string; priority?: string };
+
+/** One of the two tables of the check rule editor in a form, found by its title. */
+export const checkRuleTable = (form: Locator, table: CheckRuleTable, lang: UiLanguage = 'en-US') => form.getByRole('region', { name: label(`checkRule.rule.${table}`, lang) });
+
+/** Types the given values into rule `n` (from 1) of a check rule table; cells are named "<column> <n>". */
+export async function fillCheckRule(form: Locator, table: CheckRuleTable, n: number, values: CheckRuleValues, lang: UiLanguage = 'en-US') {
+  const section = checkRuleTable(form, table, lang);
+  for (const [column, value] of Object.entries(values)) {
+    if (value !== undefined) await section.getByLabel(`${label(`checkRule.rule.${column}`, lang)} ${n}`, { exact: true }).fill(value);
+  }
+}
+
+/** Adds a rule at the end of a check rule table and fills it. */
+export async function addCheckRule(form: Locator, table: CheckRuleTable, values: CheckRuleValues, lang: UiLanguage = 'en-US') {
+  const section = checkRuleTable(form, table, lang);
+  const n = (await section.locator('tbody tr.ant-table-row').count()) + 1;
+  await section.getByRole('button', { name: text(lang, 'crud.checkRules.addRule') }).click();
+  await section.locator('tbody tr.ant-table-row').nth(n - 1).waitFor();
+  await fillCheckRule(form, table, n, values, lang);
+}

@@ -1,19 +1,22 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dictItemText, serverMessages, translate } from '../packages/contract/src/index.ts';
-import type { UiLanguage } from './catalogues.ts';
+import { text, type UiLanguage } from './catalogues.ts';
 import {
   SCREENSHOT_VIEWS,
+  addCheckRule,
   addRow,
   captureListAndForm,
+  checkRuleTable,
   dialog,
   editRow,
   en,
   exportDeleteImport,
   exportTo,
+  fillCheckRule,
   firstCells,
   label,
   pickOption,
@@ -29,7 +32,7 @@ import {
   sortBy,
   waitForRow,
 } from './crud-page.ts';
-import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, startServer, type RunningServer } from './harness.ts';
+import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
 /** Vendors, tenants, check and fill rules, data sources and the address book: the registries of the system menu. */
 const PASSWORD = 'Registry#Pass2';
@@ -201,28 +204,63 @@ describe('registry screens built from declarations', () => {
     await context.close();
   });
 
-  it('check rules: the rule text must be a rule set; create, edit, search by name and code, sort, page, export, delete, import', async () => {
+  it('check rules: the rules are filled in two tables and must form a rule set; create, edit, search by name and code, sort, page, export, delete, import', async () => {
     const { context, page } = await openScreen('/system/checkRule');
     await page.getByText(en('crud.total', { total: '11' })).waitFor();
+    const rulesLabel = label('checkRule.field.ruleJson');
+    const fieldError = (form: Locator, message: string) => form.locator('.ant-form-item-explain-error', { hasText: message }).waitFor();
 
     await addRow(page, async (form) => {
       await form.getByLabel(label('checkRule.field.ruleName'), { exact: true }).fill('Badge numbers');
       await form.getByLabel(label('checkRule.field.ruleCode'), { exact: true }).fill('badge_no');
-      const rules = form.getByLabel(label('checkRule.field.ruleJson'), { exact: true });
-      await rules.fill('{ not json');
       await save(page);
-      await form.getByText(translate('en-US', 'validation.illegalJson', { field: label('checkRule.field.ruleJson') })).waitFor();
-      await rules.fill('{"localRules": [], "globalRules": []}');
+      await fieldError(form, translate('en-US', 'validation.required', { field: rulesLabel }));
+
+      // a rule added and deleted again leaves an empty set, which the form refuses like the server
+      await addCheckRule(form, 'localRules', {});
+      await checkRuleTable(form, 'localRules').getByRole('button', { name: en('crud.checkRules.deleteRule') }).click();
+      await fieldError(form, serverText('validation.checkRuleEmpty'));
+
+      await addCheckRule(form, 'localRules', { digits: '2', pattern: '[A-Z', message: 'Two letters first' });
+      const local = checkRuleTable(form, 'localRules');
+      await local.getByText(translate('en-US', 'validation.regex', { field: label('checkRule.rule.pattern') })).waitFor();
+      await local.getByText(en('crud.checkRules.tableErrors', { table: label('checkRule.rule.localRules'), count: '1' })).waitFor();
       await save(page);
-      await form.getByText(serverText('validation.checkRuleEmpty')).waitFor();
-      await rules.fill(VALID_RULES);
+      await fieldError(form, translate('en-US', 'validation.regex', { field: rulesLabel }));
+      await fillCheckRule(form, 'localRules', 1, { pattern: '[A-Z]+' });
+      await expect.poll(() => local.getByRole('alert').count()).toBe(0);
+
+      await addCheckRule(form, 'globalRules', { pattern: '.{4,}', message: 'Four characters at least', priority: '2' });
+      const trial = form.getByRole('textbox', { name: en('crud.checkRules.try') });
+      await trial.fill('ab12');
+      await form.getByText(en('crud.checkRules.tryFailed', { message: 'Two letters first' })).waitFor();
+      await trial.fill('AB12');
+      await form.getByText(en('crud.checkRules.tryPassed')).waitFor();
     });
     await waitForRow(page, 'badge_no');
 
     await editRow(page, 'badge_no', async (form) => {
+      // the stored rules come back in the tables
+      await expect.poll(() => checkRuleTable(form, 'localRules').getByLabel(`${label('checkRule.rule.pattern')} 1`, { exact: true }).inputValue()).toBe('[A-Z]+');
+      await fillCheckRule(form, 'globalRules', 1, { message: 'Four characters, please' });
+      await addCheckRule(form, 'localRules', { digits: '2', pattern: '\\d+', message: 'Then digits' });
       await form.getByLabel(label('checkRule.field.ruleDescription'), { exact: true }).fill('Two letters, then anything');
     });
     await expect.poll(() => rowText(page, 'badge_no')).toContain('Two letters, then anything');
+    const badge = await call<{ records: Array<{ ruleJson: string }> }>('GET', '/sys/checkRule/list?ruleCode=badge_no');
+    expect(JSON.parse(badge.records[0]!.ruleJson)).toEqual({
+      localRules: [
+        { digits: 2, pattern: '[A-Z]+', message: 'Two letters first', priority: 1 },
+        { digits: 2, pattern: '\\d+', message: 'Then digits', priority: 3 },
+      ],
+      globalRules: [{ pattern: '.{4,}', message: 'Four characters, please', priority: 2 }],
+    });
+    // the detail view sums the set up and shows its tables
+    await rows(page).filter({ hasText: 'badge_no' }).getByRole('button', { name: en('crud.detail') }).click();
+    const drawer = page.locator('.ant-drawer:visible');
+    await drawer.getByText(en('crud.checkRules.summary', { local: '2', global: '1' })).waitFor();
+    await drawer.getByText('Four characters, please').waitFor();
+    await drawer.getByRole('button', { name: en('crud.close') }).or(drawer.locator('.ant-drawer-close')).first().click();
 
     await search(page, label('checkRule.field.ruleName'), 'Rule 1');
     await cellsAre(page, 2, ['Rule 11', 'Rule 10']);
@@ -421,6 +459,18 @@ describe('registry screens built from declarations', () => {
     // one sign-in for the six screens (sign-ins are rate limited)
     await signInAs(page, server.url, lang, '/system/vendor', 'admin', PASSWORD);
     for (const screen of screens(lang)) await captureListAndForm(page, [lang, viewport], screen);
+
+    // the check rule form with a rule in each table, one expression wrong
+    await page.goto(new URL('/system/checkRule', page.url()).href);
+    await waitForRow(page, 'rule_11');
+    await page.getByRole('button', { name: text(lang, 'crud.add') }).click();
+    const form = dialog(page);
+    const tips = lang === 'zh-CN' ? ['前两位须为大写字母', '至少四位'] : ['Two capital letters first', 'Four characters at least'];
+    await addCheckRule(form, 'localRules', { digits: '2', pattern: '[A-Z', message: tips[0] }, lang);
+    await addCheckRule(form, 'globalRules', { pattern: '.{4,}', message: tips[1], priority: '2' }, lang);
+    await form.getByRole('textbox', { name: text(lang, 'crud.checkRules.try') }).fill('AB12');
+    await checkRuleTable(form, 'localRules', lang).scrollIntoViewIfNeeded();
+    await screenshot(page, `system-check-rule-rules-${lang}-${viewport}`);
     await context.close();
   });
 });

@@ -43,6 +43,8 @@ export type Widget =
   | { kind: 'password' }
   /** a JSON object edited as text */
   | { kind: 'json' }
+  /** the JSON text of a check rule set (`CheckRuleSet`), edited as a table of local rules and one of global rules */
+  | { kind: 'checkRules' }
   /** an icon name picked from the antd outlined icons ('setting', 'area-chart') */
   | { kind: 'icon' }
   /** a Quartz cron expression, edited with presets and a readable description */

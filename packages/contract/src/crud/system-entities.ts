@@ -176,7 +176,7 @@ export const checkRuleEntity: EntityDeclaration = {
   fields: {
     ruleName: field.text('checkRule.field.ruleName', 100, { required: true }),
     ruleCode: field.code('checkRule.field.ruleCode', 100, { required: true }),
-    ruleJson: { label: 'checkRule.field.ruleJson', kind: 'json', schema: checkRuleJsonSchema, widget: { kind: 'json' }, required: true },
+    ruleJson: { label: 'checkRule.field.ruleJson', kind: 'json', schema: checkRuleJsonSchema, widget: { kind: 'checkRules' }, required: true },
     ruleDescription: field.text('checkRule.field.ruleDescription', 255),
   },
   columns: ['ruleName', 'ruleCode', 'ruleDescription', ...audit],

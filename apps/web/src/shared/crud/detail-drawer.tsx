@@ -1,8 +1,10 @@
 import type { EntityDeclaration } from '@isps/contract';
 import { Descriptions, Drawer, Spin } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDrawerSize } from '../ui/index.ts';
 import { useEntityById } from './api/query-entity-by-id.ts';
+import { CheckRulesView } from './check-rules-editor.tsx';
 import { displayValue, fieldLabelKey, type CrudRow } from './entity-fields.ts';
 
 /** The fields a detail view shows: the list columns, the detail-only fields, then the audit fields. */
@@ -27,11 +29,16 @@ export function DetailDrawer({ entity, row, onClose }: { entity: EntityDeclarati
           items={detailFieldsOf(entity).map((name) => {
             const json = entity.fields[name]?.kind === 'json';
             const text = displayValue(entity, name, shown, t);
-            return {
-              key: name,
-              label: t(fieldLabelKey(entity, name)),
-              children: json ? <pre style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{prettyJson(text)}</pre> : text,
-            };
+            let children: ReactNode = text;
+            if (entity.fields[name]?.widget.kind === 'checkRules') {
+              children = (
+                <>
+                  <div style={{ marginBottom: 8 }}>{text}</div>
+                  <CheckRulesView value={shown[name]} />
+                </>
+              );
+            } else if (json) children = <pre style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{prettyJson(text)}</pre>;
+            return { key: name, label: t(fieldLabelKey(entity, name)), children };
           })}
         />
       </Spin>

@@ -33,8 +33,26 @@ export function formatTime(value: unknown, kind: FieldKind): string {
   return time.format(kind === 'date' ? 'YYYY-MM-DD' : 'YYYY-MM-DD HH:mm:ss');
 }
 
+type Translate = (key: string, params?: Record<string, unknown>) => string;
+
+/** "2 local, 1 global": a stored check rule set in a list cell or a detail view. */
+export function checkRulesSummary(value: unknown, t: Translate): string {
+  if (typeof value !== 'string' || value.trim() === '') return '';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return value;
+  }
+  const count = (name: string) => {
+    const list = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>)[name] : undefined;
+    return Array.isArray(list) ? list.length : 0;
+  };
+  return t('crud.checkRules.summary', { local: count('localRules'), global: count('globalRules') });
+}
+
 /** The text a cell shows: the dictionary text, an option's label, a formatted time or the value itself. */
-export function displayValue(entity: EntityDeclaration, name: string, row: Record<string, unknown>, t: (key: string) => string): string {
+export function displayValue(entity: EntityDeclaration, name: string, row: Record<string, unknown>, t: Translate): string {
   const field = entity.fields[name];
   const value = row[name];
   if ((field?.dict || field?.link) && typeof row[`${name}_dictText`] === 'string') return row[`${name}_dictText`] as string;
@@ -46,6 +64,7 @@ export function displayValue(entity: EntityDeclaration, name: string, row: Recor
     return option ? t(option.label) : value === null || value === undefined ? '' : String(value);
   }
   if (field?.widget.kind === 'switch') return value === 1 || value === '1' ? t('crud.yes') : t('crud.no');
+  if (field?.widget.kind === 'checkRules') return checkRulesSummary(value, t);
   return value === null || value === undefined ? '' : String(value);
 }
 

@@ -5,6 +5,7 @@ import { useDictItems } from '../api/index.ts';
 import { useEntityOptions } from './api/entity-options.ts';
 import { useTreeList } from './api/query-tree-list.ts';
 import { CronInput, IconPicker } from '../ui/index.ts';
+import { CheckRulesEditor } from './check-rules-editor.tsx';
 import { fieldKind, findEntity } from './entity-fields.ts';
 
 /** The tree a treeSelect picks from: another entity's when the widget names one, else the entity's own. */
@@ -136,6 +137,8 @@ export function FormControl({ entity, name, mode, ...props }: ControlProps & { e
           style={{ fontFamily: 'monospace' }}
         />
       );
+    case 'checkRules':
+      return <CheckRulesEditor id={props.id} value={props.value} onChange={props.onChange} disabled={props.disabled} />;
     case 'number':
       return <InputNumber id={props.id} value={props.value as number} onChange={props.onChange} disabled={props.disabled} min={widget.min} max={widget.max} precision={0} style={{ width: '100%' }} />;
     case 'select':
