@@ -135,7 +135,7 @@ describe('group permissions and group roles', () => {
       return answer.result;
     };
     const { body: menus } = await api<{ records: Array<{ id: string }> }>(server, 'GET', '/sys/permission/list?url=/system/position', { token: adminToken });
-    await post(adminToken, '/sys/dataRule/add', { permissionId: menus.result.records[0]?.id, ruleName: 'Own posts', ruleColumn: 'createBy', ruleConditions: 'eq', ruleValue: '#{sys_user_code}' });
+    await post(adminToken, '/sys/permission/dataRule/add', { permissionId: menus.result.records[0]?.id, ruleName: 'Own posts', ruleColumn: 'createBy', ruleConditions: 'eq', ruleValue: '#{sys_user_code}' });
     await post(adminToken, '/sys/position/add', { code: 'P-ADMIN', name: 'Admin post', postRank: '1' });
     await post(miaToken, '/sys/position/add', { code: 'P-MIA', name: 'Mia post', postRank: '1' });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { samples, type Fixtures } from '../apps/server/src/test/entity-samples.ts';
-import { crudPath, entityActions, entityDeclarations, importInitialFields, type EntityDeclaration, type MatchKind } from '../packages/contract/src/index.ts';
+import { crudPath, entityActions, entityDeclarations, formFieldsOf, importInitialFields, type EntityDeclaration, type MatchKind } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
 import { dialog, en, label, pickOption, pickTreeNode, rows, signIn } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, startServer, type RunningServer } from './harness.ts';
@@ -13,7 +13,7 @@ import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newC
  * Every declared screen driven from its declaration, the way a person uses it: searched by every search field (the
  * field filled with a value of a known row; the row is read in the table, the list call carries the filter and
  * every row it answered matches it), sorted by every sortable column, paged, and (where the screen offers it) its
- * row exported, deleted with confirmation and imported back. Screens embedded in another (a job's run history, a
+ * row exported, deleted with confirmation and imported back, then edited. Screens embedded in another (a job's run history, a
  * user's agents, a menu's data rules, a group's roles) are used where a person opens them.
  */
 type Row = Record<string, unknown> & { id: string };
@@ -316,16 +316,52 @@ async function nextPage(page: Page, region: Locator, entity: EntityDeclaration) 
   await region.locator('.ant-pagination-prev').click();
 }
 
+/** The text search field a screen's row is found by: its label, a unique field, or another text field. */
+function narrowFieldOf(entity: EntityDeclaration, screen: Screen): string | undefined {
+  return [entity.labelField, ...(entity.unique ?? []).map((u) => u.field), ...Object.keys(entity.search)].find(
+    (f) => entity.search[f] === 'contains' && entity.fields[f]?.widget.kind === 'input' && !screen.fixed?.includes(f),
+  );
+}
+
+/** Where the screen edits: a text field of the row changed in the form, saved, and read in the table. */
+async function editOnce(page: Page, region: Locator, screen: Screen, entity: EntityDeclaration, target: Row, narrowed: boolean) {
+  const texts = [entity.labelField, ...formFieldsOf(entity)].filter((f) => entity.fields[f]?.widget.kind === 'input');
+  const field = narrowFieldOf(entity, screen);
+  // an agent setting holds no text of its own (users, times and a status)
+  if (!entityActions(entity).includes('edit') || texts.length === 0 || !field) return;
+  const value = String(target[field]);
+  if (!narrowed) {
+    await region.getByRole('search').getByLabel(headerText(entity, field), { exact: true }).fill(value);
+    await region.getByRole('search').getByRole('button', { name: en('crud.search') }).click();
+  }
+  await regionRows(region).filter({ hasText: value }).first().getByRole('button', { name: en('crud.edit'), exact: true }).click();
+  const form = page.locator('.ant-modal-wrap:visible .ant-modal').filter({ has: page.getByRole('button', { name: en('crud.save') }) }).last();
+  await form.getByRole('button', { name: en('crud.save') }).waitFor();
+  let changed: string | null = null;
+  for (const candidate of texts) {
+    const input = form.getByLabel(headerText(entity, candidate), { exact: true });
+    if ((await input.count()) !== 1 || (await input.isDisabled())) continue;
+    const next = `${await input.inputValue()} edited`;
+    // a field whose rules refuse the new text (a user name takes no spaces) is not the one to try
+    if (!entity.fields[candidate]?.schema.safeParse(next).success) continue;
+    changed = next;
+    await input.fill(changed);
+    break;
+  }
+  expect(changed, `${entity.name} has a text field to edit`).not.toBeNull();
+  await form.getByRole('button', { name: en('crud.save') }).click();
+  await form.waitFor({ state: 'hidden' });
+  await expect.poll(() => regionRows(region).filter({ hasText: changed ?? '' }).count(), { message: `${entity.name} shows the edit` }).toBe(1);
+}
+
 /**
  * Where the screen exports, deletes and imports (and its rows need no initial password nor leave a recycle-bin copy):
  * the row narrowed by a text search is exported, deleted with confirmation, imported back and listed again.
  */
-async function sendRound(page: Page, region: Locator, screen: Screen, entity: EntityDeclaration, target: Row) {
+async function sendRound(page: Page, region: Locator, screen: Screen, entity: EntityDeclaration, target: Row): Promise<boolean> {
   const actions = entityActions(entity);
-  if (!(['export', 'import', 'delete'] as const).every((a) => actions.includes(a)) || importInitialFields(entity).length > 0 || entity.softDelete?.recycleBin) return;
-  const field = [entity.labelField, ...(entity.unique ?? []).map((u) => u.field), ...Object.keys(entity.search)].find(
-    (f) => entity.search[f] === 'contains' && entity.fields[f]?.widget.kind === 'input' && !screen.fixed?.includes(f),
-  );
+  if (!(['export', 'import', 'delete'] as const).every((a) => actions.includes(a)) || importInitialFields(entity).length > 0 || entity.softDelete?.recycleBin) return false;
+  const field = narrowFieldOf(entity, screen);
   expect(field, `${entity.name} can be narrowed to one row`).toBeDefined();
   const value = String(target[field ?? '']);
   const narrowed = await searchText(page, region, entity, field ?? '', value);
@@ -344,6 +380,7 @@ async function sendRound(page: Page, region: Locator, screen: Screen, entity: En
   await report.getByText(en('crud.importSummary', { total: '1', added: '1', failed: '0' })).waitFor();
   await report.getByRole('button', { name: en('crud.close'), exact: true }).last().click();
   await expect.poll(() => regionRows(region).filter({ hasText: value }).count()).toBe(1);
+  return true;
 }
 
 beforeAll(async () => {
@@ -416,7 +453,7 @@ describe('every screen from its declaration', () => {
     await page.close();
   });
 
-  it.each(screens.map((s) => [s.entity, s] as const))('%s: searched by every field, sorted, paged, sent round', async (_name, screen) => {
+  it.each(screens.map((s) => [s.entity, s] as const))('%s: searched by every field, sorted, paged, sent round, edited', async (_name, screen) => {
     const entity = declaration(screen.entity);
     const target = await screen.target();
     expect(target, `${screen.entity} has its row`).toBeTruthy();
@@ -433,6 +470,7 @@ describe('every screen from its declaration', () => {
     }
     await sortEvery(page, region, screen, entity);
     if (!entity.tree || screen.fixed) await nextPage(page, region, entity);
-    await sendRound(page, region, screen, entity, target);
+    const narrowed = await sendRound(page, region, screen, entity, target);
+    await editOnce(page, region, screen, entity, target, narrowed);
   });
 });
