@@ -1,6 +1,6 @@
 import { MenuType, dataRuleEntity, departRoleEntity, dictItemEntity, permissionCode, type EntityDeclaration } from '@isps/contract';
 import { App, Button, Modal, Typography } from 'antd';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Authorized } from '../../shared/permission/index.ts';
 import { CrudScreen, type CrudExtension, type CrudExtensionProps, type CrudRow } from '../../shared/crud/index.ts';
@@ -22,19 +22,15 @@ const text = (value: unknown) => (value === null || value === undefined ? '' : S
 /** A dictionary row opens its items: the generic item screen fixed to that dictionary. */
 function DictItemsAction({ row }: RowProps) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  const fixed = { dictId: row.id };
   return (
-    <>
-      <Button type="link" size="small" onClick={() => setOpen(true)}>
-        {t('system.dict.items')}
-      </Button>
-      {open ? (
-        <Modal open title={t('system.dict.itemsTitle', { name: text(row.dictName) })} footer={null} width={1000} onCancel={() => setOpen(false)} destroyOnHidden>
-          <CrudScreen entity={dictItemEntity} fixed={fixed} embedded />
+    <OpenerAction
+      label={t('system.dict.items')}
+      render={(close) => (
+        <Modal open title={t('system.dict.itemsTitle', { name: text(row.dictName) })} footer={null} width={1000} onCancel={close} destroyOnHidden>
+          <CrudScreen entity={dictItemEntity} fixed={{ dictId: row.id }} embedded />
         </Modal>
-      ) : null}
-    </>
+      )}
+    />
   );
 }
 
@@ -109,39 +105,32 @@ function ExecuteFillRuleAction({ row }: RowProps) {
   );
 }
 
-/** Opens the permission tree of a role. */
-function AuthorizeRoleAction({ entity, row }: RowProps) {
-  const { t } = useTranslation();
+/**
+ * A row's link button that opens a dialog or drawer about the row (`code`: the button permission it needs, if any).
+ * `render` draws the dialog while open and is given the way to close it.
+ */
+function OpenerAction({ code, label, render }: { code?: string; label: string; render: (close: () => void) => ReactNode }) {
   const [open, setOpen] = useState(false);
-  return (
-    <Authorized code={permissionCode(entity, 'authorize')}>
+  const opener = (
+    <>
       <Button type="link" size="small" onClick={() => setOpen(true)}>
-        {t('role.authorize')}
+        {label}
       </Button>
-      {open ? <RoleAuthorizeDrawer roleId={row.id} roleName={text(row.roleName)} onClose={() => setOpen(false)} /> : null}
-    </Authorized>
+      {open ? render(() => setOpen(false)) : null}
+    </>
   );
+  return code ? <Authorized code={code}>{opener}</Authorized> : opener;
 }
 
-/** The data rules a role holds, per menu. */
-function RoleDataRuleAction({ entity, row }: RowProps) {
+/** A role's permission tree and its data rules per menu. */
+function RoleActions({ entity, row }: RowProps) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  return (
-    <Authorized code={permissionCode(entity, 'authorize')}>
-      <Button type="link" size="small" onClick={() => setOpen(true)}>
-        {t('dataRuleScreen.roleAction')}
-      </Button>
-      {open ? <RoleDataRuleDialog roleId={row.id} roleName={text(row.roleName)} onClose={() => setOpen(false)} /> : null}
-    </Authorized>
-  );
-}
-
-function RoleActions(props: RowProps) {
+  const name = text(row.roleName);
+  const code = permissionCode(entity, 'authorize');
   return (
     <>
-      <AuthorizeRoleAction {...props} />
-      <RoleDataRuleAction {...props} />
+      <OpenerAction code={code} label={t('role.authorize')} render={(close) => <RoleAuthorizeDrawer roleId={row.id} roleName={name} onClose={close} />} />
+      <OpenerAction code={code} label={t('dataRuleScreen.roleAction')} render={(close) => <RoleDataRuleDialog roleId={row.id} roleName={name} onClose={close} />} />
     </>
   );
 }
@@ -149,85 +138,31 @@ function RoleActions(props: RowProps) {
 /** A menu's data rules: the generic rule screen fixed to that menu. */
 function MenuDataRulesAction({ entity, row }: RowProps) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
   if (Number(row.menuType) === MenuType.button) return null;
   return (
-    <Authorized code={permissionCode(entity, 'dataRule')}>
-      <Button type="link" size="small" onClick={() => setOpen(true)}>
-        {t('dataRule.title')}
-      </Button>
-      {open ? (
-        <Modal open title={t('dataRuleScreen.menuTitle', { name: t(text(row.name)) })} footer={null} width={1000} onCancel={() => setOpen(false)} destroyOnHidden>
+    <OpenerAction
+      code={permissionCode(entity, 'dataRule')}
+      label={t('dataRule.title')}
+      render={(close) => (
+        <Modal open title={t('dataRuleScreen.menuTitle', { name: t(text(row.name)) })} footer={null} width={1000} onCancel={close} destroyOnHidden>
           <CrudScreen entity={dataRuleEntity} fixed={{ permissionId: row.id }} embedded />
         </Modal>
-      ) : null}
-    </Authorized>
+      )}
+    />
   );
 }
 
-/** A group's users. */
-function GroupUsersAction({ row }: RowProps) {
+/** A group's users, the permissions and data rules it may hand out through its roles, and its roles. */
+function GroupActions({ entity, row }: RowProps) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
+  const name = text(row.departName);
+  const authorize = permissionCode(entity, 'authorize');
   return (
     <>
-      <Button type="link" size="small" onClick={() => setOpen(true)}>
-        {t('groupUsers.action')}
-      </Button>
-      {open ? <GroupUsersDialog depId={row.id} name={text(row.departName)} onClose={() => setOpen(false)} /> : null}
-    </>
-  );
-}
-
-/** The permissions a group may hand out through its roles. */
-function GroupPermissionsAction({ entity, row }: RowProps) {
-  const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  return (
-    <Authorized code={permissionCode(entity, 'authorize')}>
-      <Button type="link" size="small" onClick={() => setOpen(true)}>
-        {t('groupRoles.permissionsAction')}
-      </Button>
-      {open ? <GroupPermissionsDrawer departId={row.id} name={text(row.departName)} onClose={() => setOpen(false)} /> : null}
-    </Authorized>
-  );
-}
-
-/** The data rules a group may hand to its roles. */
-function GroupDataRulesAction({ entity, row }: RowProps) {
-  const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  return (
-    <Authorized code={permissionCode(entity, 'authorize')}>
-      <Button type="link" size="small" onClick={() => setOpen(true)}>
-        {t('dataRuleScreen.roleAction')}
-      </Button>
-      {open ? <GroupDataRuleDialog departId={row.id} name={text(row.departName)} onClose={() => setOpen(false)} /> : null}
-    </Authorized>
-  );
-}
-
-/** A group's roles. */
-function GroupRolesAction({ row }: RowProps) {
-  const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  return (
-    <Authorized code={permissionCode(departRoleEntity, 'list')}>
-      <Button type="link" size="small" onClick={() => setOpen(true)}>
-        {t('groupRoles.action')}
-      </Button>
-      {open ? <GroupRolesDialog departId={row.id} name={text(row.departName)} onClose={() => setOpen(false)} /> : null}
-    </Authorized>
-  );
-}
-
-function GroupActions(props: RowProps) {
-  return (
-    <>
-      <GroupUsersAction {...props} />
-      <GroupPermissionsAction {...props} />
-      <GroupDataRulesAction {...props} />
-      <GroupRolesAction {...props} />
+      <OpenerAction label={t('groupUsers.action')} render={(close) => <GroupUsersDialog depId={row.id} name={name} onClose={close} />} />
+      <OpenerAction code={authorize} label={t('groupRoles.permissionsAction')} render={(close) => <GroupPermissionsDrawer departId={row.id} name={name} onClose={close} />} />
+      <OpenerAction code={authorize} label={t('dataRuleScreen.roleAction')} render={(close) => <GroupDataRuleDialog departId={row.id} name={name} onClose={close} />} />
+      <OpenerAction code={permissionCode(departRoleEntity, 'list')} label={t('groupRoles.action')} render={(close) => <GroupRolesDialog departId={row.id} name={name} onClose={close} />} />
     </>
   );
 }
