@@ -181,6 +181,30 @@ export async function changeAdminPassword(server: { url: string }, from: string,
   if (!body.success) throw new Error(`password change failed: ${body.message}`);
 }
 
+/** A started server whose administrator password is `password`, with the administrator's API token. */
+export interface AdminSession {
+  server: RunningServer;
+  token: string;
+  /** an API call as the administrator: its result, or an error naming the refusal */
+  call<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+}
+
+/** Starts a server, replaces the first-login password with `password` and signs the administrator in through the API. */
+export async function startAsAdmin(password: string): Promise<AdminSession> {
+  const server = await startServer();
+  await changeAdminPassword(server, ADMIN_PASSWORD, password);
+  const token = (await apiLogin(server, 'admin', password)).result.token;
+  return {
+    server,
+    token,
+    async call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+      const { body: answer } = await api<T>(server, method, path, { token, body });
+      if (!answer.success) throw new Error(`${method} ${path}: ${answer.message}`);
+      return answer.result;
+    },
+  };
+}
+
 /**
  * Drags the login form's slider captcha to the end the way a hand does: pressed, several moves, released. Call it
  * once the form is filled in; a form without a slider (an older build) is left alone, account-flows checks it exists.

@@ -23,25 +23,18 @@ import {
   signIn as signInAs,
   waitForRow,
 } from './crud-page.ts';
-import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { launchBrowser, newContext, screenshot, startAsAdmin, type AdminSession, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Crud#Pass2';
 
 let server: RunningServer;
 let browser: Browser;
-let token: string;
 const downloads = mkdtempSync(join(tmpdir(), 'isps-crud-'));
 
-async function call<T = unknown>(method: string, path: string, body?: unknown) {
-  const { body: answer } = await api<T>(server, method, path, { token, body });
-  if (!answer.success) throw new Error(`${method} ${path}: ${answer.message}`);
-  return answer.result;
-}
+let call: AdminSession['call'];
 
 beforeAll(async () => {
-  server = await startServer();
-  await changeAdminPassword(server, ADMIN_PASSWORD, PASSWORD);
-  token = (await apiLogin(server, 'admin', PASSWORD)).result.token;
+  ({ server, call } = await startAsAdmin(PASSWORD));
   // More than one page of each list, made through the API.
   for (let i = 1; i <= 12; i++) await call('POST', '/sys/position/add', { code: `E2E-${String(i).padStart(2, '0')}`, name: `Post ${i}`, postRank: '1' });
   for (let i = 1; i <= 11; i++) await call('POST', '/sys/category/add', { name: `Group ${i}`, code: `CAT-${String(i).padStart(2, '0')}` });

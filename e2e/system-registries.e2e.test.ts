@@ -32,7 +32,7 @@ import {
   sortBy,
   waitForRow,
 } from './crud-page.ts';
-import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { launchBrowser, newContext, screenshot, startAsAdmin, type AdminSession, type RunningServer } from './harness.ts';
 
 /** Vendors, tenants, check and fill rules, data sources and the address book: the registries of the system menu. */
 const PASSWORD = 'Registry#Pass2';
@@ -41,20 +41,13 @@ const VALID_RULES = JSON.stringify({ localRules: [{ digits: 2, pattern: '[A-Z]+'
 
 let server: RunningServer;
 let browser: Browser;
-let token: string;
 const downloads = mkdtempSync(join(tmpdir(), 'isps-registries-'));
 const two = (i: number) => String(i).padStart(2, '0');
 
-async function call<T = unknown>(method: string, path: string, body?: unknown) {
-  const { body: answer } = await api<T>(server, method, path, { token, body });
-  if (!answer.success) throw new Error(`${method} ${path}: ${answer.message}`);
-  return answer.result;
-}
+let call: AdminSession['call'];
 
 beforeAll(async () => {
-  server = await startServer();
-  await changeAdminPassword(server, ADMIN_PASSWORD, PASSWORD);
-  token = (await apiLogin(server, 'admin', PASSWORD)).result.token;
+  ({ server, call } = await startAsAdmin(PASSWORD));
   // More than one page of each list, made through the API.
   for (let i = 1; i <= 12; i++) await call('POST', '/sys/vendor/add', { tradeName: `Vendor ${two(i)}`, gatherOffset: i * 10 });
   for (let i = 1; i <= 11; i++) {

@@ -7,7 +7,7 @@ import { samples, type Fixtures } from '../apps/server/src/test/entity-samples.t
 import { crudPath, entityActions, entityDeclarations, formFieldsOf, importInitialFields, type EntityDeclaration, type MatchKind } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
 import { dialog, en, label, pickOption, pickTreeNode, rows, signIn } from './crud-page.ts';
-import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, startServer, type RunningServer } from './harness.ts';
+import { launchBrowser, newContext, startAsAdmin, type AdminSession, type RunningServer } from './harness.ts';
 
 /**
  * Every declared screen driven from its declaration, the way a person uses it: searched by every search field (the
@@ -22,15 +22,10 @@ const downloads = mkdtempSync(join(tmpdir(), 'isps-screens-'));
 
 let server: RunningServer;
 let browser: Browser;
-let token: string;
 const fixtures: Fixtures = { dictId: '', departId: '', permissionId: '', users: [] };
 const names = { group: 'Search branch', parentCategory: 'Search parent', dict: 'Search dictionary', role: 'Search role 1' };
 
-async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const { body: answer } = await api<T>(server, method, path, { token, body });
-  if (!answer.success) throw new Error(`${method} ${path}: ${answer.message}`);
-  return answer.result;
-}
+let call: AdminSession['call'];
 
 const declaration = (name: string): EntityDeclaration => {
   const found = entityDeclarations.find((e) => e.name === name);
@@ -384,9 +379,7 @@ async function sendRound(page: Page, region: Locator, screen: Screen, entity: En
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  await changeAdminPassword(server, ADMIN_PASSWORD, PASSWORD);
-  token = (await apiLogin(server, 'admin', PASSWORD)).result.token;
+  ({ server, call } = await startAsAdmin(PASSWORD));
 
   const group = await call<{ id: string }>('POST', '/sys/sysDepart/add', { departName: names.group, departOrder: 0 });
   fixtures.departId = group.id;

@@ -1,6 +1,7 @@
 import { AccountPath, type Envelope, type SmsBody } from '@isps/contract';
+import type { FormInstance } from 'antd';
 import { useMutation } from '@tanstack/react-query';
-import { http } from '../../../shared/api/index.ts';
+import { feedback, http } from '../../../shared/api/index.ts';
 
 export function sendSmsCode(body: SmsBody): Promise<Envelope<null>> {
   return http.post<null>(AccountPath.sms, body);
@@ -8,4 +9,24 @@ export function sendSmsCode(body: SmsBody): Promise<Envelope<null>> {
 
 export function useSendSmsCode() {
   return useMutation({ mutationFn: sendSmsCode });
+}
+
+/**
+ * Sends a code to the phone number in a form's `field` once that field is valid, and tells the person how it went
+ * (`titles`: of the refusal and of the sent notice). True when the code is on its way: the countdown then starts.
+ */
+export async function sendCodeToField(form: FormInstance, field: string, smsmode: SmsBody['smsmode'], titles: { failed: string; sent: string }): Promise<boolean> {
+  const mobile = await form
+    .validateFields([field])
+    .then((values: Record<string, string>) => String(values[field] ?? '').trim())
+    .catch(() => null);
+  if (!mobile) return false;
+  const answer = await sendSmsCode({ mobile, smsmode }).catch(() => null);
+  if (!answer) return false;
+  if (!answer.success) {
+    feedback().notify('error', titles.failed, answer.message, 4);
+    return false;
+  }
+  feedback().notify('success', titles.sent, answer.message, 3);
+  return true;
 }

@@ -4,7 +4,7 @@ import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../../shared/api/index.ts';
 import { usePhoneLogin } from '../api/phone-login.ts';
-import { sendSmsCode } from '../api/send-sms-code.ts';
+import { sendCodeToField } from '../api/send-sms-code.ts';
 import styles from '../pages/account.module.css';
 import { CodeCountdownButton } from './code-countdown-button.tsx';
 
@@ -19,18 +19,7 @@ export function PhoneLoginForm({ onDone }: { onDone: (result: LoginResult) => vo
   const [form] = Form.useForm<PhoneLoginValues>();
   const login = usePhoneLogin();
 
-  async function sendCode(): Promise<boolean> {
-    const mobile = await form.validateFields(['mobile']).then((v) => v.mobile.trim()).catch(() => null);
-    if (!mobile) return false;
-    const answer = await sendSmsCode({ mobile, smsmode: SmsMode.login }).catch(() => null);
-    if (!answer) return false;
-    if (!answer.success) {
-      feedback().notify('error', t('login.failed'), answer.message, 4);
-      return false;
-    }
-    feedback().notify('success', t('register.codeSent'), answer.message, 3);
-    return true;
-  }
+  const sendCode = () => sendCodeToField(form, 'mobile', SmsMode.login, { failed: t('login.failed'), sent: t('register.codeSent') });
 
   async function submit(values: PhoneLoginValues) {
     const answer = await login.mutateAsync({ mobile: values.mobile.trim(), captcha: values.captcha.trim() }).catch(() => null);

@@ -7,7 +7,7 @@ import { feedback } from '../../../shared/api/index.ts';
 import { PasswordStrengthMeter, useDocumentTitle } from '../../../shared/ui/index.ts';
 import { checkRegisterValue } from '../api/check-register-value.ts';
 import { useRegister } from '../api/register.ts';
-import { sendSmsCode } from '../api/send-sms-code.ts';
+import { sendCodeToField } from '../api/send-sms-code.ts';
 import { CodeCountdownButton } from '../components/code-countdown-button.tsx';
 import styles from './account.module.css';
 
@@ -42,18 +42,7 @@ export default function RegisterPage() {
   const registerCall = useRegister();
   const navigate = useNavigate();
 
-  async function sendCode(): Promise<boolean> {
-    const phone = await form.validateFields(['phone']).then((v) => v.phone.trim()).catch(() => null);
-    if (!phone) return false;
-    const answer = await sendSmsCode({ mobile: phone, smsmode: SmsMode.register }).catch(() => null);
-    if (!answer) return false;
-    if (!answer.success) {
-      feedback().notify('error', t('register.failed'), answer.message, 4);
-      return false;
-    }
-    feedback().notify('success', t('register.codeSent'), answer.message, 3);
-    return true;
-  }
+  const sendCode = () => sendCodeToField(form, 'phone', SmsMode.register, { failed: t('register.failed'), sent: t('register.codeSent') });
 
   async function submit(values: RegisterForm) {
     const answer = await registerCall
