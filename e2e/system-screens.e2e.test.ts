@@ -13,7 +13,7 @@ import { launchBrowser, newContext, startAsAdmin, type AdminSession, type Runnin
  * Every declared screen driven from its declaration, the way a person uses it: searched by every search field (the
  * field filled with a value of a known row; the row is read in the table, the list call carries the filter and
  * every row it answered matches it), sorted by every sortable column, paged, and (where the screen offers it) its
- * row exported, deleted with confirmation and imported back, then edited. Screens embedded in another (a job's run history, a
+ * row exported, deleted with confirmation and imported back, then edited (else edited and deleted). Screens embedded in another (a job's run history, a
  * user's agents, a menu's data rules, a group's roles) are used where a person opens them.
  */
 type Row = Record<string, unknown> & { id: string };
@@ -349,6 +349,22 @@ async function editOnce(page: Page, region: Locator, screen: Screen, entity: Ent
   await expect.poll(() => regionRows(region).filter({ hasText: changed ?? '' }).count(), { message: `${entity.name} shows the edit` }).toBe(1);
 }
 
+/** Where the screen deletes and no round trip did: the row deleted once the person confirms, and gone from the list. */
+async function deleteOnce(page: Page, region: Locator, entity: EntityDeclaration, target: Row) {
+  if (!entityActions(entity).includes('delete')) return;
+  const before = await regionRows(region).count();
+  const row = regionRows(region).filter({ hasText: String(target[entity.labelField] ?? '') }).first();
+  await row.getByRole('button', { name: en('crud.delete') }).click();
+  // nothing is deleted until the confirmation
+  await page.locator('.ant-popconfirm:visible').getByRole('button', { name: en('common.cancel') }).click();
+  expect(await regionRows(region).count()).toBe(before);
+  await row.getByRole('button', { name: en('crud.delete') }).click();
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith(crudPath(entity, 'delete')));
+  await page.locator('.ant-popconfirm:visible').getByRole('button', { name: en('common.ok') }).click();
+  expect(((await (await answered).json()) as { success: boolean }).success, `${entity.name} deleted`).toBe(true);
+  await expect.poll(() => regionRows(region).count(), { message: `${entity.name} row gone` }).toBe(before - 1);
+}
+
 /**
  * Where the screen exports, deletes and imports (and its rows need no initial password nor leave a recycle-bin copy):
  * the row narrowed by a text search is exported, deleted with confirmation, imported back and listed again.
@@ -446,7 +462,7 @@ describe('every screen from its declaration', () => {
     await page.close();
   });
 
-  it.each(screens.map((s) => [s.entity, s] as const))('%s: searched by every field, sorted, paged, sent round, edited', async (_name, screen) => {
+  it.each(screens.map((s) => [s.entity, s] as const))('%s: searched by every field, sorted, paged, sent round, edited, deleted', async (_name, screen) => {
     const entity = declaration(screen.entity);
     const target = await screen.target();
     expect(target, `${screen.entity} has its row`).toBeTruthy();
@@ -465,5 +481,6 @@ describe('every screen from its declaration', () => {
     if (!entity.tree || screen.fixed) await nextPage(page, region, entity);
     const narrowed = await sendRound(page, region, screen, entity, target);
     await editOnce(page, region, screen, entity, target, narrowed);
+    if (!narrowed) await deleteOnce(page, region, entity, target);
   });
 });
