@@ -158,9 +158,23 @@ export async function searchPick(page: Page, fieldLabel: string, optionText: str
 
 /** Picks a node of a tree select (groups, categories) by typing part of its title, and waits for the list to close. */
 export async function pickTreeNode(page: Page, control: Locator, nodeText: string) {
-  await control.click();
-  await control.fill(nodeText);
-  await page.locator('.ant-select-dropdown:visible .ant-select-tree-title', { hasText: nodeText }).first().click();
+  const node = page.locator('.ant-select-dropdown:visible .ant-select-tree-title', { hasText: nodeText }).first();
+  // a dialog still zooming in can close the list it just opened: open it again until the node is picked
+  await expect
+    .poll(
+      async () => {
+        if (!(await node.isVisible())) {
+          await control.click();
+          await control.fill(nodeText);
+        }
+        return node.click({ timeout: 3000 }).then(
+          () => true,
+          () => false,
+        );
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
   await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'hidden' });
 }
 
