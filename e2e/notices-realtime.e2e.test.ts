@@ -44,7 +44,7 @@ interface Console {
   alerts: string[];
 }
 
-async function openConsole(lang: UiLanguage): Promise<Console> {
+async function openConsole(lang: UiLanguage, username = 'admin', password = PASSWORD): Promise<Console> {
   const context = await newContext(browser, { lang });
   const page = await context.newPage();
   const con: Console = { context, page, sockets: 0, closedAt: [], frames: [], alerts: [] };
@@ -58,8 +58,8 @@ async function openConsole(lang: UiLanguage): Promise<Console> {
     void dialog.dismiss();
   });
   await page.goto(`${server.url}/dashboard/analysis`);
-  await page.getByLabel(text(lang, 'login.username'), { exact: true }).fill('admin');
-  await page.getByLabel(text(lang, 'login.password'), { exact: true }).fill(PASSWORD);
+  await page.getByLabel(text(lang, 'login.username'), { exact: true }).fill(username);
+  await page.getByLabel(text(lang, 'login.password'), { exact: true }).fill(password);
   await page.getByLabel(text(lang, 'login.captcha'), { exact: true }).fill('abcd');
   await passSliderCaptcha(page);
   await page.getByRole('button', { name: text(lang, 'login.submit'), exact: true }).click();
@@ -225,6 +225,36 @@ describe('notices over the real-time channel', () => {
     expect(await en.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(en.alerts).toEqual([]);
     await closeDetail(en.page, 'en-US');
+  });
+
+  it("an announcement to one chosen user reaches that user's open console within 1 s, and no one else's", async () => {
+    const first = 'Nora#First12';
+    // a second administrator: a console with the home page and the bell, but another user
+    const adminRole = (await call<{ records: { id: string; roleCode: string }[] }>('GET', '/sys/role/list?roleCode=admin')).records.find((r) => r.roleCode === 'admin')?.id;
+    await call('POST', '/sys/user/add', { username: 'nora', realname: 'Nora Reader', password: first, selectedroles: adminRole });
+    const noraId = (await call<{ records: { id: string }[] }>('GET', '/sys/user/list?username=nora')).records[0]?.id ?? '';
+    const noraToken = (await apiLogin(server, 'nora', first)).result.token;
+    const { body: changed } = await api(server, 'POST', '/sys/user/updatePassword', { token: noraToken, body: { username: 'nora', oldpassword: first, password: PASSWORD, confirmpassword: PASSWORD } });
+    expect(changed.success).toBe(true);
+    const nora = await openConsole('en-US', 'nora', PASSWORD);
+    try {
+      const adminBefore = await count(en.page);
+      const noraBefore = await count(nora.page);
+      const id = await writeAnnouncement('Your badge is ready', '<p>Collect it at the front desk.</p>', { msgType: 'USER', userIds: `${noraId},` });
+      const released = Date.now();
+      await call('GET', `/sys/annountCement/doReleaseData?id=${id}`);
+      await countWithin(nora.page, noraBefore + 1, released);
+      await openPopover(nora.page);
+      await nora.page.getByTestId('notice-item').filter({ hasText: 'Your badge is ready' }).waitFor();
+      // the administrator's consoles were not told
+      await en.page.waitForTimeout(1000);
+      expect(await count(en.page)).toBe(adminBefore);
+      await openPopover(en.page);
+      expect(await en.page.getByTestId('notice-item').filter({ hasText: 'Your badge is ready' }).count()).toBe(0);
+      await en.page.keyboard.press('Escape');
+    } finally {
+      await nora.context.close();
+    }
   });
 
   it('with the server gone the consoles retry after 3 s, 6 s, 9 s… and recover when it returns', { timeout: 120_000 }, async () => {
