@@ -1,5 +1,6 @@
 export * from './envelope.ts';
 export * from './http.ts';
+export * from './ids.ts';
 export * from './paths.ts';
 export * from './auth.ts';
 export * from './account.ts';

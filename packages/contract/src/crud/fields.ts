@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ID_PATTERN } from '../ids.ts';
 import type { FieldDeclaration, LinkDeclaration } from './declaration.ts';
 
 /**
@@ -43,7 +44,6 @@ export const jsonObjectTextSchema = z.string().superRefine((value, ctx) => {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) ctx.addIssue({ code: 'custom', message: 'validation.jsonNotObject' });
 });
 
-const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** Ids joined by commas (link fields): at most 500, each an id. */
 export const idListSchema = z
   .string()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ID_PATTERN } from '../ids.ts';
 import type { EntityDeclaration, FieldDeclaration } from './declaration.ts';
 import { field, textSchema } from './fields.ts';
 
@@ -125,7 +126,7 @@ export interface DataRuleChoices {
 }
 
 export const saveRoleDataRuleBody = z.object({
-  roleId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-  permissionId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  roleId: z.string().regex(ID_PATTERN),
+  permissionId: z.string().regex(ID_PATTERN),
   dataRuleIds: z.string().max(33_000),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from '../ids.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { field, textSchema } from './fields.ts';
 
@@ -63,8 +64,6 @@ export interface RoleOption {
   roleName: string;
   roleCode: string;
 }
-
-const idSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'validation.invalid' });
 
 /**
  * Group roles (SPEC sections 2, 5, 6): roles that exist inside one group and give permissions there, chosen from the

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isStrongPassword } from '../auth.ts';
+import { ID_PATTERN } from '../ids.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { emailSchema, field, phoneSchema, textSchema, timeSchema } from './fields.ts';
 
@@ -142,7 +143,7 @@ export const UserAdminPath = {
 /** Button permissions of a group's user list (SPEC section 6). */
 export const DepartUserPerm = { add: 'system:departUser:add', remove: 'system:departUser:delete' } as const;
 
-export const addUsersToDepartBody = z.object({ depId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), userIdList: z.string().min(1).max(33_000) });
+export const addUsersToDepartBody = z.object({ depId: z.string().regex(ID_PATTERN), userIdList: z.string().min(1).max(33_000) });
 
 export const changeUserPasswordBody = z.object({
   username: z.string().trim().min(1).max(100),

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { parseTime } from '../crud/fields.ts';
+import { splitIds } from '../ids.ts';
 import type { MessageKey } from '../messages/index.ts';
 
 export const AnnouncementPath = {
@@ -103,10 +104,6 @@ export const announcementInput = z.object({
 });
 export type AnnouncementInput = z.infer<typeof announcementInput>;
 export const announcementEditInput = announcementInput.extend({ id: z.string().min(1).max(64) });
-
-export function splitIds(text: string | null | undefined): string[] {
-  return [...new Set((text ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
-}
 
 function blank(value: string | null | undefined): boolean {
   return !value || !value.trim();

@@ -1,18 +1,20 @@
 import {
-  AnnouncementPath,
-  AnnouncementPerm,
-  MessagePath,
-  MessagePerm,
-  MessageTemplatePath,
   announcementEditInput,
   announcementInput,
   announcementListQuery,
+  AnnouncementPath,
+  AnnouncementPerm,
+  ID_PATTERN,
   markReadBody,
   messageEditInput,
   messageInput,
   messageListQuery,
+  MessagePath,
+  MessagePerm,
+  MessageTemplatePath,
   myNoticeQuery,
   sendMsgBody,
+  splitIds,
   templateEditInput,
   templateInput,
   templateListQuery,
@@ -48,13 +50,13 @@ import {
   sendTemplateMessage,
 } from './message-service.ts';
 
-const idQuery = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+const idQuery = z.object({ id: z.string().regex(ID_PATTERN) });
 const idsQuery = z.object({ ids: z.string().max(70_000) });
 
 function idsOf(text: string): string[] {
-  const ids = [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+  const ids = splitIds(text);
   if (ids.length === 0) refuse('crud.selectRecord');
-  if (ids.length > 1000 || ids.some((id) => !/^[A-Za-z0-9_-]{1,64}$/.test(id))) refuse('crud.selectRecord');
+  if (ids.length > 1000 || ids.some((id) => !ID_PATTERN.test(id))) refuse('crud.selectRecord');
   return ids;
 }
 

@@ -1,22 +1,23 @@
 import {
-  ApiPath,
   addressBookEntity,
+  ApiPath,
   categoryEntity,
   checkRuleEntity,
   checkRuleSetSchema,
-  DataLogPath,
   dataLogEntity,
-  type DataLogVersion,
+  DataLogPath,
   dataSourceEntity,
   dictEntity,
   dictItemEntity,
   fillRuleEntity,
+  ID_PATTERN,
   logEntity,
   permissionCode,
   positionEntity,
   runCheckRules,
   tenantEntity,
   vendorEntity,
+  type DataLogVersion,
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -56,7 +57,7 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
       routes.get(
         DataLogPath.compare,
         {
-          schema: { tags, summary: 'Two versions of a record, side by side', querystring: z.object({ dataId1: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), dataId2: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) }) },
+          schema: { tags, summary: 'Two versions of a record, side by side', querystring: z.object({ dataId1: z.string().regex(ID_PATTERN), dataId2: z.string().regex(ID_PATTERN) }) },
           config: { permission: permissionCode(dataLogEntity, 'compare') },
         },
         async (request, reply) => {

@@ -1,4 +1,4 @@
-import { JobStatus, QuartzJobPath, jobLogEntity, permissionCode, quartzJobEntity } from '@isps/contract';
+import { ID_PATTERN, jobLogEntity, JobStatus, permissionCode, quartzJobEntity, QuartzJobPath } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '../../platform/access.ts';
@@ -7,7 +7,7 @@ import { registerEntity } from '../../platform/crud/index.ts';
 import { AppError } from '../../platform/envelope.ts';
 
 const tags = ['quartzJob'];
-const idQuery = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+const idQuery = z.object({ id: z.string().regex(ID_PATTERN) });
 
 /** Scheduled jobs: the generic screen over sys_quartz_job, start / stop / run once, and the run history. */
 export const jobRoutes: FastifyPluginAsyncZod = async (app) => {

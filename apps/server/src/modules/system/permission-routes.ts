@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
-  DataRulePath,
-  MenuType,
   dataRuleEntity,
+  DataRulePath,
   entityDeclarations,
+  ID_PATTERN,
+  MenuType,
   permissionCode,
   permissionEntity,
   roleEntity,
   saveRoleDataRuleBody,
+  splitIds,
   type DataRuleChoice,
   type DataRuleChoices,
 } from '@isps/contract';
@@ -22,7 +24,6 @@ import { registerEntity, readableFields, type CrudContext } from '../../platform
 import { AppError, refuse } from '../../platform/envelope.ts';
 
 const tags = ['permission'];
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Row = Record<string, any>;
 
@@ -95,7 +96,7 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     DataRulePath.queryRoleDataRule,
     {
-      schema: { tags, summary: "A menu's data rules and the ones a role holds", querystring: z.object({ roleId: z.string().regex(ID), permissionId: z.string().regex(ID) }) },
+      schema: { tags, summary: "A menu's data rules and the ones a role holds", querystring: z.object({ roleId: z.string().regex(ID_PATTERN), permissionId: z.string().regex(ID_PATTERN) }) },
       config: { permission: permissionCode(roleEntity, 'authorize') },
     },
     async (request, reply) => {
@@ -115,8 +116,8 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
       const { roleId, permissionId, dataRuleIds } = request.body as z.infer<typeof saveRoleDataRuleBody>;
       const role = await roleOf(request, roleId);
       if (role.role_code === SYSTEM_ADMIN_ROLE) refuse('role.adminProtected');
-      const ids = [...new Set(dataRuleIds.split(',').map((s) => s.trim()).filter(Boolean))];
-      if (ids.some((id) => !ID.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'dataRuleIds' });
+      const ids = splitIds(dataRuleIds);
+      if (ids.some((id) => !ID_PATTERN.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'dataRuleIds' });
       const known = ids.length ? await app.db.selectFrom('sys_permission_data_rule').select('id').where('permission_id', '=', permissionId).where('id', 'in', ids).execute() : [];
       if (known.length !== ids.length) throw new AppError('badRequest', 'error.badRequest', { detail: 'dataRuleIds' });
       await app.db.transaction().execute(async (trx) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiPath, loginBody, needsSecondFactor, selectDepartBody, updatePasswordBody } from '@isps/contract';
+import { ApiPath, ID_PATTERN, loginBody, needsSecondFactor, selectDepartBody, updatePasswordBody } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf } from '../../platform/access.ts';
 import { refuse } from '../../platform/envelope.ts';
@@ -22,7 +22,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     ApiPath.randomImage,
     {
-      schema: { tags, summary: 'Captcha image for a check key', params: z.object({ key: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) }) },
+      schema: { tags, summary: 'Captcha image for a check key', params: z.object({ key: z.string().regex(ID_PATTERN) }) },
       config: { permission: 'public', rateLimit: { max: rateLimit.captchaPerMinute, timeWindow: 60_000 } },
     },
     async (request, reply) => reply.ok(await issueCaptcha(app, request.params.key)),

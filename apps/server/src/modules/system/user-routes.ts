@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import {
-  DepartUserPerm,
-  UserAdminPath,
   addUsersToDepartBody,
-  UserStatus,
   changeUserPasswordBody,
+  departEntity,
+  DepartUserPerm,
+  ID_PATTERN,
   isStrongPassword,
   permissionCode,
+  splitIds,
+  UserAdminPath,
   userAgentEntity,
   userEntity,
-  departEntity,
+  UserStatus,
   type ChangeUserPasswordBody,
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
@@ -24,7 +26,6 @@ import { nextOrgCode } from './depart-service.ts';
 import { deleteGroupRoles, dropGroupRolesOutsideGroups } from './depart-role-routes.ts';
 
 const tags = ['user'];
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Row = Record<string, any>;
 
@@ -33,12 +34,12 @@ const frozenBody = z.object({
   status: z.union([z.literal(UserStatus.normal), z.literal(UserStatus.frozen), z.enum(['1', '2']).transform(Number)]),
 });
 
-const idsOf = (text: string) => [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+const idsOf = (text: string) => splitIds(text);
 
 function requireIds(text: string): string[] {
   const ids = idsOf(text);
   if (ids.length === 0) refuse('crud.selectRecord');
-  if (ids.length > 1000 || ids.some((id) => !ID.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'ids' });
+  if (ids.length > 1000 || ids.some((id) => !ID_PATTERN.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'ids' });
   return ids;
 }
 
@@ -182,7 +183,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
       routes.get(
         UserAdminPath.queryUserRole,
-        { schema: { tags, summary: "A user's role ids", querystring: z.object({ userid: z.string().regex(ID) }) }, config: { permission: permissionCode(userEntity, 'list') } },
+        { schema: { tags, summary: "A user's role ids", querystring: z.object({ userid: z.string().regex(ID_PATTERN) }) }, config: { permission: permissionCode(userEntity, 'list') } },
         async (request, reply) => {
           const user = await registered.findById(callerOf(request), (request.query as { userid: string }).userid);
           if (!user) throw new AppError('notFound', 'crud.notFound');
@@ -196,7 +197,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           schema: {
             tags,
             summary: 'Is a user name, phone or email still free',
-            querystring: z.object({ username: z.string().max(100).optional(), phone: z.string().max(45).optional(), email: z.string().max(100).optional(), id: z.string().regex(ID).optional() }),
+            querystring: z.object({ username: z.string().max(100).optional(), phone: z.string().max(45).optional(), email: z.string().max(100).optional(), id: z.string().regex(ID_PATTERN).optional() }),
           },
           config: { permission: permissionCode(userEntity, 'list') },
         },
@@ -218,7 +219,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
       routes.get(
         UserAdminPath.queryUserByDepId,
-        { schema: { tags, summary: "A group's users", querystring: z.object({ id: z.string().regex(ID) }) }, config: { permission: permissionCode(userEntity, 'list') } },
+        { schema: { tags, summary: "A group's users", querystring: z.object({ id: z.string().regex(ID_PATTERN) }) }, config: { permission: permissionCode(userEntity, 'list') } },
         async (request, reply) => {
           const rows = await registered
             .scoped(callerOf(request))
@@ -283,7 +284,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     UserAdminPath.removeUsersFromDepart,
-    { schema: { tags, summary: 'Take users out of a group', querystring: z.object({ depId: z.string().regex(ID), userIds: z.string().max(70_000) }) }, config: { permission: DepartUserPerm.remove } },
+    { schema: { tags, summary: 'Take users out of a group', querystring: z.object({ depId: z.string().regex(ID_PATTERN), userIds: z.string().max(70_000) }) }, config: { permission: DepartUserPerm.remove } },
     async (request, reply) => {
       const started = performance.now();
       const caller = callerOf(request);

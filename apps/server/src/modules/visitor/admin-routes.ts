@@ -1,4 +1,4 @@
-import { VisitorAdminPath, VisitorStatus, permissionCode, visitorEntity } from '@isps/contract';
+import { ID_PATTERN, permissionCode, splitIds, VisitorAdminPath, visitorEntity, VisitorStatus } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '../../platform/access.ts';
@@ -7,7 +7,6 @@ import { registerEntity } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 
 const tags = ['visitor'];
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 const frozenBody = z.object({
   ids: z.string().max(70_000),
@@ -41,9 +40,9 @@ export const visitorAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           const started = performance.now();
           const caller = callerOf(request);
           const { ids: text, status } = request.body as z.infer<typeof frozenBody>;
-          const ids = [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+          const ids = splitIds(text);
           if (ids.length === 0) refuse('crud.selectRecord');
-          if (ids.length > 1000 || ids.some((id) => !ID.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'ids' });
+          if (ids.length > 1000 || ids.some((id) => !ID_PATTERN.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'ids' });
           const found = (await registered.scoped(caller).select('id').where('id', 'in', ids).execute()).map((r) => r.id as string);
           if (found.length === 0) throw new AppError('notFound', 'crud.notFound');
           await app.db

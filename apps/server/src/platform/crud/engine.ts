@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
   crudPath,
-  treePath,
+  entityActions,
   entityDeclarations,
   entityLabel,
-  entityActions,
+  ID_PATTERN,
   importInitialFields,
   permissionCode,
+  splitIds,
   translate,
+  treePath,
   type EntityDeclaration,
   type ImportReport,
   type Language,
@@ -73,7 +75,6 @@ declare module 'fastify' {
   }
 }
 
-const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The table of a declared entity by its name (link targets name entities). */
 function tableOfEntity(name: string): string {
@@ -90,7 +91,7 @@ function requireId(value: unknown): string {
 function requireIds(value: unknown): string[] {
   const text = Array.isArray(value) ? value.join(',') : value;
   if (typeof text !== 'string') refuse('crud.selectRecord');
-  const ids = [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+  const ids = splitIds(text);
   if (ids.length === 0) refuse('crud.selectRecord');
   if (ids.length > MAX_BATCH || ids.some((id) => !ID_PATTERN.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'ids' });
   return ids;

@@ -4,6 +4,7 @@ import {
   entityLabel,
   issueText,
   parseTime,
+  splitIds,
   translate,
   type EntityDeclaration,
   type FieldKind,
@@ -43,7 +44,7 @@ export function linkFields(entity: EntityDeclaration): Array<{ name: string; lin
 /** The ids of a link field's value: '' or null is none. */
 export function linkIds(value: unknown): string[] {
   if (value === null || value === undefined) return [];
-  return [...new Set(String(value).split(',').map((s) => s.trim()).filter(Boolean))];
+  return splitIds(String(value));
 }
 
 /** A database row as the API shows it: declared fields by name, id and audit fields; write-only fields never. */
