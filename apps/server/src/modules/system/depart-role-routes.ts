@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import {
-  DepartRolePath,
   crudPath,
   departEntity,
   departRoleEntity,
+  DepartRolePath,
   deptRoleUserAddBody,
+  ID_PATTERN,
   permissionCode,
-  saveDepartPermissionBody,
   saveDepartDataRuleBody,
-  saveDeptRolePermissionBody,
+  saveDepartPermissionBody,
   saveDeptRoleDataRuleBody,
+  saveDeptRolePermissionBody,
+  splitIds,
   type DataRuleChoices,
   type DepartRoleHolder,
   type DepartRoleUser,
@@ -24,16 +26,18 @@ import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity, type RegisteredEntity } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { menuDataRules } from './permission-routes.ts';
-import { grantableIds, permissionTree } from './role-routes.ts';
+import { editedPermissionIds, grantableIds, permissionTree } from './role-routes.ts';
 
 const tags = ['departRole'];
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 function idsOf(text: string | undefined, detail: string): string[] {
-  const ids = [...new Set((text ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
-  if (ids.length > 5000 || ids.some((id) => !ID.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail });
+  const ids = splitIds(text);
+  if (ids.length > 5000 || ids.some((id) => !ID_PATTERN.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail });
   return ids;
 }
+
+/** `lastpermissionIds`: absent means the list sent replaces the stored one. */
+const lastIdsOf = (text: string | undefined) => (text === undefined ? undefined : idsOf(text, 'lastpermissionIds'));
 
 const audit = (by: string, now: string) => ({ create_by: by, create_time: now, update_by: null, update_time: null });
 
@@ -139,7 +143,7 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
   const roleAuthorize = permissionCode(departRoleEntity, 'authorize');
   const roleUsers = permissionCode(departRoleEntity, 'user');
 
-  const departQuery = z.object({ departId: z.string().regex(ID) });
+  const departQuery = z.object({ departId: z.string().regex(ID_PATTERN) });
   app.get(DepartRolePath.queryDepartPermission, { schema: { tags, summary: 'Permission ids a group holds', querystring: departQuery }, config: { permission: groupAuthorize } }, async (request, reply) => {
     const group = await groupOf(callerOf(request), (request.query as z.infer<typeof departQuery>).departId);
     return reply.ok([...(await groupPermissionIds(app.db, group.id as string))]);
@@ -154,9 +158,9 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = request.body as z.infer<typeof saveDepartPermissionBody>;
       const group = await groupOf(caller, body.departId);
       const departId = group.id as string;
-      const wanted = idsOf(body.permissionIds, 'permissionIds');
-      const existing = wanted.length === 0 ? [] : (await app.db.selectFrom('sys_permission').select('id').where('id', 'in', wanted).where('del_flag', '=', 0).execute()).map((r) => r.id);
       const current = await groupPermissionIds(app.db, departId);
+      const wanted = editedPermissionIds(current, idsOf(body.permissionIds, 'permissionIds'), lastIdsOf(body.lastpermissionIds));
+      const existing = wanted.length === 0 ? [] : (await app.db.selectFrom('sys_permission').select('id').where('id', 'in', wanted).where('del_flag', '=', 0).execute()).map((r) => r.id);
       // a caller who is not the administrator may neither add nor remove what they do not hold themselves
       const grantable = await grantableIds(app, caller);
       if (grantable !== 'all') {
@@ -189,7 +193,7 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  const roleQuery = z.object({ roleId: z.string().regex(ID) });
+  const roleQuery = z.object({ roleId: z.string().regex(ID_PATTERN) });
   app.get(DepartRolePath.queryDeptRolePermission, { schema: { tags, summary: 'Permission ids of a group role', querystring: roleQuery }, config: { permission: roleAuthorize } }, async (request, reply) => {
     const role = await roleOf(callerOf(request), (request.query as z.infer<typeof roleQuery>).roleId);
     const rows = await app.db.selectFrom('sys_depart_role_permission').select('permission_id').where('role_id', '=', role.id).execute();
@@ -204,7 +208,8 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const caller = callerOf(request);
       const body = request.body as z.infer<typeof saveDeptRolePermissionBody>;
       const role = await roleOf(caller, body.roleId);
-      const wanted = idsOf(body.permissionIds, 'permissionIds');
+      const current = (await app.db.selectFrom('sys_depart_role_permission').select('permission_id').where('role_id', '=', role.id).execute()).map((r) => r.permission_id);
+      const wanted = editedPermissionIds(current, idsOf(body.permissionIds, 'permissionIds'), lastIdsOf(body.lastpermissionIds));
       const held = await groupPermissionIds(app.db, role.depart_id);
       if (wanted.some((id) => !held.has(id))) throw new AppError('badRequest', 'departRole.permissionOutsideGroup');
       await app.db.transaction().execute(async (trx) => {
@@ -223,7 +228,7 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!(await groupPermissionIds(app.db, departId)).has(permissionId)) throw new AppError('badRequest', 'depart.ruleMenuNotHeld');
   };
 
-  const departRuleQuery = z.object({ departId: z.string().regex(ID), permissionId: z.string().regex(ID) });
+  const departRuleQuery = z.object({ departId: z.string().regex(ID_PATTERN), permissionId: z.string().regex(ID_PATTERN) });
   app.get(
     DepartRolePath.queryDepartDataRule,
     { schema: { tags, summary: "A menu's data rules and the ones a group may hand to its roles", querystring: departRuleQuery }, config: { permission: groupAuthorize } },
@@ -258,7 +263,7 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  const roleRuleQuery = z.object({ roleId: z.string().regex(ID), permissionId: z.string().regex(ID) });
+  const roleRuleQuery = z.object({ roleId: z.string().regex(ID_PATTERN), permissionId: z.string().regex(ID_PATTERN) });
   app.get(
     DepartRolePath.queryDeptRoleDataRule,
     { schema: { tags, summary: "The group's data rules of a menu and the ones a group role holds", querystring: roleRuleQuery }, config: { permission: roleAuthorize } },
@@ -331,7 +336,7 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  const userQuery = z.object({ userId: z.string().regex(ID), departId: z.string().regex(ID).optional() });
+  const userQuery = z.object({ userId: z.string().regex(ID_PATTERN), departId: z.string().regex(ID_PATTERN).optional() });
   app.get(
     DepartRolePath.getDeptRoleByUserId,
     { schema: { tags, summary: 'The group roles a user holds (in one group)', querystring: userQuery }, config: { permission: permissionCode(departRoleEntity, 'list') } },

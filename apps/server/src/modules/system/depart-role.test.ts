@@ -110,6 +110,20 @@ describe.each(await testDialects())('group permissions and group roles on %s', (
     const inside = await call(admin, 'POST', DepartRolePath.saveDeptRolePermission, { roleId: role.id, permissionIds: [system, position, positionList].join(','), lastpermissionIds: '' });
     expect(inside.envelope).toMatchObject({ success: true, message: translate('en-US', 'role.permissionsSaved') });
     expect((await call<string[]>(admin, 'GET', `${DepartRolePath.queryDeptRolePermission}?roleId=${role.id}`)).envelope.result.sort()).toEqual([system, position, positionList].sort());
+
+    // Two administrators with the same drawer open: each save applies its own edit to what is stored by then.
+    const loadedRole = [system, position, positionList].join(',');
+    await call(admin, 'POST', DepartRolePath.saveDeptRolePermission, { roleId: role.id, permissionIds: `${loadedRole},${positionAdd}`, lastpermissionIds: loadedRole });
+    await call(admin, 'POST', DepartRolePath.saveDeptRolePermission, { roleId: role.id, permissionIds: [system, position].join(','), lastpermissionIds: loadedRole });
+    expect((await call<string[]>(admin, 'GET', `${DepartRolePath.queryDeptRolePermission}?roleId=${role.id}`)).envelope.result.sort()).toEqual([system, position, positionAdd].sort());
+    const loadedGroup = [system, position, positionList, positionAdd].join(',');
+    await call(admin, 'POST', DepartRolePath.saveDepartPermission, { departId: sales.id, permissionIds: `${loadedGroup},${userList}`, lastpermissionIds: loadedGroup });
+    await call(admin, 'POST', DepartRolePath.saveDepartPermission, { departId: sales.id, permissionIds: [system, position, positionList].join(','), lastpermissionIds: loadedGroup });
+    expect((await call<string[]>(admin, 'GET', `${DepartRolePath.queryDepartPermission}?departId=${sales.id}`)).envelope.result.sort()).toEqual([system, position, positionList, userList].sort());
+    // the role lost what its group lost
+    expect((await call<string[]>(admin, 'GET', `${DepartRolePath.queryDeptRolePermission}?roleId=${role.id}`)).envelope.result.sort()).toEqual([system, position].sort());
+    await call(admin, 'POST', DepartRolePath.saveDepartPermission, { departId: sales.id, permissionIds: loadedGroup });
+    await call(admin, 'POST', DepartRolePath.saveDeptRolePermission, { roleId: role.id, permissionIds: loadedRole });
   });
 
   it('gives group roles only to members of the group', async () => {

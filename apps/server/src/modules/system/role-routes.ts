@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RolePath, permissionCode, roleEntity, type PermissionTreeNode, type RoleOption } from '@isps/contract';
+import { ID_PATTERN, permissionCode, roleEntity, RolePath, splitIds, type PermissionTreeNode, type RoleOption } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,13 +9,26 @@ import { registerEntity } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 
 const tags = ['system'];
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Permission ids the caller may hand out: all for the administrator, else those the caller holds. */
 export async function grantableIds(app: FastifyInstance, caller: CurrentUser): Promise<Set<string> | 'all'> {
   if (caller.systemAdmin) return 'all';
   const rows = await app.db.selectFrom('sys_permission as p').select('p.id').where(heldBy(app.db, caller)).execute();
   return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * The permission ids a save leaves. Without `last` it is the list sent. With `last` (the ids the console loaded
+ * before the edit, `lastpermissionIds`) only that edit applies to what is stored now: what was ticked is added,
+ * what was unticked is removed, and a change another administrator saved meanwhile stays.
+ */
+export function editedPermissionIds(current: Iterable<string>, wanted: string[], last: string[] | undefined): string[] {
+  if (last === undefined) return wanted;
+  const before = new Set(last);
+  const after = new Set(wanted);
+  const result = new Set([...current].filter((id) => after.has(id) || !before.has(id)));
+  for (const id of wanted) result.add(id);
+  return [...result];
 }
 
 export function permissionTree(rows: Array<{ id: string; parent_id: string | null; name: string; menu_type: number; perms: string | null; sort_no: number }>): PermissionTreeNode[] {
@@ -34,7 +47,7 @@ export function permissionTree(rows: Array<{ id: string; parent_id: string | nul
   return order(roots);
 }
 
-const saveBody = z.object({ roleId: z.string().regex(ID), permissionIds: z.string().max(200_000), lastpermissionIds: z.string().max(200_000).optional() });
+const saveBody = z.object({ roleId: z.string().regex(ID_PATTERN), permissionIds: z.string().max(200_000), lastpermissionIds: z.string().max(200_000).optional() });
 
 /** Roles: the generic screen of the declaration, the administrator role protected, and permission assignment. */
 export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -64,7 +77,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.ok({ treeList: permissionTree(rows), ids: rows.map((r) => r.id) });
   });
 
-  const roleQuery = z.object({ roleId: z.string().regex(ID) });
+  const roleQuery = z.object({ roleId: z.string().regex(ID_PATTERN) });
   app.get(RolePath.queryRolePermission, { schema: { tags, summary: 'Permission ids of a role', querystring: roleQuery }, config: { permission: authorize } }, async (request, reply) => {
     const role = await roles.findById(callerOf(request), (request.query as z.infer<typeof roleQuery>).roleId);
     if (!role) throw new AppError('notFound', 'crud.notFound');
@@ -79,11 +92,12 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
     const role = await roles.findById(caller, body.roleId);
     if (!role) throw new AppError('notFound', 'crud.notFound');
     if (isAdminRole(role)) refuse('role.adminProtected');
-    const wanted = [...new Set(body.permissionIds.split(',').map((s) => s.trim()).filter(Boolean))];
-    if (wanted.some((id) => !ID.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'permissionIds' });
-    const existing = wanted.length === 0 ? [] : (await app.db.selectFrom('sys_permission').select('id').where('id', 'in', wanted).where('del_flag', '=', 0).execute()).map((r) => r.id);
+    const [sent, last] = [splitIds(body.permissionIds), body.lastpermissionIds === undefined ? undefined : splitIds(body.lastpermissionIds)];
+    if ([...sent, ...(last ?? [])].some((id) => !ID_PATTERN.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'permissionIds' });
     const grantable = await grantableIds(app, caller);
     const current = new Set((await app.db.selectFrom('sys_role_permission').select('permission_id').where('role_id', '=', role.id as string).execute()).map((r) => r.permission_id));
+    const wanted = editedPermissionIds(current, sent, last);
+    const existing = wanted.length === 0 ? [] : (await app.db.selectFrom('sys_permission').select('id').where('id', 'in', wanted).where('del_flag', '=', 0).execute()).map((r) => r.id);
     // a caller who is not the administrator may neither add nor remove what they do not hold themselves
     if (grantable !== 'all') {
       const changed = [...existing.filter((id) => !current.has(id)), ...[...current].filter((id) => !existing.includes(id))];

@@ -68,6 +68,23 @@ describe.each(await testDialects())('roles and their permissions on %s', (dialec
     expect((await call(guard, 'GET', '/sys/position/list')).envelope.code).toBe(510);
   });
 
+  it('applies only the edit made since loading when lastpermissionIds is sent, so two administrators keep each other\'s', async () => {
+    const nodes = flatten((await call<{ treeList: PermissionTreeNode[] }>(admin, 'GET', RolePath.permissionTree)).envelope.result.treeList);
+    const [list, add, edit] = ['system:position:list', 'system:position:add', 'system:position:edit'].map((perms) => nodes.find((n) => n.perms === perms)!.key);
+    const role = (await call<Page<Row>>(admin, 'GET', `${crudPath(roleEntity, 'list')}?roleCode=guard`)).envelope.result.records[0]!;
+    const held = async () => (await call<string[]>(admin, 'GET', `${RolePath.queryRolePermission}?roleId=${role.id}`)).envelope.result.sort();
+    await call(admin, 'POST', RolePath.saveRolePermission, { roleId: role.id, permissionIds: list });
+    // both loaded [list]; the first ticks add, the second unticks list and ticks edit
+    await call(admin, 'POST', RolePath.saveRolePermission, { roleId: role.id, permissionIds: `${list},${add}`, lastpermissionIds: list });
+    await call(admin, 'POST', RolePath.saveRolePermission, { roleId: role.id, permissionIds: edit, lastpermissionIds: list });
+    expect(await held()).toEqual([add, edit].sort());
+    // without it the list sent is the whole new set
+    await call(admin, 'POST', RolePath.saveRolePermission, { roleId: role.id, permissionIds: list });
+    expect(await held()).toEqual([list]);
+    expect((await call(admin, 'POST', RolePath.saveRolePermission, { roleId: role.id, permissionIds: list, lastpermissionIds: 'bad id' })).statusCode).toBe(400);
+    await call(admin, 'POST', RolePath.saveRolePermission, { roleId: role.id, permissionIds: '' });
+  });
+
   it('lets a non-administrator hand out only what they hold, and protects the administrator role', async () => {
     await createRoleWith(app, 'role_manager', ['system:role:list', 'system:role:authorize', 'system:position:list']);
     await createTestUser(app, 'manager1', { roles: ['role_manager'] });

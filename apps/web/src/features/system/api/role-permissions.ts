@@ -15,8 +15,9 @@ export function useRolePermissionIds(roleId: string) {
   return useQuery({ queryKey: ['role-permissions', roleId], queryFn: async () => unwrap(await http.get<string[]>(RolePath.queryRolePermission, { roleId })) });
 }
 
-export async function saveRolePermissions({ roleId, permissionIds }: { roleId: string; permissionIds: string[] }): Promise<Envelope<null>> {
-  const envelope = await http.post<null>(RolePath.saveRolePermission, { roleId, permissionIds: permissionIds.join(',') });
+/** `lastIds`: what the drawer loaded, so only this edit applies and another administrator's meanwhile stays. */
+export async function saveRolePermissions({ roleId, permissionIds, lastIds }: { roleId: string; permissionIds: string[]; lastIds: string[] }): Promise<Envelope<null>> {
+  const envelope = await http.post<null>(RolePath.saveRolePermission, { roleId, permissionIds: permissionIds.join(','), lastpermissionIds: lastIds.join(',') });
   unwrap(envelope);
   return envelope;
 }

@@ -14,7 +14,7 @@ export function RoleAuthorizeDrawer({ roleId, roleName, onClose }: { roleId: str
       tree={tree}
       granted={granted}
       saving={save.isPending}
-      onSave={(permissionIds) => save.mutateAsync({ roleId, permissionIds })}
+      onSave={(permissionIds) => save.mutateAsync({ roleId, permissionIds, lastIds: granted.data ?? [] })}
       onClose={onClose}
     />
   );
