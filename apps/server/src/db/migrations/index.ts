@@ -11,6 +11,7 @@ import { scheduledJobTables } from './0600-scheduled-jobs.ts';
 import { dataLogTables } from './0700-data-log.ts';
 import { departRoleTables } from './0800-depart-roles.ts';
 import { departDataRuleTables } from './0810-depart-data-rules.ts';
+import { manualRunTimes } from './0820-manual-run-times.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0700-data-log': dataLogTables,
   '0800-depart-roles': departRoleTables,
   '0810-depart-data-rules': departDataRuleTables,
+  '0820-manual-run-times': manualRunTimes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, QuartzJobPath, crudPath, entityLabel, jobLogEntity, quartzJobEntity, translate, type Page } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
+import { manualRunTimes } from '../../db/migrations/0820-manual-run-times.ts';
 import { adminToken, api, buildTestApp, injectAs, testDialects, type TestApp } from '../../test/harness.ts';
 
 type Row = Record<string, unknown> & { id: string };
@@ -57,6 +58,44 @@ describe.each(await testDialects())('scheduled jobs on %s', (dialect) => {
     expect(history[0]).toMatchObject({ manual: 1, success: 1, message: 'alive' });
     expect(Number(history[0]?.costMs)).toBeGreaterThanOrEqual(0);
     expect((await call('GET', `${QuartzJobPath.execute}?id=no-such-job`)).statusCode).toBe(404);
+  });
+
+  it('moves runs by hand stored with letters in their time to a free millisecond of their second', async () => {
+    const row = (id: string, fireTime: string, manual: number) => ({
+      id,
+      job_id: heartbeat,
+      fire_time: fireTime,
+      manual,
+      cost_ms: 1,
+      success: 1,
+      message: 'alive',
+      instance: 'old',
+      create_by: 'manual',
+      create_time: '2026-01-02T03:04:05.000Z',
+      update_by: null,
+      update_time: null,
+    });
+    await app.db
+      .insertInto('sys_quartz_job_log')
+      .values([
+        row('old-scheduled', '2026-01-02T03:04:05.000Z', 0),
+        row('old-taken', '2026-01-02T03:04:05.001Z', 1),
+        row('old-a', '2026-01-02T03:04:05.a3fZ', 1),
+        row('old-b', '2026-01-02T03:04:05.0c1Z', 1),
+      ])
+      .execute();
+    await manualRunTimes.up(app.db);
+    const moved = await app.db.selectFrom('sys_quartz_job_log').select(['id', 'fire_time']).where('instance', '=', 'old').orderBy('id').execute();
+    expect(Object.fromEntries(moved.map((run) => [run.id, run.fire_time]))).toEqual({
+      'old-a': '2026-01-02T03:04:05.003Z',
+      'old-b': '2026-01-02T03:04:05.002Z',
+      'old-scheduled': '2026-01-02T03:04:05.000Z',
+      'old-taken': '2026-01-02T03:04:05.001Z',
+    });
+    // a second pass finds nothing to move
+    await manualRunTimes.up(app.db);
+    expect(await app.db.selectFrom('sys_quartz_job_log').select(['id', 'fire_time']).where('instance', '=', 'old').orderBy('id').execute()).toEqual(moved);
+    await app.db.deleteFrom('sys_quartz_job_log').where('instance', '=', 'old').execute();
   });
 
   it('purges logs older than the days its parameter names', async () => {
