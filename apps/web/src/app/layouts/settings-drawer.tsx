@@ -1,5 +1,5 @@
 import { CheckOutlined } from '@ant-design/icons';
-import { App, Divider, Drawer, Radio, Switch, Tooltip, Typography } from 'antd';
+import { App, Divider, Drawer, Radio, Switch, Tooltip, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PRIMARY_COLORS, isHexColor, useLayoutSettings, type LayoutSettings } from '../../shared/layout-settings/index.ts';
@@ -29,6 +29,7 @@ export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () =
   const { message } = App.useApp();
   const settings = useLayoutSettings((s) => s.settings);
   const update = useLayoutSettings((s) => s.update);
+  const commit = useLayoutSettings((s) => s.commit);
   const top = settings.layoutMode === 'topmenu';
 
   function applyColor(color: string) {
@@ -37,7 +38,10 @@ export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () =
     void message.loading({ key, content: t('settings.applyingTheme'), duration: 0 });
     try {
       if (!isHexColor(color)) throw new Error('not a colour');
-      update({ primaryColor: color });
+      // Compiling the token map first: a colour the theme cannot derive from never reaches the page.
+      theme.getDesignToken({ token: { colorPrimary: color } });
+      // A colour this browser cannot keep would be lost at the next start, so it is not applied either.
+      if (!commit({ primaryColor: color })) throw new Error('not kept');
       // The loading notice stays for a moment so the change is seen as the theme's doing.
       window.setTimeout(() => message.destroy(key), 400);
     } catch {

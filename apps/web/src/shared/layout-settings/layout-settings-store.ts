@@ -11,14 +11,16 @@ export interface LayoutSettingsState {
   /** the sidebar (or the mobile drawer) is closed right now */
   collapsed: boolean;
   update(patch: Partial<LayoutSettings>): LayoutSettings;
+  /** Applies the patch only when this browser keeps it; false leaves the settings as they were. */
+  commit(patch: Partial<LayoutSettings>): boolean;
   reset(): void;
   setCollapsed(collapsed: boolean): void;
   /** the window width changed: device class and the sidebar follow it */
   resize(width: number): void;
 }
 
-function persist(settings: LayoutSettings) {
-  setStored(LAYOUT_SETTINGS_KEY, settings, null);
+function persist(settings: LayoutSettings): boolean {
+  return setStored(LAYOUT_SETTINGS_KEY, settings, null);
 }
 
 const initialWidth = typeof window === 'undefined' ? 1440 : window.innerWidth;
@@ -38,6 +40,12 @@ export const useLayoutSettings = create<LayoutSettingsState>()((set, get) => {
       persist(next);
       set({ settings: next });
       return next;
+    },
+    commit(patch) {
+      const next = normaliseSettings({ ...get().settings, ...patch });
+      if (!persist(next)) return false;
+      set({ settings: next });
+      return true;
     },
     reset() {
       const next = normaliseSettings({});

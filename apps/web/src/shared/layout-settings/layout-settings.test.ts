@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_PREFIX } from '../storage/index.ts';
 import { defaultLayoutSettings, deviceClassOf, headerHidden, normaliseSettings, PRIMARY_COLORS, sidebarOpensAt } from './layout-settings.ts';
 import { LAYOUT_SETTINGS_KEY, loadLayoutSettings, useLayoutSettings } from './layout-settings-store.ts';
@@ -62,6 +62,19 @@ describe('layout settings', () => {
     expect(loadLayoutSettings()).toEqual(defaultLayoutSettings);
     localStorage.setItem(STORAGE_PREFIX + LAYOUT_SETTINGS_KEY, 'not json');
     expect(loadLayoutSettings()).toEqual(defaultLayoutSettings);
+  });
+
+  it('commits a change only when this browser keeps it', () => {
+    const { commit } = useLayoutSettings.getState();
+    expect(commit({ primaryColor: '#13C2C2' })).toBe(true);
+    expect(storedRaw()?.value).toMatchObject({ primaryColor: '#13C2C2' });
+    const refuse = vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+      throw new DOMException('full', 'QuotaExceededError');
+    });
+    expect(useLayoutSettings.getState().commit({ primaryColor: '#722ED1' })).toBe(false);
+    refuse.mockRestore();
+    expect(useLayoutSettings.getState().settings.primaryColor).toBe('#13C2C2');
+    expect(storedRaw()?.value).toMatchObject({ primaryColor: '#13C2C2' });
   });
 
   it('classes devices and opens the sidebar by the SPEC breakpoints', () => {

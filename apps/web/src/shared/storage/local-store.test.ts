@@ -28,4 +28,14 @@ describe('local store', () => {
     removeStored(StorageKey.language);
     expect(getStored(StorageKey.language)).toBeNull();
   });
+
+  it('says whether the browser kept the value', () => {
+    expect(setStored(StorageKey.language, 'en-US', null)).toBe(true);
+    const refuse = vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+      throw new DOMException('full', 'QuotaExceededError');
+    });
+    expect(setStored(StorageKey.language, 'ja-JP', null)).toBe(false);
+    refuse.mockRestore();
+    expect(getStored(StorageKey.language)).toBe('en-US');
+  });
 });

@@ -14,13 +14,17 @@ interface Stored<T> {
   expire: number | null;
 }
 
-/** Writes `{value, expire}`; expireMs null keeps the value until it is removed. */
-export function setStored<T>(key: string, value: T, expireMs: number | null = Limits.tokenLifetimeMs): void {
+/**
+ * Writes `{value, expire}`; expireMs null keeps the value until it is removed.
+ * False when the browser refused it (private mode or a full quota): the value then lasts only for this page.
+ */
+export function setStored<T>(key: string, value: T, expireMs: number | null = Limits.tokenLifetimeMs): boolean {
   const entry: Stored<T> = { value, expire: expireMs === null ? null : Date.now() + expireMs };
   try {
     localStorage.setItem(STORAGE_PREFIX + key, JSON.stringify(entry));
+    return true;
   } catch {
-    // Private mode or a full quota: the session then lasts only for this page.
+    return false;
   }
 }
 
