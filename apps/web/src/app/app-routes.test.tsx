@@ -8,6 +8,7 @@ import type { MenuItem } from '@isps/contract';
 import { queryClient, setFeedback, type Feedback } from '../shared/api/index.ts';
 import { i18n } from '../shared/i18n/index.ts';
 import { useSession } from '../shared/session/index.ts';
+import { expectWelcome, takeWelcome } from '../features/user/index.ts';
 import { AppRoutes } from './app-routes.tsx';
 
 const userInfo = { id: '1', username: 'admin', realname: 'Administrator', nickname: 'Admin', orgCode: null, avatar: null, birthday: null, phone: null, email: null, sex: null, workNo: null, status: 1, mustChangePassword: false };
@@ -44,7 +45,9 @@ beforeEach(() => {
 
 afterEach(() => vi.unstubAllGlobals());
 
-function renderAt(path: string) {
+/** `welcome`: arriving from the login page, which asks the console to greet. */
+function renderAt(path: string, welcome = false) {
+  if (welcome) expectWelcome();
   const router = createMemoryRouter([{ path: '*', element: <AppRoutes /> }], { initialEntries: [path] });
   render(
     <I18nextProvider i18n={i18n}>
@@ -68,9 +71,11 @@ describe('signed-in routes', () => {
   it('an empty menu is a permission error: notice, logout, back to login', async () => {
     useSession.getState().signIn('tok', userInfo);
     permissionAnswer = { success: true, message: '', code: 200, result: { menu: [], auth: [], allAuth: [] }, timestamp: 1 };
-    const router = renderAt('/dashboard/analysis');
+    const router = renderAt('/dashboard/analysis', true);
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/login'));
     expect(notify).toHaveBeenCalledWith('error', '系统提示', '您没有菜单权限，请联系管理员', 4);
+    // turned away, so not welcomed first
+    expect(notify.mock.calls.filter(([kind]) => kind === 'success')).toEqual([]);
     expect(useSession.getState().token).toBeNull();
     expect(calls.some((url) => url === '/api/sys/logout')).toBe(true);
   });
@@ -78,8 +83,11 @@ describe('signed-in routes', () => {
   it('registers the menu routes once and opens the deep link inside the layout', async () => {
     useSession.getState().signIn('tok', userInfo);
     permissionAnswer = { success: true, message: '', code: 200, result: { menu, auth: [], allAuth: [] }, timestamp: 1 };
-    const router = renderAt('/dashboard/clock');
+    const router = renderAt('/dashboard/clock', true);
     expect(await screen.findByText(/时区/, undefined, { timeout: 20_000 })).toBeTruthy();
+    // greeted once the menu is in, and once only
+    await waitFor(() => expect(notify.mock.calls.filter(([kind, title]) => kind === 'success' && title === '欢迎')).toHaveLength(1));
+    expect(takeWelcome()).toBe(false);
     expect(screen.getByRole('button', { name: '用户菜单' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '语言' })).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('时钟 - ISPS 管理控制台'));

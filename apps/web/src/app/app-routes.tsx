@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
-import { ChangePasswordDialog } from '../features/user/index.ts';
+import { ChangePasswordDialog, takeWelcome, welcomeBack } from '../features/user/index.ts';
 import { AccountRoutes, isAccountPath } from '../features/user/account-routes.tsx';
 import { VisitorRoutes, isVisitorPath } from '../features/visitor/index.ts';
 import { ApiError, feedback } from '../shared/api/index.ts';
@@ -80,8 +80,13 @@ function SignedInRoutes() {
     } else if (!(error instanceof ApiError)) {
       feedback().notify('error', t('request.systemNotice'), t('permission.loadFailed'), 4);
     }
+    takeWelcome();
     void logout().then(() => navigate(LOGIN_PATH, { replace: true }));
   }, [permissions.isError, permissions.error, navigate, t]);
+
+  useEffect(() => {
+    if (menu && takeWelcome()) welcomeBack(t);
+  }, [menu, t]);
 
   // Static routes win over a menu item of the same path (the seeded exception items, for one).
   const routes = useMemo(() => (menu ? menuRoutes(menu).filter((r) => !STATIC_ROUTES.some((s) => s.path === r.path)) : []), [menu]);

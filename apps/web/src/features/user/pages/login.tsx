@@ -11,7 +11,7 @@ import { newCheckKey, useCaptcha } from '../api/get-captcha.ts';
 import { useLogin } from '../api/login.ts';
 import { PhoneLoginForm } from '../components/phone-login-form.tsx';
 import { SecondFactorStep } from '../components/second-factor-step.tsx';
-import { greetingKey } from '../greeting.ts';
+import { expectWelcome } from '../greeting.ts';
 import styles from './login.module.css';
 
 interface LoginForm {
@@ -61,10 +61,8 @@ export default function LoginPage() {
 
   function enter(result: LoginResult) {
     signIn(result.token, result.userInfo, result.multi_depart === 2);
-    // A user who must first replace the initial password is greeted by that dialog instead.
-    if (!result.userInfo.mustChangePassword) {
-      feedback().notify('success', t('login.welcome'), t('login.welcomeBack', { greeting: t(greetingKey(new Date().getHours())) }), 3);
-    }
+    // The console greets once the menu has loaded; one who must first replace the initial password gets that dialog instead.
+    if (!result.userInfo.mustChangePassword) expectWelcome();
     navigate(redirectTarget(location.search), { replace: true });
   }
 
