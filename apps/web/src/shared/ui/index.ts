@@ -7,5 +7,6 @@ export { PasswordStrengthMeter } from './password-strength.tsx';
 export { IconByName } from './icon-by-name.tsx';
 export { IconPicker } from './icon-picker.tsx';
 export { CronInput } from './cron-input.tsx';
+export { sameAsRule, strongPasswordRule } from './password-rules.ts';
 export { NewPasswordFields, type NewPasswordFieldsProps } from './new-password-fields.tsx';
 export { SliderCaptcha, type SliderCaptchaProps } from './slider-captcha.tsx';

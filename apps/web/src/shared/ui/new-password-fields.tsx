@@ -1,7 +1,7 @@
-import { isStrongPassword } from '@isps/contract';
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PasswordStrengthMeter } from './password-strength.tsx';
+import { sameAsRule, strongPasswordRule } from './password-rules.ts';
 
 export interface NewPasswordFieldsProps {
   /** a field holding the old password: the new one must differ from it */
@@ -28,7 +28,7 @@ export function NewPasswordFields({ differentFrom, strength = false, autoFocus, 
         dependencies={differentFrom ? [differentFrom] : undefined}
         rules={[
           { required: true, message: t('password.newRequired') },
-          { validator: (_rule, value: string | undefined) => (!value || isStrongPassword(value) ? Promise.resolve() : Promise.reject(new Error(t('password.weak')))) },
+          strongPasswordRule(t('password.weak')),
           ({ getFieldValue }) => ({
             validator: (_rule, value: string | undefined) =>
               !differentFrom || !value || value !== getFieldValue(differentFrom) ? Promise.resolve() : Promise.reject(new Error(t('password.sameAsOld'))),
@@ -44,10 +44,7 @@ export function NewPasswordFields({ differentFrom, strength = false, autoFocus, 
         dependencies={['password']}
         rules={[
           { required: true, message: t('password.confirmRequired') },
-          ({ getFieldValue }) => ({
-            validator: (_rule, value: string | undefined) =>
-              !value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('password.mismatch'))),
-          }),
+          sameAsRule(t('password.mismatch')),
         ]}
       >
         <Input.Password autoComplete="new-password" onPressEnter={onPressEnter} />

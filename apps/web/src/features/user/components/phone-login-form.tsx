@@ -1,12 +1,11 @@
-import { MobileOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { MobileOutlined } from '@ant-design/icons';
 import { PHONE_PATTERN, SmsMode, type LoginResult } from '@isps/contract';
 import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../../shared/api/index.ts';
 import { usePhoneLogin } from '../api/phone-login.ts';
 import { sendCodeToField } from '../api/send-sms-code.ts';
-import styles from '../pages/account.module.css';
-import { CodeCountdownButton } from './code-countdown-button.tsx';
+import { SmsCodeField } from './account-form-fields.tsx';
 
 interface PhoneLoginValues {
   mobile: string;
@@ -36,19 +35,7 @@ export function PhoneLoginForm({ onDone }: { onDone: (result: LoginResult) => vo
       <Form.Item name="mobile" rules={[{ required: true, whitespace: true, message: t('login.phoneRequired') }, { pattern: PHONE_PATTERN, message: t('register.phoneInvalid') }]}>
         <Input prefix={<MobileOutlined aria-hidden />} placeholder={t('login.phone')} aria-label={t('login.phone')} autoComplete="tel" inputMode="tel" maxLength={20} />
       </Form.Item>
-      <div className={styles.codeRow}>
-        <Form.Item name="captcha" className={styles.codeInput} rules={[{ required: true, pattern: /^\d{6}$/, message: t('register.smsCodeRequired') }]}>
-          <Input
-            prefix={<SafetyCertificateOutlined aria-hidden />}
-            placeholder={t('register.smsCode')}
-            aria-label={t('register.smsCode')}
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            maxLength={6}
-          />
-        </Form.Item>
-        <CodeCountdownButton onSend={sendCode} />
-      </div>
+      <SmsCodeField name="captcha" placeholder={t('register.smsCode')} onSend={sendCode} />
       <Form.Item>
         <Button type="primary" htmlType="submit" block loading={login.isPending}>
           {t('login.submit')}

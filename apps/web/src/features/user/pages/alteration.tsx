@@ -1,16 +1,15 @@
-import { LockOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
-import { isStrongPassword } from '@isps/contract';
+import { UserOutlined } from '@ant-design/icons';
 import { Button, Form, Input, Result, Steps, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { feedback } from '../../../shared/api/index.ts';
-import { PasswordStrengthMeter, useDocumentTitle } from '../../../shared/ui/index.ts';
+import { useDocumentTitle } from '../../../shared/ui/index.ts';
 import { useResetFindAccount } from '../api/reset-find-account.ts';
 import { resetSendCode } from '../api/reset-send-code.ts';
 import { useResetSetPassword } from '../api/reset-set-password.ts';
 import { useResetVerify } from '../api/reset-verify.ts';
-import { CodeCountdownButton } from '../components/code-countdown-button.tsx';
+import { AccountPasswordFields, SmsCodeField } from '../components/account-form-fields.tsx';
 import styles from './account.module.css';
 
 type Step = 0 | 1 | 2 | 3;
@@ -27,7 +26,6 @@ export default function AlterationPage() {
   const verify = useResetVerify();
   const setPassword = useResetSetPassword();
   const [passwordForm] = Form.useForm<{ password: string; confirmPassword: string }>();
-  const password = Form.useWatch('password', passwordForm) ?? '';
   const navigate = useNavigate();
 
   const refused = (message: string) => feedback().notify('error', t('request.systemNotice'), message, 4);
@@ -99,12 +97,7 @@ export default function AlterationPage() {
         {step === 1 && (
           <Form<{ smscode: string }> size="large" onFinish={(v) => void submitCode(v)}>
             <Typography.Paragraph className={styles.center}>{t('reset.codeTarget', { phone: maskedPhone })}</Typography.Paragraph>
-            <div className={styles.codeRow}>
-              <Form.Item name="smscode" className={styles.codeInput} rules={[{ required: true, pattern: /^\d{6}$/, message: t('register.smsCodeRequired') }]}>
-                <Input prefix={<SafetyCertificateOutlined aria-hidden />} placeholder={t('reset.code')} aria-label={t('reset.code')} autoComplete="one-time-code" maxLength={6} />
-              </Form.Item>
-              <CodeCountdownButton onSend={sendCode} />
-            </div>
+            <SmsCodeField name="smscode" placeholder={t('reset.code')} onSend={sendCode} />
             <Form.Item>
               <Button type="primary" htmlType="submit" block loading={verify.isPending}>
                 {t('reset.next')}
@@ -117,23 +110,7 @@ export default function AlterationPage() {
         )}
         {step === 2 && (
           <Form form={passwordForm} size="large" onFinish={(v) => void submitPassword(v)}>
-            <Form.Item
-              name="password"
-              rules={[{ required: true, message: t('register.passwordRule') }, { validator: async (_, v: string) => { if (v && !isStrongPassword(v)) throw new Error(t('register.passwordRule')); } }]}
-            >
-              <Input.Password prefix={<LockOutlined aria-hidden />} placeholder={t('reset.newPassword')} aria-label={t('reset.newPassword')} autoComplete="new-password" />
-            </Form.Item>
-            <PasswordStrengthMeter password={password} />
-            <Form.Item
-              name="confirmPassword"
-              dependencies={['password']}
-              rules={[
-                { required: true, message: t('register.confirmRequired') },
-                ({ getFieldValue }) => ({ validator: async (_, v: string) => { if (v && v !== getFieldValue('password')) throw new Error(t('register.mismatch')); } }),
-              ]}
-            >
-              <Input.Password prefix={<LockOutlined aria-hidden />} placeholder={t('reset.confirmPassword')} aria-label={t('reset.confirmPassword')} autoComplete="new-password" />
-            </Form.Item>
+            <AccountPasswordFields placeholder={t('reset.newPassword')} confirmPlaceholder={t('reset.confirmPassword')} />
             <Form.Item>
               <Button type="primary" htmlType="submit" block loading={setPassword.isPending}>
                 {t('reset.submit')}

@@ -1,14 +1,14 @@
-import { LockOutlined, MailOutlined, MobileOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
-import { PHONE_PATTERN, SmsMode, isStrongPassword, type RegisterCheckQuery } from '@isps/contract';
+import { MailOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
+import { PHONE_PATTERN, SmsMode, type RegisterCheckQuery } from '@isps/contract';
 import { Button, Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { feedback } from '../../../shared/api/index.ts';
-import { PasswordStrengthMeter, useDocumentTitle } from '../../../shared/ui/index.ts';
+import { useDocumentTitle } from '../../../shared/ui/index.ts';
 import { checkRegisterValue } from '../api/check-register-value.ts';
 import { useRegister } from '../api/register.ts';
 import { sendCodeToField } from '../api/send-sms-code.ts';
-import { CodeCountdownButton } from '../components/code-countdown-button.tsx';
+import { AccountPasswordFields, SmsCodeField } from '../components/account-form-fields.tsx';
 import styles from './account.module.css';
 
 interface RegisterForm {
@@ -38,7 +38,6 @@ export default function RegisterPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('register.pageTitle'));
   const [form] = Form.useForm<RegisterForm>();
-  const password = Form.useWatch('password', form) ?? '';
   const registerCall = useRegister();
   const navigate = useNavigate();
 
@@ -65,35 +64,14 @@ export default function RegisterPage() {
         <Form.Item name="username" rules={[{ required: true, whitespace: true, message: t('register.usernameRequired') }, uniqueRule('username')]}>
           <Input prefix={<UserOutlined aria-hidden />} placeholder={t('register.username')} aria-label={t('register.username')} autoComplete="username" maxLength={100} />
         </Form.Item>
-        <Form.Item
-          name="password"
-          rules={[{ required: true, message: t('register.passwordRule') }, { validator: async (_, v: string) => { if (v && !isStrongPassword(v)) throw new Error(t('register.passwordRule')); } }]}
-        >
-          <Input.Password prefix={<LockOutlined aria-hidden />} placeholder={t('register.password')} aria-label={t('register.password')} autoComplete="new-password" />
-        </Form.Item>
-        <PasswordStrengthMeter password={password} />
-        <Form.Item
-          name="confirmPassword"
-          dependencies={['password']}
-          rules={[
-            { required: true, message: t('register.confirmRequired') },
-            ({ getFieldValue }) => ({ validator: async (_, v: string) => { if (v && v !== getFieldValue('password')) throw new Error(t('register.mismatch')); } }),
-          ]}
-        >
-          <Input.Password prefix={<LockOutlined aria-hidden />} placeholder={t('register.confirmPassword')} aria-label={t('register.confirmPassword')} autoComplete="new-password" />
-        </Form.Item>
+        <AccountPasswordFields placeholder={t('register.password')} confirmPlaceholder={t('register.confirmPassword')} />
         <Form.Item name="email" rules={[{ required: true, pattern: EMAIL, message: t('register.emailInvalid') }, uniqueRule('email')]}>
           <Input prefix={<MailOutlined aria-hidden />} placeholder={t('register.email')} aria-label={t('register.email')} autoComplete="email" maxLength={100} />
         </Form.Item>
         <Form.Item name="phone" rules={[{ required: true, pattern: PHONE_PATTERN, message: t('register.phoneInvalid') }, uniqueRule('phone')]}>
           <Input prefix={<MobileOutlined aria-hidden />} placeholder={t('register.phone')} aria-label={t('register.phone')} autoComplete="tel" maxLength={20} />
         </Form.Item>
-        <div className={styles.codeRow}>
-          <Form.Item name="smscode" className={styles.codeInput} rules={[{ required: true, pattern: /^\d{6}$/, message: t('register.smsCodeRequired') }]}>
-            <Input prefix={<SafetyCertificateOutlined aria-hidden />} placeholder={t('register.smsCode')} aria-label={t('register.smsCode')} autoComplete="one-time-code" maxLength={6} />
-          </Form.Item>
-          <CodeCountdownButton onSend={sendCode} />
-        </div>
+        <SmsCodeField name="smscode" placeholder={t('register.smsCode')} onSend={sendCode} />
         <Form.Item>
           <Button type="primary" htmlType="submit" block loading={registerCall.isPending}>
             {t('register.submit')}

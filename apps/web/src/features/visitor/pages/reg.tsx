@@ -4,7 +4,7 @@ import { Button, Form, Input, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { feedback } from '../../../shared/api/index.ts';
-import { useDocumentTitle } from '../../../shared/ui/index.ts';
+import { sameAsRule, useDocumentTitle } from '../../../shared/ui/index.ts';
 import { useVisitorRegister } from '../api/visitor-register.ts';
 import styles from '../components/visitor-layout.module.css';
 import { categoryKey } from '../visitor-labels.ts';
@@ -53,10 +53,7 @@ export default function VisitorRegisterPage() {
         <Form.Item
           name="confirmPassword"
           dependencies={['password']}
-          rules={[
-            { required: true, message: t('register.confirmRequired') },
-            ({ getFieldValue }) => ({ validator: async (_, v: string) => { if (v && v !== getFieldValue('password')) throw new Error(t('visitor.mismatch')); } }),
-          ]}
+          rules={[{ required: true, message: t('register.confirmRequired') }, sameAsRule(t('visitor.mismatch'))]}
         >
           <Input.Password prefix={<LockOutlined aria-hidden />} placeholder={t('visitor.confirmPassword')} aria-label={t('visitor.confirmPassword')} autoComplete="new-password" inputMode="numeric" maxLength={8} />
         </Form.Item>
