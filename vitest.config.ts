@@ -17,7 +17,8 @@ export default defineConfig({
       },
       {
         extends: './apps/web/vite.config.ts',
-        test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], environment: 'jsdom' },
+        // a page rendered whole in jsdom takes seconds on a busy machine: the 5 s default fails them there
+        test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], environment: 'jsdom', testTimeout: 30_000 },
       },
     ],
   },

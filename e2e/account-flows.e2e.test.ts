@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode, totpStep } from '../apps/server/src/modules/account/totp.ts';
 import { translate } from '../packages/contract/src/index.ts';
 import { text, type UiLanguage } from './catalogues.ts';
-import { animationsSettled, launchBrowser, newContext, passSliderCaptcha, screenshot, startServer, type RunningServer } from './harness.ts';
+import { animationsSettled, launchBrowser, newContext, passSliderCaptcha, responseTo, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const en = (key: Parameters<typeof text>[1], params?: Record<string, string>) => text('en-US', key, params);
 
@@ -172,7 +172,7 @@ describe('login by phone and two-step verification', () => {
     await page.getByText(en('register.phoneInvalid')).waitFor({ state: 'hidden' });
     await animationsSettled(page);
     const codesBefore = (server.output().match(/"phone":"13700000001"/g) ?? []).length;
-    const sent = page.waitForResponse((r) => r.url().includes('/api/sys/sms'));
+    const sent = responseTo(page, (r) => r.url().includes('/api/sys/sms'));
     await page.getByRole('button', { name: en('register.sendCode') }).click();
     expect(await (await sent).json()).toMatchObject({ success: true });
     await expect.poll(() => (server.output().match(/"phone":"13700000001"/g) ?? []).length).toBeGreaterThan(codesBefore);

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const screenshotDir = join(root, 'e2e', 'screenshots');
@@ -145,6 +145,16 @@ interface Answer<T> {
   result: T;
 }
 
+/**
+ * The response the next steps will cause, waited for from now. If a step fails before it comes, the wait ends
+ * quietly with the test instead of as an unhandled rejection that fails the whole run.
+ */
+export function responseTo(page: Page, matches: (response: Response) => boolean): Promise<Response> {
+  const waiting = page.waitForResponse(matches);
+  waiting.catch(() => undefined);
+  return waiting;
+}
+
 /** Calls the API like a device or script would: JSON in, envelope out. */
 export async function api<T = unknown>(
   server: { url: string },
@@ -163,8 +173,8 @@ export async function api<T = unknown>(
   return { status: res.status, body: (await res.json()) as Answer<T> };
 }
 
-export async function apiLogin(server: { url: string }, username: string, password: string): Promise<Answer<{ token: string }>> {
-  const { body } = await api<{ token: string }>(server, 'POST', '/sys/login', {
+export async function apiLogin(server: { url: string }, username: string, password: string): Promise<Answer<{ token: string; userInfo: unknown }>> {
+  const { body } = await api<{ token: string; userInfo: unknown }>(server, 'POST', '/sys/login', {
     body: { username, password, captcha: 'none', checkKey: 'e2e' },
   });
   return body;

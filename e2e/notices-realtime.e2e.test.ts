@@ -231,26 +231,34 @@ describe('notices over the real-time channel', () => {
     const first = 'Nora#First12';
     // a second administrator: a console with the home page and the bell, but another user
     const adminRole = (await call<{ records: { id: string; roleCode: string }[] }>('GET', '/sys/role/list?roleCode=admin')).records.find((r) => r.roleCode === 'admin')?.id;
-    await call('POST', '/sys/user/add', { username: 'nora', realname: 'Nora Reader', password: first, selectedroles: adminRole });
-    const noraId = (await call<{ records: { id: string }[] }>('GET', '/sys/user/list?username=nora')).records[0]?.id ?? '';
-    const noraToken = (await apiLogin(server, 'nora', first)).result.token;
-    const { body: changed } = await api(server, 'POST', '/sys/user/updatePassword', { token: noraToken, body: { username: 'nora', oldpassword: first, password: PASSWORD, confirmpassword: PASSWORD } });
-    expect(changed.success).toBe(true);
+    const noraRow = async () => (await call<{ records: { id: string }[] }>('GET', '/sys/user/list?username=nora')).records[0]?.id;
+    // a retry finds her from the try before, her password already changed
+    if (!(await noraRow())) {
+      await call('POST', '/sys/user/add', { username: 'nora', realname: 'Nora Reader', password: first, selectedroles: adminRole });
+      const noraToken = (await apiLogin(server, 'nora', first)).result.token;
+      const { body: changed } = await api(server, 'POST', '/sys/user/updatePassword', { token: noraToken, body: { username: 'nora', oldpassword: first, password: PASSWORD, confirmpassword: PASSWORD } });
+      expect(changed.success).toBe(true);
+    }
+    const noraId = (await noraRow()) ?? '';
+    const title = `Your badge is ready ${Date.now().toString(36)}`;
     const nora = await openConsole('en-US', 'nora', PASSWORD);
     try {
       const adminBefore = await count(en.page);
-      const noraBefore = await count(nora.page);
-      const id = await writeAnnouncement('Your badge is ready', '<p>Collect it at the front desk.</p>', { msgType: 'USER', userIds: `${noraId},` });
+      // her bell first shows what she already has (the announcements to everyone): wait for that, not a 0 before it loads
+      const noraSummary = await api<{ anntMsgTotal: number; sysMsgTotal: number }>(server, 'GET', '/sys/annountCement/listByUser', { token: (await apiLogin(server, 'nora', PASSWORD)).result.token });
+      const noraBefore = noraSummary.body.result.anntMsgTotal + noraSummary.body.result.sysMsgTotal;
+      await expect.poll(() => count(nora.page)).toBe(noraBefore);
+      const id = await writeAnnouncement(title, '<p>Collect it at the front desk.</p>', { msgType: 'USER', userIds: `${noraId},` });
       const released = Date.now();
       await call('GET', `/sys/annountCement/doReleaseData?id=${id}`);
       await countWithin(nora.page, noraBefore + 1, released);
       await openPopover(nora.page);
-      await nora.page.getByTestId('notice-item').filter({ hasText: 'Your badge is ready' }).waitFor();
+      await nora.page.getByTestId('notice-item').filter({ hasText: title }).waitFor();
       // the administrator's consoles were not told
       await en.page.waitForTimeout(1000);
       expect(await count(en.page)).toBe(adminBefore);
       await openPopover(en.page);
-      expect(await en.page.getByTestId('notice-item').filter({ hasText: 'Your badge is ready' }).count()).toBe(0);
+      expect(await en.page.getByTestId('notice-item').filter({ hasText: title }).count()).toBe(0);
       await en.page.keyboard.press('Escape');
     } finally {
       await nora.context.close();

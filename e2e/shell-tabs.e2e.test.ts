@@ -206,6 +206,20 @@ describe('the settings drawer', () => {
     await page.getByRole('button', { name: t('header.systemSettings') }).click();
     await drawer.getByText(t('settings.layoutMode.sidemenu'), { exact: true }).click();
     await expect.poll(() => storedSettings(page)).toMatchObject({ layoutMode: 'sidemenu', contentWidth: 'Fixed' });
+
+    // A browser that refuses to store the colour (full quota, private mode) keeps the old one and says so.
+    await page.evaluate(() => {
+      Storage.prototype.setItem = () => {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      };
+    });
+    await drawer.getByRole('button', { name: t('settings.color.cyan') }).click();
+    await page.getByText(t('settings.themeFailed')).waitFor();
+    expect(await drawer.getByRole('button', { name: t('settings.color.cyan') }).getAttribute('aria-pressed')).toBe('false');
+    expect(await drawer.getByRole('button', { name: t('settings.color.purple') }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('menuitem', { name: t('menu.dashboard.analysis') }).evaluate((el) => getComputedStyle(el).color)).toBe(
+      'rgb(114, 46, 209)',
+    );
     await context.close();
   });
 });

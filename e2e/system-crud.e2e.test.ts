@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverMessages } from '../packages/contract/src/index.ts';
-import { text, type UiLanguage } from './catalogues.ts';
+import { text } from './catalogues.ts';
 import {
   confirmPopup,
   deleteRow,
@@ -47,14 +47,14 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const signIn = (page: Page, lang: UiLanguage, path: string) => signInAs(page, server.url, lang, path, 'admin', PASSWORD);
+const signIn = (page: Page, path: string) => signInAs(page, server.url, path, 'admin', PASSWORD);
 const exportTo = (page: Page, name: string) => exportFile(page, downloads, name);
 
 describe('system screens built from declarations', () => {
   it('positions: create, refuse a duplicate code, search, sort, page, export, delete, import back', async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
-    await signIn(page, 'en-US', '/system/position');
+    await signIn(page, '/system/position');
     await page.getByText(en('crud.total', { total: '12' })).waitFor();
 
     // Batch delete demands a selection.
@@ -111,7 +111,7 @@ describe('system screens built from declarations', () => {
   it('categories: a tree with a parent picked in the form, searched flat, sorted, paged, exported and imported', async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
-    await signIn(page, 'en-US', '/system/category');
+    await signIn(page, '/system/category');
     await waitForRow(page, 'Group 1');
 
     // A child node under a picked parent.
@@ -159,7 +159,7 @@ describe('system screens built from declarations', () => {
   it('dictionaries: create, refuse a duplicate, search, sort, page, items, recycle bin, export and import', async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
-    await signIn(page, 'en-US', '/system/dict');
+    await signIn(page, '/system/dict');
     await page.locator('.ant-pagination-item-2').waitFor();
 
     await page.getByRole('button', { name: en('crud.add') }).click();
@@ -228,7 +228,7 @@ describe('system screens built from declarations', () => {
   ] as const)('list and form screenshots in %s on %s', async (lang, viewport) => {
     const context = await newContext(browser, { lang, viewport });
     const page = await context.newPage();
-    await signIn(page, lang, '/system/position');
+    await signIn(page, '/system/position');
     await page.getByText(text(lang, 'crud.total', { total: '13' })).waitFor();
     await screenshot(page, `crud-position-list-${lang}-${viewport}`);
     await page.getByRole('button', { name: text(lang, 'crud.add') }).click();

@@ -47,7 +47,7 @@ describe('group permissions and group roles', () => {
   it('grants a group permissions, makes a group role from them, gives it to a member who then sees the menu and button', async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
-    await signIn(page, server.url, 'en-US', '/system/depart', 'admin', PASSWORD);
+    await signIn(page, server.url, '/system/depart', 'admin', PASSWORD);
     await waitForRow(page, 'Branch');
 
     // Group permissions: the positions screen with its list and add buttons, under the system menu
@@ -88,7 +88,7 @@ describe('group permissions and group roles', () => {
     await roleDrawer.locator('.ant-tree-treenode:not([aria-hidden="true"])').first().waitFor();
     await roleDrawer.getByRole('button', { name: en('role.expandAll') }).click();
     await treeNode(roleDrawer, 'system:position:add').waitFor();
-    expect(await roleDrawer.locator('.ant-tree-treenode:not([aria-hidden="true"])').count()).toBe(4);
+    await expect.poll(() => roleDrawer.locator('.ant-tree-treenode:not([aria-hidden="true"])').count()).toBe(4);
     expect(await roleDrawer.getByText('system:user:list').count()).toBe(0);
     await roleDrawer.getByRole('button', { name: en('role.checkAll'), exact: true }).click();
     await expect.poll(() => roleDrawer.locator('.ant-tree-checkbox-checked').count()).toBe(4);
@@ -117,7 +117,7 @@ describe('group permissions and group roles', () => {
     // the member holds the positions menu and its add button through the group role alone
     const memberContext = await newContext(browser, { lang: 'en-US' });
     const member = await memberContext.newPage();
-    await signIn(member, server.url, 'en-US', '/system/position', 'mia', PASSWORD);
+    await signIn(member, server.url, '/system/position', 'mia', PASSWORD);
     await member.locator('.ant-menu').getByText(en('menu.system.position'), { exact: true }).first().waitFor();
     await member.getByRole('button', { name: en('crud.add') }).waitFor();
     expect(await member.locator('.ant-menu').getByText(en('menu.system.user'), { exact: true }).count()).toBe(0);
@@ -143,7 +143,7 @@ describe('group permissions and group roles', () => {
 
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
-    await signIn(page, server.url, 'en-US', '/system/depart', 'admin', PASSWORD);
+    await signIn(page, server.url, '/system/depart', 'admin', PASSWORD);
     await waitForRow(page, 'Branch');
     const grant = async (title: string) => {
       const rules = page.getByRole('dialog').filter({ hasText: title });
@@ -166,7 +166,7 @@ describe('group permissions and group roles', () => {
 
     const memberContext = await newContext(browser, { lang: 'en-US' });
     const member = await memberContext.newPage();
-    await signIn(member, server.url, 'en-US', '/system/position', 'mia', PASSWORD);
+    await signIn(member, server.url, '/system/position', 'mia', PASSWORD);
     await waitForRow(member, `P-MIA-${run}`);
     expect(await member.locator('.ant-table-row', { hasText: 'Admin post' }).count()).toBe(0);
     expect(await member.locator('.ant-table-row', { hasText: 'Mia post' }).count()).toBe(await member.locator('.ant-table-row').count());
@@ -176,7 +176,7 @@ describe('group permissions and group roles', () => {
   it.each(SCREENSHOT_VIEWS)('screenshots in %s on %s', async (lang, viewport) => {
     const context = await newContext(browser, { lang, viewport });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, '/system/depart', 'admin', PASSWORD);
+    await signIn(page, server.url, '/system/depart', 'admin', PASSWORD);
     await waitForRow(page, 'Branch');
     await settledScreenshot(page, `system-group-list-${lang}-${viewport}`);
     await rowOf(page, 'Branch').getByRole('button', { name: text(lang, 'groupRoles.action'), exact: true }).click();

@@ -26,7 +26,7 @@ describe('scheduled jobs', () => {
   it('adds a job with the cron editor, starts, runs once, shows the history and stops it', async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
-    await signIn(page, server.url, 'en-US', '/system/quartzJob', 'admin', PASSWORD);
+    await signIn(page, server.url, '/system/quartzJob', 'admin', PASSWORD);
     await page.getByRole('button', { name: en('crud.add') }).click();
     const form = dialog(page);
     await pickOption(page, form.getByLabel(label('quartzJob.field.jobClassName'), { exact: true }), label('quartzJob.handler.heartbeat'));
@@ -72,7 +72,7 @@ describe('scheduled jobs', () => {
   ] as const)('list and cron editor in %s on %s', async (lang, viewport) => {
     const context = await newContext(browser, { lang, viewport });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, '/system/quartzJob', 'admin', PASSWORD);
+    await signIn(page, server.url, '/system/quartzJob', 'admin', PASSWORD);
     await waitForRow(page, 'Liveness check');
     await screenshot(page, `system-job-list-${lang}-${viewport}`);
     await rowOf(page, 'Liveness check').getByRole('button', { name: text(lang, 'crud.edit') }).click();

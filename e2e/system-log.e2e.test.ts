@@ -33,7 +33,7 @@ describe('logs screen', () => {
   it("compares two versions of a record in the data log, marking what changed", async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
-    await signIn(page, server.url, 'en-US', '/system/dataLog', 'admin', PASSWORD);
+    await signIn(page, server.url, '/system/dataLog', 'admin', PASSWORD);
     await search(page, label('dataLog.field.dataId'), positionId);
     await expect.poll(() => rows(page).count()).toBe(2);
     await page.getByRole('button', { name: text('en-US', 'dataLogScreen.compare') }).click();
@@ -53,7 +53,7 @@ describe('logs screen', () => {
   it('shows sign-ins and operations in their tabs, searches, sorts by cost time and exports', async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
-    await signIn(page, server.url, 'en-US', '/system/log', 'admin', PASSWORD);
+    await signIn(page, server.url, '/system/log', 'admin', PASSWORD);
     await rows(page).filter({ hasText: label('log.operate.login') }).first().waitFor();
     expect(await rows(page).filter({ hasText: label('log.operate.add') }).count()).toBe(0);
     await exportTo(page, downloads, 'logins.xlsx');
@@ -76,7 +76,7 @@ describe('logs screen', () => {
   ] as const)('screenshot in %s on %s', async (lang, viewport) => {
     const context = await newContext(browser, { lang, viewport });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, '/system/log', 'admin', PASSWORD);
+    await signIn(page, server.url, '/system/log', 'admin', PASSWORD);
     await rows(page).filter({ hasText: label('log.operate.login', lang) }).first().waitFor();
     await page.getByRole('tab', { name: label('log.type.login', lang) }).waitFor();
     await screenshot(page, `system-log-login-${lang}-${viewport}`);

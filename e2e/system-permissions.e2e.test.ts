@@ -47,7 +47,7 @@ describe('menus, permissions and data rules', () => {
   it('adds a menu with an icon from the picker, shown translated in the tree', async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
-    await signIn(page, server.url, 'en-US', '/system/permission', 'admin', PASSWORD);
+    await signIn(page, server.url, '/system/permission', 'admin', PASSWORD);
     // seeded menu names are keys; the screen shows their text
     await waitForRow(page, en('menu.system'));
     await page.getByRole('button', { name: en('crud.add') }).click();
@@ -73,7 +73,7 @@ describe('menus, permissions and data rules', () => {
   it("restricts a role's list to its own rows with a data rule set on the menu and granted on the role", async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
-    await signIn(page, server.url, 'en-US', '/system/permission', 'admin', PASSWORD);
+    await signIn(page, server.url, '/system/permission', 'admin', PASSWORD);
     await search(page, label('permission.field.url'), '/system/position');
     await waitForRow(page, en('menu.system.position'));
     await rowOf(page, en('menu.system.position')).getByRole('button', { name: label('dataRule.title'), exact: true }).click();
@@ -103,7 +103,7 @@ describe('menus, permissions and data rules', () => {
     // the clerk now sees only the positions the clerk made
     const clerkContext = await newContext(browser, { lang: 'en-US' });
     const clerkPage = await clerkContext.newPage();
-    await signIn(clerkPage, server.url, 'en-US', '/system/position', 'clerk', PASSWORD);
+    await signIn(clerkPage, server.url, '/system/position', 'clerk', PASSWORD);
     await waitForRow(clerkPage, 'P-CLERK');
     await expect.poll(() => rows(clerkPage).count()).toBe(1);
     await clerkContext.close();
@@ -116,7 +116,7 @@ describe('menus, permissions and data rules', () => {
   ] as const)('menu screen and form in %s on %s', async (lang, viewport) => {
     const context = await newContext(browser, { lang, viewport });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, '/system/permission', 'admin', PASSWORD);
+    await signIn(page, server.url, '/system/permission', 'admin', PASSWORD);
     await waitForRow(page, text(lang, 'menu.system'));
     await screenshot(page, `system-permission-${lang}-${viewport}`);
     await page.getByRole('button', { name: text(lang, 'crud.add') }).click();

@@ -26,7 +26,7 @@ describe('roles screen', () => {
   it('creates a role with the spec rules and gives it permissions from the tree', async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
-    await signIn(page, server.url, 'en-US', '/system/role', 'admin', PASSWORD);
+    await signIn(page, server.url, '/system/role', 'admin', PASSWORD);
     await waitForRow(page, 'admin');
 
     await page.getByRole('button', { name: en('crud.add') }).click();
@@ -87,7 +87,7 @@ describe('roles screen', () => {
   ] as const)('screenshots in %s on %s', async (lang, viewport) => {
     const context = await newContext(browser, { lang, viewport });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, '/system/role', 'admin', PASSWORD);
+    await signIn(page, server.url, '/system/role', 'admin', PASSWORD);
     await waitForRow(page, 'gate_guard');
     await screenshot(page, `system-role-list-${lang}-${viewport}`);
     await rows(page).filter({ hasText: 'gate_guard' }).getByRole('button', { name: text(lang, 'role.authorize') }).click();

@@ -7,7 +7,7 @@ import { samples, type Fixtures } from '../apps/server/src/test/entity-samples.t
 import { crudPath, entityActions, entityDeclarations, formFieldsOf, importInitialFields, type EntityDeclaration, type MatchKind } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
 import { dialog, en, label, pickOption, pickTreeNode, rows, signIn } from './crud-page.ts';
-import { launchBrowser, newContext, startAsAdmin, type AdminSession, type RunningServer } from './harness.ts';
+import { launchBrowser, newContext, responseTo, startAsAdmin, type AdminSession, type RunningServer } from './harness.ts';
 
 /**
  * Every declared screen driven from its declaration, the way a person uses it: searched by every search field (the
@@ -189,7 +189,7 @@ async function searchOnce(page: Page, region: Locator, screen: Screen, entity: E
   const value = target[field];
   const listPath = crudPath(entity, 'list');
   const param = match === 'range' ? `${field}_begin` : field;
-  const answered = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith(listPath) && new URL(r.url()).searchParams.has(param));
+  const answered = responseTo(page, (r) => new URL(r.url()).pathname.endsWith(listPath) && new URL(r.url()).searchParams.has(param));
   const widget = declared?.widget.kind;
   const kind = declared?.kind ?? (field.endsWith('Time') ? 'datetime' : 'string');
 
@@ -272,7 +272,7 @@ const paged = new Set(['user', 'role', 'position', 'dictItem', 'dataRule', 'depa
 async function searchText(page: Page, region: Locator, entity: EntityDeclaration, field: string, value: string) {
   const form = region.getByRole('search');
   await form.getByLabel(headerText(entity, field), { exact: true }).fill(value);
-  const answered = page.waitForResponse((r) => isList(entity)(r) && new URL(r.url()).searchParams.get(field) === value);
+  const answered = responseTo(page, (r) => isList(entity)(r) && new URL(r.url()).searchParams.get(field) === value);
   await form.getByRole('button', { name: en('crud.search') }).click();
   return (await (await answered).json()) as { success: boolean; result: { records: Row[]; total: number } };
 }
@@ -285,7 +285,7 @@ async function sortEvery(page: Page, region: Locator, screen: Screen, entity: En
     const header = region.locator('.ant-table-thead th').filter({ has: page.getByText(headerText(entity, field), { exact: true }) }).first();
     const seen = new Set<string>();
     for (let click = 0; click < 3 && seen.size < 2; click++) {
-      const answered = page.waitForResponse(isList(entity));
+      const answered = responseTo(page, isList(entity));
       await header.click();
       const response = await answered;
       expect(((await response.json()) as { success: boolean }).success, `${entity.name} sorted by ${field}`).toBe(true);
@@ -303,7 +303,7 @@ async function nextPage(page: Page, region: Locator, entity: EntityDeclaration) 
   const open = (await next.count()) > 0 && !((await next.getAttribute('class')) ?? '').includes('disabled');
   expect(open, `${entity.name} has a next page`).toBe(paged.has(entity.name) ? true : open);
   if (!open) return;
-  const answered = page.waitForResponse((r) => isList(entity)(r) && new URL(r.url()).searchParams.get('pageNo') === '2');
+  const answered = responseTo(page, (r) => isList(entity)(r) && new URL(r.url()).searchParams.get('pageNo') === '2');
   await next.click();
   const body = (await (await answered).json()) as { result: { records: Row[] } };
   expect(body.result.records.length).toBeGreaterThan(0);
@@ -359,7 +359,7 @@ async function deleteOnce(page: Page, region: Locator, entity: EntityDeclaration
   await page.locator('.ant-popconfirm:visible').getByRole('button', { name: en('common.cancel') }).click();
   expect(await regionRows(region).count()).toBe(before);
   await row.getByRole('button', { name: en('crud.delete') }).click();
-  const answered = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith(crudPath(entity, 'delete')));
+  const answered = responseTo(page, (r) => new URL(r.url()).pathname.endsWith(crudPath(entity, 'delete')));
   await page.locator('.ant-popconfirm:visible').getByRole('button', { name: en('common.ok') }).click();
   expect(((await (await answered).json()) as { success: boolean }).success, `${entity.name} deleted`).toBe(true);
   await expect.poll(() => regionRows(region).count(), { message: `${entity.name} row gone` }).toBe(before - 1);
@@ -452,7 +452,7 @@ describe('every screen from its declaration', () => {
   beforeAll(async () => {
     context = await newContext(browser, { lang: 'en-US' });
     const first = await context.newPage();
-    await signIn(first, server.url, 'en-US', '/dashboard/analysis', 'admin', PASSWORD);
+    await signIn(first, server.url, '/dashboard/analysis', 'admin', PASSWORD);
     await first.close();
   });
   beforeEach(async () => {

@@ -47,7 +47,7 @@ describe('visitor records for the staff', () => {
   it('adds with the spec rules, searches, freezes and thaws, deletes and restores', async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
-    await signIn(page, server.url, 'en-US', '/vistor/list', 'admin', PASSWORD);
+    await signIn(page, server.url, '/vistor/list', 'admin', PASSWORD);
     await page.getByText(en('crud.total', { total: '11' })).waitFor();
 
     // The form checks the ID card and the 6-8 digit password before anything is sent.
