@@ -37,7 +37,6 @@ async function tabMenu(page: Page, tab: string, action: Parameters<typeof t>[0])
   await expect.poll(() => page.getByRole('menuitem', { name: t('tabs.refresh') }).filter({ visible: true }).count()).toBe(0);
   await tabBar(page).getByRole('tab', { name: tab, exact: true }).click({ button: 'right' });
   await page.waitForTimeout(300);
-  await screenshot(page, `debug-${action}`);
   await page.getByRole('menuitem', { name: t(action) }).filter({ visible: true }).click();
 }
 

@@ -15,7 +15,10 @@ export function PageTabs({ activeKey, className }: { activeKey: string; classNam
   const tabs = useTabs((s) => s.tabs);
 
   function close(key: string) {
-    const outcome = useTabs.getState().close(key, activeKey);
+    // The address bar leads: router updates render as transitions, so right after a navigation `activeKey` can
+    // still name the page being left, and closing the page navigated to would then leave its address behind.
+    const onScreen = `${window.location.pathname}${window.location.search}`;
+    const outcome = useTabs.getState().close(key, onScreen);
     if (!outcome.closed) {
       void message.warning(t('tabs.cannotClose'));
       return;
