@@ -109,12 +109,19 @@ export const viewports = {
   mobile: { width: 375, height: 812 },
 } as const;
 
-/** A fresh browser context with the console's language preset the way the console stores it. */
+/**
+ * A fresh browser context with the console's language preset the way the console stores it. The system asks for
+ * reduced motion, which the console honours, so steps need not wait for animations on two busy cores; `motion`
+ * gives a context with animations, as most people see the console.
+ */
 export async function newContext(
   browser: Browser,
-  options: { lang?: string; viewport?: keyof typeof viewports } = {},
+  options: { lang?: string; viewport?: keyof typeof viewports; motion?: boolean } = {},
 ): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: viewports[options.viewport ?? 'desktop'] });
+  const context = await browser.newContext({
+    viewport: viewports[options.viewport ?? 'desktop'],
+    reducedMotion: options.motion ? 'no-preference' : 'reduce',
+  });
   if (options.lang) {
     const lang = options.lang;
     await context.addInitScript((value) => {

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { translate } from '../packages/contract/src/index.ts';
+import { AnnouncementPath, translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, passSliderCaptcha, screenshot, startServer, type RunningServer } from './harness.ts';
 
@@ -95,8 +95,16 @@ describe('announcement and message screens', () => {
     await expect.poll(count, { timeout: 3000 }).toBe(before);
   });
 
-  it('user announcement list: unread filter, open marks read, read all', async () => {
-    for (const titile of ['Notice one', 'Notice two', 'Notice three']) {
+  it('user announcement list: unread filter, open marks read, read all', async (context) => {
+    // a retry starts from a read bell, with notices of its own
+    const attempt = context.task.result?.retryCount ?? 0;
+    if (attempt > 0) {
+      await call('PUT', AnnouncementPath.readAll);
+      await go('/isps/userAnnouncement');
+      await expect.poll(count).toBe(0);
+    }
+    const [one, two, three] = ['Notice one', 'Notice two', 'Notice three'].map((title) => (attempt ? `${title} (${attempt})` : title));
+    for (const titile of [one!, two!, three!]) {
       await call('POST', '/sys/annountCement/add', { titile, msgContent: `<p>${titile} body</p>`, msgCategory: '1', msgType: 'ALL', priority: 'L' });
       const list = await call<{ records: { id: string; titile: string }[] }>('GET', `/sys/annountCement/list?titile=${encodeURIComponent(titile)}`);
       await call('GET', `/sys/annountCement/doReleaseData?id=${list.records[0]!.id}`);
@@ -106,12 +114,12 @@ describe('announcement and message screens', () => {
     await bell().click();
     await page.getByTestId('notice-popover').getByRole('button', { name: en('notices.viewMore') }).click();
     await page.waitForURL((url) => url.pathname === '/isps/userAnnouncement');
-    await row('Notice two').waitFor();
-    await row('Notice two').getByRole('button', { name: en('notices.open') }).click();
-    await page.locator('.announcement-detail-modal .ant-modal').getByText('Notice two body').waitFor();
+    await row(two!).waitFor();
+    await row(two!).getByRole('button', { name: en('notices.open') }).click();
+    await page.locator('.announcement-detail-modal .ant-modal').getByText(`${two} body`).waitFor();
     await page.locator('.announcement-detail-modal .ant-modal-footer').getByRole('button', { name: en('notices.close') }).click();
     await expect.poll(count, { timeout: 3000 }).toBe(2);
-    await row('Notice two').getByText(en('notices.read'), { exact: true }).waitFor();
+    await row(two!).getByText(en('notices.read'), { exact: true }).waitFor();
 
     await page.getByText(en('notices.unread'), { exact: true }).first().click();
     await expect.poll(() => rows().count()).toBe(2);

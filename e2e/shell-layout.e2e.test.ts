@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text, type UiLanguage } from './catalogues.ts';
-import { ADMIN_PASSWORD, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { ADMIN_PASSWORD, animationsSettled, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 import { signIn, writeSettings } from './shell-support.ts';
 
 const PASSWORD = 'Layout#Pass5';
@@ -25,7 +25,8 @@ describe.each(languages)('the layout in %s', (lang) => {
   const t = (key: Parameters<typeof text>[1]) => text(lang, key);
 
   it.each(['desktop', 'mobile'] as const)('on %s: both menu modes, dark and light navigation', async (viewport) => {
-    const context = await newContext(browser, { lang, viewport });
+    // with animations, as most people see the console
+    const context = await newContext(browser, { lang, viewport, motion: true });
     const page = await context.newPage();
     await signIn(page, server.url, lang, PASSWORD);
     for (const layoutMode of ['sidemenu', 'topmenu'] as const) {
@@ -64,7 +65,7 @@ describe('the mobile drawer at 375 px', () => {
   it('opens from the header, navigates and closes again; the menu search is a dialog', async () => {
     const lang = 'en-US';
     const t = (key: Parameters<typeof text>[1]) => text(lang, key);
-    const context = await newContext(browser, { lang, viewport: 'mobile' });
+    const context = await newContext(browser, { lang, viewport: 'mobile', motion: true });
     const page = await context.newPage();
     await signIn(page, server.url, lang, PASSWORD);
     const clock = page.getByRole('menuitem', { name: t('menu.dashboard.clock') });
@@ -84,5 +85,36 @@ describe('the mobile drawer at 375 px', () => {
     await page.waitForURL(/\/dashboard\/analysis$/);
     await expect.poll(() => dialog.isVisible()).toBe(false);
     await context.close();
+  });
+});
+
+describe('motion', () => {
+  it('animates by default and not when the system asks for reduced motion', async () => {
+    const lang = 'en-US';
+    const moving: number[] = [];
+    for (const motion of [true, false]) {
+      const context = await newContext(browser, { lang, motion });
+      const page = await context.newPage();
+      await signIn(page, server.url, lang, PASSWORD);
+      await animationsSettled(page);
+      // the settings drawer slides in: the most finite animations running at once in the frames after the click
+      const settings = page.getByRole('button', { name: text(lang, 'header.systemSettings') });
+      moving.push(
+        await settings.evaluate(async (button) => {
+          const finite = () => document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity).length;
+          (button as HTMLElement).click();
+          let most = 0;
+          for (let frame = 0; frame < 40; frame += 1) {
+            await new Promise((r) => requestAnimationFrame(r));
+            most = Math.max(most, finite());
+          }
+          return most;
+        }),
+      );
+      await page.getByText(text(lang, 'settings.title')).first().waitFor();
+      await context.close();
+    }
+    expect(moving[0]).toBeGreaterThan(0);
+    expect(moving[1]).toBe(0);
   });
 });

@@ -8,7 +8,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/ja';
 import 'dayjs/locale/zh-cn';
 import type { Language } from '@isps/contract';
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { queryClient, setFeedback } from '../shared/api/index.ts';
 import { i18n, storedLanguage } from '../shared/i18n/index.ts';
@@ -21,10 +21,32 @@ const language = storedLanguage();
 dayjs.locale(dayjsLocales[language]);
 document.documentElement.lang = language;
 
-/** The antd theme follows the primary colour of the layout settings (SPEC section 9 default #1890FF). */
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+const reducedMotionQuery = () => (typeof window.matchMedia === 'function' ? window.matchMedia(REDUCED_MOTION) : null);
+
+/** Whether the operating system asks for less motion; follows a change while the console is open. */
+function usePrefersReducedMotion(): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      const query = reducedMotionQuery();
+      query?.addEventListener('change', changed);
+      return () => query?.removeEventListener('change', changed);
+    },
+    () => reducedMotionQuery()?.matches ?? false,
+  );
+}
+
+/**
+ * The antd theme follows the primary colour of the layout settings (SPEC section 9 default #1890FF). Dialogs,
+ * drawers, menus and notices appear without animation for people whose system asks for reduced motion (WCAG 2.3.3).
+ */
 function useTheme() {
   const primary = useLayoutSettings((s) => s.settings.primaryColor);
-  return useMemo(() => ({ token: { colorPrimary: primary, colorInfo: primary, colorLink: primary, borderRadius: 6 } }), [primary]);
+  const reducedMotion = usePrefersReducedMotion();
+  return useMemo(
+    () => ({ token: { colorPrimary: primary, colorInfo: primary, colorLink: primary, borderRadius: 6, motion: !reducedMotion } }),
+    [primary, reducedMotion],
+  );
 }
 
 /** Colour-weak mode inverts the whole page, as the origin console did. */
@@ -52,7 +74,7 @@ export function Providers({ children }: { children: ReactNode }) {
   useColorWeak();
   return (
     <I18nextProvider i18n={i18n}>
-      <ConfigProvider locale={antdLocales[language]} theme={theme} button={{ autoInsertSpace: false }}>
+      <ConfigProvider locale={antdLocales[language]} theme={theme} wave={{ disabled: !theme.token.motion }} button={{ autoInsertSpace: false }}>
         <AntApp>
           <FeedbackBridge />
           <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
