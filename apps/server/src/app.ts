@@ -85,7 +85,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const database = createDatabase(config);
   let seedOutcome: SeedOutcome;
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database.db, database.dialect);
     const hasher = new PasswordHasher(config.passwordHashing);
     seedOutcome = await seedIfEmpty(database.db, { hasher, adminPassword: config.adminPassword, clock });
     // an installed console gets the menus and buttons of a newer release

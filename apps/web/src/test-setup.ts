@@ -1,5 +1,9 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// waitFor and findBy* give up after 1 s by default: a whole page's first render in jsdom takes longer than that on a
+// machine running the server suites beside it. A real failure still fails, only later.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has no media queries; this one answers min-/max-width against the window width (1024 px in jsdom).
 function widthMatches(query: string): boolean {

@@ -1,4 +1,5 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { DatabaseDialect } from '../../config.ts';
 import type { Database } from '../schema.ts';
 import { systemTables } from './0001-system.ts';
 import { systemEntityTables } from './0002-system-entities.ts';
@@ -31,8 +32,22 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider });
+/**
+ * On PostgreSQL the migration tables are named with the schema the connection works in. Unnamed, kysely takes a
+ * `kysely_migration` table in any schema of the database for ours, so a second console (or test) in another schema
+ * of the same database would skip creating its own and fail.
+ */
+async function migrationSchema(db: Kysely<Database>, dialect: DatabaseDialect): Promise<string | undefined> {
+  if (dialect !== 'postgres') return undefined;
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+  const schema = rows[0]?.schema;
+  if (!schema) throw new Error('PostgreSQL has no current schema: set one with ?schema= in DATABASE_URL');
+  return schema;
+}
+
+export async function migrateToLatest(db: Kysely<Database>, dialect: DatabaseDialect): Promise<void> {
+  const migrationTableSchema = await migrationSchema(db, dialect);
+  const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

@@ -42,7 +42,6 @@ describe.each(dialects)('first start on %s', (dialect) => {
       ]);
     } finally {
       await second.close();
-      // one test schema at a time: the next test makes its own
       await namespace.drop();
     }
   });
