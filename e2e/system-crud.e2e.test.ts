@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverMessages } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
 import {
+  SCREENSHOT_VIEWS,
   confirmPopup,
   deleteRow,
   dialog,
@@ -220,12 +221,7 @@ describe('system screens built from declarations', () => {
     await context.close();
   });
 
-  it.each([
-    ['zh-CN', 'desktop'],
-    ['en-US', 'desktop'],
-    ['zh-CN', 'mobile'],
-    ['en-US', 'mobile'],
-  ] as const)('list and form screenshots in %s on %s', async (lang, viewport) => {
+  it.each(SCREENSHOT_VIEWS)('list and form screenshots in %s on %s', async (lang, viewport) => {
     const context = await newContext(browser, { lang, viewport });
     const page = await context.newPage();
     await signIn(page, '/system/position');

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
-import { dialog, en, label, pickOption, rows, save, signIn, waitForRow } from './crud-page.ts';
+import { SCREENSHOT_VIEWS, dialog, en, label, pickOption, rows, save, signIn, waitForRow } from './crud-page.ts';
 import { ADMIN_PASSWORD, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Jobs#Pass5';
@@ -65,11 +65,7 @@ describe('scheduled jobs', () => {
     await context.close();
   });
 
-  it.each([
-    ['zh-CN', 'desktop'],
-    ['zh-CN', 'mobile'],
-    ['en-US', 'mobile'],
-  ] as const)('list and cron editor in %s on %s', async (lang, viewport) => {
+  it.each(SCREENSHOT_VIEWS)('list and cron editor in %s on %s', async (lang, viewport) => {
     const context = await newContext(browser, { lang, viewport });
     const page = await context.newPage();
     await signIn(page, server.url, '/system/quartzJob', 'admin', PASSWORD);

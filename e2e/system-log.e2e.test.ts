@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from './catalogues.ts';
-import { exportTo, label, resetSearch, rows, search, signIn } from './crud-page.ts';
+import { SCREENSHOT_VIEWS, exportTo, label, resetSearch, rows, search, signIn } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Logs#Pass2';
@@ -69,11 +69,7 @@ describe('logs screen', () => {
     await context.close();
   });
 
-  it.each([
-    ['zh-CN', 'desktop'],
-    ['zh-CN', 'mobile'],
-    ['en-US', 'mobile'],
-  ] as const)('screenshot in %s on %s', async (lang, viewport) => {
+  it.each(SCREENSHOT_VIEWS)('screenshot in %s on %s', async (lang, viewport) => {
     const context = await newContext(browser, { lang, viewport });
     const page = await context.newPage();
     await signIn(page, server.url, '/system/log', 'admin', PASSWORD);

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
-import { dialog, en, label, pickOption, pickTreeNode, rows, save, search, signIn, waitForRow } from './crud-page.ts';
+import { SCREENSHOT_VIEWS, dialog, en, label, pickOption, pickTreeNode, rows, save, search, signIn, waitForRow } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Menus#Pass3';
@@ -109,11 +109,7 @@ describe('menus, permissions and data rules', () => {
     await clerkContext.close();
   });
 
-  it.each([
-    ['zh-CN', 'desktop'],
-    ['en-US', 'mobile'],
-    ['zh-CN', 'mobile'],
-  ] as const)('menu screen and form in %s on %s', async (lang, viewport) => {
+  it.each(SCREENSHOT_VIEWS)('menu screen and form in %s on %s', async (lang, viewport) => {
     const context = await newContext(browser, { lang, viewport });
     const page = await context.newPage();
     await signIn(page, server.url, '/system/permission', 'admin', PASSWORD);

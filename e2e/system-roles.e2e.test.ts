@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverMessages, translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
-import { dialog, en, label, pickOption, rows, save, signIn, waitForRow } from './crud-page.ts';
+import { SCREENSHOT_VIEWS, dialog, en, label, pickOption, rows, save, signIn, waitForRow } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Roles#Pass2';
@@ -79,12 +79,7 @@ describe('roles screen', () => {
     await context.close();
   });
 
-  it.each([
-    ['zh-CN', 'desktop'],
-    ['en-US', 'desktop'],
-    ['zh-CN', 'mobile'],
-    ['en-US', 'mobile'],
-  ] as const)('screenshots in %s on %s', async (lang, viewport) => {
+  it.each(SCREENSHOT_VIEWS)('screenshots in %s on %s', async (lang, viewport) => {
     const context = await newContext(browser, { lang, viewport });
     const page = await context.newPage();
     await signIn(page, server.url, '/system/role', 'admin', PASSWORD);
