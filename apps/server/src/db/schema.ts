@@ -160,6 +160,8 @@ export interface SysDataLog extends Audited {
   data_id: string;
   data_content: string;
   data_version: number;
+  /** the tenant of the row it copies (tenant-scoped tables), else of the user who changed it */
+  tenant_id: string | null;
 }
 
 export interface SysLog extends Audited {
@@ -170,6 +172,8 @@ export interface SysLog extends Audited {
   username: string | null;
   ip: string | null;
   cost_time: number;
+  /** the acting user's tenant (null for users without one) */
+  tenant_id: string | null;
 }
 
 export interface SysPosition extends Audited {

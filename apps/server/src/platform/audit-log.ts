@@ -16,6 +16,8 @@ export interface LogEntry {
   operateType: number;
   userId: string;
   username: string;
+  /** the acting user's tenant; null for a user without one, whose entries only system administrators read */
+  tenantId: string | null;
   ip: string;
   content: string;
   /** measured cost in milliseconds (SPEC section 9) */
@@ -34,6 +36,7 @@ async function writeLog(app: FastifyInstance, logType: number, entry: LogEntry):
       username: entry.username,
       ip: entry.ip,
       cost_time: Math.max(0, Math.round(entry.costMs)),
+      tenant_id: entry.tenantId,
       create_by: entry.username,
       create_time: new Date(app.clock()).toISOString(),
       update_by: null,

@@ -33,6 +33,8 @@ export const logEntity: EntityDeclaration = {
   sortable: ['operateType', 'username', 'costTime', 'createTime'],
   defaultSort: { field: 'createTime', order: 'desc' },
   actions: ['list', 'export'],
+  // each entry carries the acting user's tenant; entries of users without one are read by system administrators only
+  tenantScoped: true,
 };
 
 /** Versions of rows written through the console (SPEC section 2: data log and compare). */
@@ -57,6 +59,8 @@ export const dataLogEntity: EntityDeclaration = {
   defaultSort: { field: 'createTime', order: 'desc' },
   actions: ['list', 'export'],
   extraActions: ['compare'],
+  // each version carries the tenant of the row it copies (of the acting user for rows of global tables)
+  tenantScoped: true,
 };
 
 /** GET ?dataId1=&dataId2= (two data log ids): both versions with their contents parsed. */

@@ -13,6 +13,7 @@ import { dataLogTables } from './0700-data-log.ts';
 import { departRoleTables } from './0800-depart-roles.ts';
 import { departDataRuleTables } from './0810-depart-data-rules.ts';
 import { manualRunTimes } from './0820-manual-run-times.ts';
+import { logTenants } from './0830-log-tenants.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0800-depart-roles': departRoleTables,
   '0810-depart-data-rules': departDataRuleTables,
   '0820-manual-run-times': manualRunTimes,
+  '0830-log-tenants': logTenants,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

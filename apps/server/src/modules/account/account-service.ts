@@ -11,6 +11,7 @@ import {
   type ResetAccountResult,
   type ResetPasswordBody,
   type ResetVerifyResult,
+  type SecondFactorChallenge,
   type SmsBody,
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +19,7 @@ import { refuse } from '../../platform/envelope.ts';
 import { RoleCode } from '../../db/seed/index.ts';
 import { USER_STATUS_NORMAL } from './user-directory.ts';
 import { consumeSmsCode, sendSmsCode } from './sms-codes.ts';
+import { secondFactorGate } from './two-factor-service.ts';
 
 const duplicateKey = { username: 'duplicate.userName', email: 'duplicate.email', phone: 'duplicate.phone' } as const;
 
@@ -77,11 +79,14 @@ export async function register(app: FastifyInstance, body: RegisterBody): Promis
   return { username };
 }
 
-export async function phoneLogin(app: FastifyInstance, mobile: string, code: string, ip: string): Promise<LoginResult> {
+/** An SMS code stands for the password: users with two-step verification (or administrators who must) still give their code. */
+export async function phoneLogin(app: FastifyInstance, mobile: string, code: string, ip: string): Promise<LoginResult | SecondFactorChallenge> {
   await consumeSmsCode(app, SmsMode.login, mobile, code);
   const user = await activeUserByPhone(app, mobile);
   if (!user) refuse('sms.codeWrong');
   if (Number(user.status) !== USER_STATUS_NORMAL) refuse('login.frozen');
+  const challenge = await secondFactorGate(app, user);
+  if (challenge) return challenge;
   return app.userDirectory.startSession(app, user, ip, `User ${user.username} logged in with an SMS code`);
 }
 

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,6 +16,7 @@ import {
   type TwoFactorEnrollment,
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
+import { startCasResponder, type CasResponder } from '../../test/cas-responder.ts';
 import { ADMIN_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, testDialects, tryLogin, type TestApp } from '../../test/harness.ts';
 import { casUserOf, LogSmsProvider, WebhookSmsProvider, totpCode, type SmsMessage, type SmsProvider } from './index.ts';
 import { hotp, matchTotp } from './totp.ts';
@@ -92,24 +93,13 @@ describe.each(await testDialects())('account flows on %s', (dialect) => {
   let t: TestApp;
   let app: FastifyInstance;
   let admin: string;
-  let cas: Server;
+  let cas: CasResponder;
   const sms = new RecordingSms();
-  const casTickets = new Map<string, string>();
 
   beforeAll(async () => {
-    cas = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://cas');
-      const user = url.pathname === '/cas/serviceValidate' && url.searchParams.get('service') === 'http://console/user/apilogin' ? casTickets.get(url.searchParams.get('ticket') ?? '') : undefined;
-      res.setHeader('content-type', 'application/xml');
-      res.end(
-        user
-          ? `<cas:serviceResponse xmlns:cas="http://www.yale.edu/tp/cas"><cas:authenticationSuccess><cas:user>${user}</cas:user></cas:authenticationSuccess></cas:serviceResponse>`
-          : '<cas:serviceResponse xmlns:cas="http://www.yale.edu/tp/cas"><cas:authenticationFailure code="INVALID_TICKET">Ticket not recognized</cas:authenticationFailure></cas:serviceResponse>',
-      );
-    });
-    await new Promise<void>((r) => cas.listen(0, '127.0.0.1', r));
+    cas = await startCasResponder('http://console/user/apilogin');
     t = await buildTestApp(dialect, {
-      env: { CAS_SERVER_URL: `http://127.0.0.1:${(cas.address() as AddressInfo).port}/cas` },
+      env: { CAS_SERVER_URL: cas.url },
       // the SMS gateway lives in the API scope; the extra routes hook reaches it
       extraRoutes: async (scope) => {
         scope.sms.provider = sms;
@@ -120,7 +110,7 @@ describe.each(await testDialects())('account flows on %s', (dialect) => {
   });
   afterAll(async () => {
     await t?.close();
-    await new Promise((r) => cas?.close(r));
+    await cas?.close();
   });
 
   it('registers a normal user after live uniqueness checks, with the spec messages in three languages', async () => {
@@ -258,6 +248,18 @@ describe.each(await testDialects())('account flows on %s', (dialect) => {
     const challenge = first.envelope.result as unknown as SecondFactorChallenge;
     expect(first.envelope.message).toBe(translate('en-US', 'login.secondFactorRequired'));
     expect(challenge).toEqual({ secondFactorRequired: true, challenge: expect.any(String), enrolled: true });
+    // an SMS code stands for the password only: the second factor is still asked for
+    const phone = '13900000004';
+    await app.db.updateTable('sys_user').set({ phone }).where('username', '=', 'careful').execute();
+    expect((await post(app, AccountPath.sms, { mobile: phone, smsmode: '0' })).envelope.success).toBe(true);
+    const byPhone = await post<SecondFactorChallenge>(app, AccountPath.phoneLogin, { mobile: phone, captcha: sms.lastCodeFor(phone) });
+    expect(byPhone.envelope.message).toBe(translate('en-US', 'login.secondFactorRequired'));
+    expect(byPhone.envelope.result).toEqual({ secondFactorRequired: true, challenge: expect.any(String), enrolled: true });
+    // so does a CAS ticket
+    cas.tickets.set('ST-careful', 'careful');
+    const byCas = await get<SecondFactorChallenge>(app, `${AccountPath.casValidate}?ticket=ST-careful&service=${encodeURIComponent('http://console/user/apilogin')}`);
+    expect(byCas.envelope.message).toBe(translate('en-US', 'login.secondFactorRequired'));
+    expect(byCas.envelope.result).toEqual({ secondFactorRequired: true, challenge: expect.any(String), enrolled: true });
     // the code of the step used for confirming does not work twice
     expect((await post(app, AccountPath.twoFactorLogin, { challenge: challenge.challenge, code: totpCode(enrollment.secret, t.clock.now()) })).envelope.message).toBe('Verification Error');
     t.clock.advance(30_000);
@@ -291,8 +293,8 @@ describe.each(await testDialects())('account flows on %s', (dialect) => {
   });
 
   it('signs in through CAS with a ticket the CAS server confirms', async () => {
-    casTickets.set('ST-good', 'newcomer');
-    casTickets.set('ST-stranger', 'stranger');
+    cas.tickets.set('ST-good', 'newcomer');
+    cas.tickets.set('ST-stranger', 'stranger');
     const validate = (ticket: string, lang = 'en-US') =>
       get<LoginResult>(app, `${AccountPath.casValidate}?ticket=${ticket}&service=${encodeURIComponent('http://console/user/apilogin')}`, { lang });
     const ok = await validate('ST-good');

@@ -1,6 +1,7 @@
-import type { LoginResult } from '@isps/contract';
+import type { LoginResult, SecondFactorChallenge } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { refuse } from '../../platform/envelope.ts';
+import { secondFactorGate } from './two-factor-service.ts';
 import { USER_STATUS_NORMAL } from './user-directory.ts';
 
 const entities: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&apos;': "'", '&amp;': '&' };
@@ -18,8 +19,11 @@ export function casUserOf(xml: string): string | null {
   return name ? name : null;
 }
 
-/** GET /cas/client/validateLogin: the ticket is checked by the CAS server, its user must be an active local user. */
-export async function validateCasTicket(app: FastifyInstance, ticket: string, service: string, ip: string): Promise<LoginResult> {
+/**
+ * GET /cas/client/validateLogin: the ticket is checked by the CAS server, its user must be an active local user. The
+ * ticket stands for the password only: users with two-step verification (or administrators who must) still give their code.
+ */
+export async function validateCasTicket(app: FastifyInstance, ticket: string, service: string, ip: string): Promise<LoginResult | SecondFactorChallenge> {
   const base = app.settings.casServerUrl;
   if (!base) refuse('cas.notConfigured');
   const url = `${base}/serviceValidate?${new URLSearchParams({ ticket, service }).toString()}`;
@@ -37,5 +41,7 @@ export async function validateCasTicket(app: FastifyInstance, ticket: string, se
   const user = await app.userDirectory.findActiveUserByName(app, casUser);
   if (!user) refuse('cas.noLocalUser', { user: casUser.slice(0, 100) });
   if (Number(user.status) !== USER_STATUS_NORMAL) refuse('login.frozen');
+  const challenge = await secondFactorGate(app, user);
+  if (challenge) return challenge;
   return app.userDirectory.startSession(app, user, ip, `User ${user.username} logged in through CAS`);
 }

@@ -5,6 +5,7 @@ import {
   activateBody,
   activationIssueBody,
   casValidateQuery,
+  needsSecondFactor,
   phoneLoginBody,
   registerBody,
   registerCheckQuery,
@@ -64,7 +65,10 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     AccountPath.phoneLogin,
     { schema: { tags, summary: 'Log in with a phone number and an SMS code', body: phoneLoginBody }, config: { permission: 'public', rateLimit: login } },
-    async (request, reply) => reply.ok(await phoneLogin(app, request.body.mobile, request.body.captcha, request.ip), 'login.ok'),
+    async (request, reply) => {
+      const result = await phoneLogin(app, request.body.mobile, request.body.captcha, request.ip);
+      return reply.ok(result, needsSecondFactor(result) ? 'login.secondFactorRequired' : 'login.ok');
+    },
   );
 
   // password reset
@@ -134,7 +138,10 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     AccountPath.casValidate,
     { schema: { tags, summary: 'Validate a CAS ticket and start a session', querystring: casValidateQuery }, config: { permission: 'public', rateLimit: login } },
-    async (request, reply) => reply.ok(await validateCasTicket(app, request.query.ticket, request.query.service, request.ip), 'login.ok'),
+    async (request, reply) => {
+      const result = await validateCasTicket(app, request.query.ticket, request.query.service, request.ip);
+      return reply.ok(result, needsSecondFactor(result) ? 'login.secondFactorRequired' : 'login.ok');
+    },
   );
 
   // system activation and account settings

@@ -91,7 +91,7 @@ function restrictedTree(rows: Parameters<typeof permissionTree>[0], held: Readon
 }
 
 async function log(app: FastifyInstance, caller: CurrentUser, ip: string, content: string, started: number) {
-  await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, ip, content: `departRole: ${content}`, costMs: performance.now() - started });
+  await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, tenantId: caller.tenantId, ip, content: `departRole: ${content}`, costMs: performance.now() - started });
 }
 
 /**

@@ -103,6 +103,7 @@ export async function startSession(app: FastifyInstance, user: Selectable<SysUse
     operateType: LogOperateType.login,
     userId: user.id,
     username: user.username,
+    tenantId: user.tenant_id,
     ip,
     content,
     costMs: performance.now() - started,
@@ -117,9 +118,9 @@ export async function startSession(app: FastifyInstance, user: Selectable<SysUse
   };
 }
 
-export async function logout(app: FastifyInstance, token: string, user: { id: string; username: string }, ip: string): Promise<void> {
+export async function logout(app: FastifyInstance, token: string, user: { id: string; username: string; tenantId: string | null }, ip: string): Promise<void> {
   await app.tokens.revoke(token);
-  await writeLoginLog(app, { operateType: LogOperateType.logout, userId: user.id, username: user.username, ip, content: `User ${user.username} logged out`, costMs: 0 });
+  await writeLoginLog(app, { operateType: LogOperateType.logout, userId: user.id, username: user.username, tenantId: user.tenantId, ip, content: `User ${user.username} logged out`, costMs: 0 });
 }
 
 /** Own password only; every session of the user ends, so the client logs in again (SPEC section 5). */

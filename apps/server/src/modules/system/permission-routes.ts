@@ -133,6 +133,7 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
         operateType: OperationType.edit,
         userId: caller.id,
         username: caller.username,
+        tenantId: caller.tenantId,
         ip: request.ip,
         content: `role: data rules of ${roleId} on ${permissionId}: ${ids.join(',') || 'none'}`,
         costMs: performance.now() - started,

@@ -71,7 +71,7 @@ async function syncOrgCode(app: FastifyInstance, userId: string): Promise<void> 
 }
 
 async function log(app: FastifyInstance, caller: CurrentUser, ip: string, content: string, started: number) {
-  await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, ip, content: `user: ${content}`, costMs: performance.now() - started });
+  await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, tenantId: caller.tenantId, ip, content: `user: ${content}`, costMs: performance.now() - started });
 }
 
 /**

@@ -55,6 +55,7 @@ export const visitorAdminRoutes: FastifyPluginAsyncZod = async (app) => {
             operateType: OperationType.edit,
             userId: caller.id,
             username: caller.username,
+            tenantId: caller.tenantId,
             ip: request.ip,
             content: `visitor: ${status === VisitorStatus.frozen ? 'freeze' : 'thaw'} ${found.join(',')}`,
             costMs: performance.now() - started,

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   crudPath,
+  dataLogEntity,
+  DataLogPath,
   entityActions,
   entityDeclarations,
   entityLabel,
   entityPermissionCodes,
   importInitialFields,
+  logEntity,
   permissionCode,
   tenantEntity,
   translate,
@@ -79,20 +82,32 @@ describe.each(dialects)('every declared screen on %s', (dialect) => {
   });
 
   const withUnique = addable.filter((e) => (e.unique ?? []).length > 0);
-  it.each(withUnique.map((e) => [e.name, e] as const))('%s: refuses a duplicate of every unique field with the spec message', async (_name, entity) => {
+  it.each(withUnique.map((e) => [e.name, e] as const))('%s: refuses a duplicate of every unique field with the spec message, on add and on edit', async (_name, entity) => {
     const sample = samples[entity.name] as (n: number, f: Fixtures) => Row;
     const first = sample(2, fx);
-    await added(entity, first);
+    const firstId = await added(entity, first);
+    const second = sample(6, fx);
+    const secondId = await added(entity, second);
     const before = await count(entity);
     for (const unique of entity.unique ?? []) {
       const copy = { ...sample(3, fx) };
-      for (const name of [unique.field, ...(unique.within ?? [])]) copy[name] = first[name];
+      const taken: Row = { ...second, id: secondId };
+      for (const name of [unique.field, ...(unique.within ?? [])]) copy[name] = taken[name] = first[name];
       for (const lang of ['en-US', 'ja-JP'] as const) {
         const answer = await add(entity, copy, admin, lang);
         expect(answer.envelope, `${entity.name}.${unique.field}`).toMatchObject({ success: false, message: translate(lang, unique.message) });
+        const edited = await call(admin, 'PUT', crudPath(entity, 'edit'), taken, lang);
+        expect(edited.envelope, `${entity.name}.${unique.field} on edit`).toMatchObject({ success: false, message: translate(lang, unique.message) });
       }
+      const stored = (await call(admin, 'GET', `${crudPath(entity, 'queryById')}?id=${secondId}`)).envelope.result;
+      expect(stored[unique.field], `${entity.name}.${unique.field} kept after the refused edit`).toBe(second[unique.field]);
     }
+    // a row keeps its own values: saving it unchanged is no duplicate of itself
+    const kept = await call(admin, 'PUT', crudPath(entity, 'edit'), { ...first, id: firstId });
+    expect(kept.envelope.success, `${entity.name} saved with its own values: ${kept.envelope.message}`).toBe(true);
     expect(await count(entity)).toBe(before);
+    // the second row leaves its value free for the later tests (three job handlers only)
+    expect((await call(admin, 'DELETE', `${crudPath(entity, 'delete')}?id=${secondId}`)).envelope.success).toBe(true);
   });
 
   it.each(entityDeclarations.map((e) => [e.name, e] as const))('%s: a user holding only the list permission gets 510 for every change', async (_name, entity) => {
@@ -161,8 +176,10 @@ describe.each(dialects)('every declared screen on %s', (dialect) => {
     for (const [name, value] of Object.entries(row)) if (!entity.fields[name]?.writeOnly && typeof value !== 'object') expect(String(back[0]?.[name]), `${entity.name}.${name}`).toBe(String(value));
   });
 
-  it('keeps each tenant to its own rows in every tenant-scoped screen: lists, exports, queryById, edit and delete', async () => {
-    const scoped = entityDeclarations.filter((e) => e.tenantScoped);
+  it('keeps each tenant to its own rows in every tenant-scoped screen and in the logs: lists, exports, queryById, edit and delete', async () => {
+    // the login, operation and data logs copy tenants' rows and sign-ins: they are checked whatever their declaration says
+    const logs = [logEntity, dataLogEntity];
+    const scoped = [...new Set([...entityDeclarations.filter((e) => e.tenantScoped), ...logs])];
     const tenants = { A: await added(tenantEntity, { name: 'Tenant A', code: 'tenant_a', status: 1 }), B: await added(tenantEntity, { name: 'Tenant B', code: 'tenant_b', status: 1 }) };
     await createRoleWith(app, 'tenant_manager', scoped.flatMap(entityPermissionCodes));
     const tokens: Record<string, string> = {};
@@ -196,6 +213,26 @@ describe.each(dialects)('every declared screen on %s', (dialect) => {
         if (entityActions(entity).includes('delete')) expect((await call(token, 'DELETE', `${crudPath(entity, 'delete')}?id=${String(stranger.id)}`)).statusCode).toBe(404);
         expect((await list(entity, otherToken)).envelope.result.records.length, `${entity.name} untouched`).toBe(foreign.length);
       }
+      // sign-ins of users without a tenant (here the system administrator) belong to no tenant
+      expect((await list(logEntity, token)).envelope.result.records.filter((r) => r.username === 'admin'), `admin's entries in ${name}'s log`).toEqual([]);
+      const stranger = (await list(dataLogEntity, otherToken)).envelope.result.records[0] as Row;
+      expect((await call(token, 'GET', `${DataLogPath.compare}?dataId1=${String(stranger.id)}&dataId2=${String(stranger.id)}`)).envelope.success, `${name} compares another tenant's versions`).toBe(false);
     }
+    // the system administrator reads every tenant's entries, as in every other screen
+    for (const [name, token] of Object.entries(tokens)) {
+      for (const [entity, by] of [[logEntity, 'username'], [dataLogEntity, 'createBy']] as const) {
+        const own = (await list(entity, token, `${by}=${name.toLowerCase()}_manager`)).envelope.result.records;
+        const seen = (await list(entity, admin, `${by}=${name.toLowerCase()}_manager`)).envelope.result.records;
+        expect(own.length, `${entity.name} of ${name}`).toBeGreaterThan(0);
+        expect(seen.map((r) => r.id).sort(), `${entity.name} of ${name} seen by the administrator`).toEqual(own.map((r) => r.id).sort());
+      }
+    }
+    // a version written when the administrator changes a tenant's row belongs to that tenant, not to the administrator
+    const position = entityDeclarations.find((e) => e.name === 'position') as EntityDeclaration;
+    const ofB = (await list(position, tokens.B)).envelope.result.records[0] as Row;
+    expect((await call(admin, 'PUT', crudPath(position, 'edit'), { id: ofB.id, name: 'Renamed by the administrator' })).envelope.success).toBe(true);
+    const versions = async (token: string) => (await list(dataLogEntity, token, `dataId=${String(ofB.id)}`)).envelope.result.records.filter((r) => r.createBy === 'admin');
+    expect(await versions(tokens.B as string)).toHaveLength(1);
+    expect(await versions(tokens.A as string)).toHaveLength(0);
   });
 });

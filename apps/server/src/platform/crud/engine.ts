@@ -232,6 +232,8 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
           data_id: id,
           data_content: JSON.stringify(toApiRow(entity, row)),
           data_version: Number(last?.v ?? 0) + 1,
+          // the copy belongs to the row's tenant, even when a system administrator changed it
+          tenant_id: entity.tenantScoped ? (row.tenant_id ?? null) : ctx.caller.tenantId,
           create_by: ctx.caller.username,
           create_time: nowIso(app),
           update_by: null,
@@ -245,7 +247,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
   }
 
   async function log(ctx: CrudContext, operateType: number, content: string, started: number) {
-    await writeOperationLog(app, { operateType, userId: ctx.caller.id, username: ctx.caller.username, ip: ctx.request.ip, content: `${entity.name}: ${content}`, costMs: performance.now() - started });
+    await writeOperationLog(app, { operateType, userId: ctx.caller.id, username: ctx.caller.username, tenantId: ctx.caller.tenantId, ip: ctx.request.ip, content: `${entity.name}: ${content}`, costMs: performance.now() - started });
   }
 
   /** Refuses a value a unique field already holds (within the caller's tenant for tenant-scoped entities). */

@@ -1,5 +1,5 @@
 import { MobileOutlined } from '@ant-design/icons';
-import { PHONE_PATTERN, SmsMode, type LoginResult } from '@isps/contract';
+import { PHONE_PATTERN, SmsMode, needsSecondFactor, type LoginResult, type SecondFactorChallenge } from '@isps/contract';
 import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../../shared/api/index.ts';
@@ -13,7 +13,7 @@ interface PhoneLoginValues {
 }
 
 /** The login page's second way in: a code sent by SMS to the phone of the account (POST /sys/phoneLogin). */
-export function PhoneLoginForm({ onDone }: { onDone: (result: LoginResult) => void }) {
+export function PhoneLoginForm({ onDone, onChallenge }: { onDone: (result: LoginResult) => void; onChallenge: (challenge: SecondFactorChallenge) => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<PhoneLoginValues>();
   const login = usePhoneLogin();
@@ -23,7 +23,11 @@ export function PhoneLoginForm({ onDone }: { onDone: (result: LoginResult) => vo
   async function submit(values: PhoneLoginValues) {
     const answer = await login.mutateAsync({ mobile: values.mobile.trim(), captcha: values.captcha.trim() }).catch(() => null);
     if (!answer) return;
-    if (!answer.success || !answer.result?.token) {
+    if (answer.success && answer.result && needsSecondFactor(answer.result)) {
+      onChallenge(answer.result);
+      return;
+    }
+    if (!answer.success || !answer.result || needsSecondFactor(answer.result) || !answer.result.token) {
       feedback().notify('error', t('login.failed'), answer.message || t('login.failed'), 4);
       return;
     }

@@ -6,6 +6,7 @@ import { feedback } from '../../../shared/api/index.ts';
 import { useChallengeEnroll } from '../api/two-factor-challenge-enroll.ts';
 import { useTwoFactorLogin } from '../api/two-factor-login.ts';
 import styles from '../pages/account.module.css';
+import { TwoFactorSecret } from './two-factor-secret.tsx';
 
 export interface SecondFactorStepProps {
   challenge: SecondFactorChallenge;
@@ -42,7 +43,7 @@ export function SecondFactorStep({ challenge, onDone, onCancel }: SecondFactorSt
               <div className={styles.qr}>
                 <QRCode value={enrollment.data.uri} size={176} />
               </div>
-              <div className={styles.secret}>{t('login.secondFactorSecret', { secret: enrollment.data.secret })}</div>
+              <TwoFactorSecret secret={enrollment.data.secret} />
             </>
           ) : (
             <Skeleton.Image active />
@@ -66,7 +67,7 @@ export function SecondFactorStep({ challenge, onDone, onCancel }: SecondFactorSt
             {t('login.secondFactorSubmit')}
           </Button>
         </Form.Item>
-        <Button type="link" onClick={onCancel}>
+        <Button type="link" className={styles.linkButton} onClick={onCancel}>
           {t('login.secondFactorBack')}
         </Button>
       </Form>

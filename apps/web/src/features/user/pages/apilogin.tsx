@@ -1,10 +1,12 @@
+import { needsSecondFactor, type LoginResult, type SecondFactorChallenge } from '@isps/contract';
 import { Button, Result, Spin } from 'antd';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { HOME_PATH, useSession } from '../../../shared/session/index.ts';
 import { useDocumentTitle } from '../../../shared/ui/index.ts';
 import { validateCasTicket } from '../api/validate-cas-ticket.ts';
+import { SecondFactorStep } from '../components/second-factor-step.tsx';
 import styles from './account.module.css';
 
 /** The CAS server redirects here with ?ticket=; the service is this page's own address without the ticket. */
@@ -16,6 +18,15 @@ export default function ApiLoginPage() {
   const signIn = useSession((s) => s.signIn);
   const navigate = useNavigate();
   const [failure, setFailure] = useState<string | null>(ticket ? null : t('apilogin.noTicket'));
+  const [challenge, setChallenge] = useState<SecondFactorChallenge | null>(null);
+  const redirect = params.get('redirect');
+  const enter = useCallback(
+    (result: LoginResult) => {
+      signIn(result.token, result.userInfo, result.multi_depart === 2);
+      navigate(redirect ?? HOME_PATH, { replace: true });
+    },
+    [signIn, navigate, redirect],
+  );
 
   useEffect(() => {
     if (!ticket) return;
@@ -25,15 +36,21 @@ export default function ApiLoginPage() {
     validateCasTicket(ticket, service.toString())
       .then((answer) => {
         if (cancelled) return;
-        if (!answer.success || !answer.result?.token) return setFailure(answer.message || t('apilogin.failed'));
-        signIn(answer.result.token, answer.result.userInfo, answer.result.multi_depart === 2);
-        navigate(params.get('redirect') ?? HOME_PATH, { replace: true });
+        if (!answer.success || !answer.result) return setFailure(answer.message || t('apilogin.failed'));
+        // the ticket stands for the password: two-step users still give their code
+        if (needsSecondFactor(answer.result)) return setChallenge(answer.result);
+        if (!answer.result.token) return setFailure(answer.message || t('apilogin.failed'));
+        enter(answer.result);
       })
       .catch(() => !cancelled && setFailure(t('apilogin.failed')));
     return () => {
       cancelled = true;
     };
-  }, [ticket, signIn, navigate, params, t]);
+  }, [ticket, enter, t]);
+
+  if (challenge) {
+    return <SecondFactorStep challenge={challenge} onDone={enter} onCancel={() => navigate('/user/login', { replace: true })} />;
+  }
 
   if (!failure) {
     return (
