@@ -48,6 +48,8 @@ describe('route declarations', () => {
       'GET /api/health',
       'GET /api/sys/activation/status',
       'GET /api/sys/randomImage/:key',
+      // uploaded files under unguessable names, read by <img src> without a token (file-routes.ts)
+      'GET /api/sys/common/static/*',
       'GET /api/sys/user/register/check',
       'POST /api/sys/activation/activate',
       'POST /api/sys/login',

@@ -6,7 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Perm } from '@isps/contract';
+import { Perm, UPLOAD_MAX_BYTES } from '@isps/contract';
 import { resolveDataSourceKey, resolveTokenPepper, type Config } from './config.ts';
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
@@ -108,8 +108,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(jobSchedulerPlugin);
 
   await app.register(helmet, { contentSecurityPolicy });
-  // spreadsheet imports: one file per request, bounded
-  await app.register(multipart, { limits: { files: 1, fileSize: 10 * 1024 * 1024, fields: 10 } });
+  // spreadsheet imports and uploads: one file per request, bounded
+  await app.register(multipart, { limits: { files: 1, fileSize: UPLOAD_MAX_BYTES, fields: 10 } });
   app.decorate('crudEntities', new Map());
   const rateLimitRedis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   if (rateLimitRedis) app.addHook('onClose', async () => void (await rateLimitRedis.quit()));

@@ -2,6 +2,7 @@ export * from './envelope.ts';
 export * from './http.ts';
 export * from './ids.ts';
 export * from './paths.ts';
+export * from './files.ts';
 export * from './auth.ts';
 export * from './account.ts';
 export * from './visitor.ts';

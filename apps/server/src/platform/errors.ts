@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { UPLOAD_MAX_BYTES } from '@isps/contract';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FastifyError } from 'fastify';
 import { AppError, envelope, httpStatusOf } from './envelope.ts';
@@ -33,6 +34,9 @@ export const errorsPlugin = fp(
       const status = error.statusCode ?? 500;
       if (status === 429) {
         return reply.status(429).send({ ...envelope(lang, 'badRequest', null, 'error.tooManyRequests'), code: 429 });
+      }
+      if (error.code === 'FST_REQ_FILE_TOO_LARGE') {
+        return reply.status(400).send(envelope(lang, 'badRequest', null, 'upload.tooLarge', { max: UPLOAD_MAX_BYTES / 1024 / 1024 }));
       }
       if (status >= 400 && status < 500) {
         const detail = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'malformed JSON body' : (error.code ?? 'invalid request');

@@ -178,6 +178,10 @@ export interface UserNotice {
   openType: OpenType | null;
   openPage: string | null;
   busId: string | null;
+  /** addresses of uploaded files, as on the announcement (attachments comma-separated) */
+  backgroundImage: string | null;
+  attachments: string | null;
+  video: string | null;
   readFlag: 0 | 1;
   readTime: string | null;
   createTime: string | null;

@@ -284,6 +284,9 @@ const noticeColumns = [
   'a.open_type',
   'a.open_page',
   'a.bus_id',
+  'a.background_image',
+  'a.attachments',
+  'a.video',
   'a.create_time',
   's.read_flag',
   's.read_time',
@@ -301,6 +304,9 @@ type NoticeRow = {
   open_type: string | null;
   open_page: string | null;
   bus_id: string | null;
+  background_image: string | null;
+  attachments: string | null;
+  video: string | null;
   create_time: string | null;
   read_flag: number;
   read_time: string | null;
@@ -320,6 +326,9 @@ function toNotice(row: NoticeRow): UserNotice {
     openType: (row.open_type as UserNotice['openType']) ?? null,
     openPage: row.open_page,
     busId: row.bus_id,
+    backgroundImage: row.background_image,
+    attachments: row.attachments,
+    video: row.video,
     readFlag: Number(row.read_flag) === 1 ? 1 : 0,
     readTime: row.read_time,
     createTime: row.create_time,

@@ -1,6 +1,5 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import {
   AnnouncementPath,
   MessageTemplatePath,
@@ -12,6 +11,7 @@ import {
   type UserNotice,
 } from '@isps/contract';
 import { openSocket, wsBase } from '../../platform/realtime/test-client.ts';
+import { REFUSED_RECIPIENT_REPLY, startSmtp, type LocalSmtp } from '../../test/smtp-server.ts';
 import {
   USER_PASSWORD,
   adminToken,
@@ -186,27 +186,6 @@ describe.each(await testDialects())('announcements on %s', (dialect) => {
   });
 });
 
-/** A local SMTP server that keeps what it receives. */
-async function startSmtp(): Promise<{ port: number; mails: Array<{ to: string[]; raw: string }>; close: () => Promise<void> }> {
-  const mails: Array<{ to: string[]; raw: string }> = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as { port: number }).port;
-  return { port, mails, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 async function closedPort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
@@ -216,13 +195,13 @@ async function closedPort(): Promise<number> {
 }
 
 describe.each(await testDialects())('message templates test-send on %s', (dialect) => {
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let smtp: LocalSmtp;
   let t: TestApp;
   let admin: string;
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    t = await buildTestApp(dialect, { env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, SMTP_FROM: 'Console <console@isps.test>' } });
+    smtp = await startSmtp({ refuse: (address) => address.startsWith('gone@') });
+    t = await buildTestApp(dialect, { env: { SMTP_URL: smtp.url, SMTP_FROM: 'Console <console@isps.test>' } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     admin = await adminToken(t.app);
     const template = await injectAs(t.app, admin, {
@@ -272,6 +251,14 @@ describe.each(await testDialects())('message templates test-send on %s', (dialec
     expect(smtp.mails[0]?.raw).toContain('console@isps.test');
     const listed = await injectAs<Page<SysMessage>>(t.app, admin, { method: 'GET', url: api(t.app, '/sys/message/sysMessage/list?esType=email') });
     expect(listed.envelope.result.records[0]).toMatchObject({ esReceiver: 'dan@example.com', esSendStatus: '1' });
+  });
+
+  it('records a recipient the SMTP server refuses as a failed send with the server reply as its reason', async () => {
+    const refused = await send({ templateCode: 'door_alarm', testData: '{}', receiver: 'gone@example.com', msgType: 'email' });
+    expect(refused.statusCode).toBe(200);
+    expect(refused.envelope).toMatchObject({ success: false, code: 500, result: { esSendStatus: '2', esSendNum: 1, esType: 'email' } });
+    expect(refused.envelope.result.esResult).toContain(REFUSED_RECIPIENT_REPLY);
+    expect(smtp.mails.some((mail) => mail.to.includes('gone@example.com'))).toBe(false);
   });
 
   it('records a failing SMTP server as a failed send, never a 500', async () => {

@@ -10,6 +10,7 @@ import { userRoutes } from './user-routes.ts';
 import { departRoleRoutes } from './depart-role-routes.ts';
 import { permissionRoutes } from './permission-routes.ts';
 import { jobRoutes } from './job-routes.ts';
+import { fileRoutes } from './file-routes.ts';
 import { issueCaptcha, login, logout, updateOwnPassword } from './login-service.ts';
 import { permissionResultOf } from './permission-service.ts';
 import { findActiveUserById, setCurrentOrgCode, toUserInfo, userDeparts } from './user-service.ts';
@@ -106,4 +107,5 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(departRoleRoutes);
   await app.register(permissionRoutes);
   await app.register(jobRoutes);
+  await app.register(fileRoutes);
 };

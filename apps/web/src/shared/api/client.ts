@@ -61,7 +61,7 @@ export function buildUrl(url: string, baseURL: string, params: Params | undefine
   return `${joined}${joined.includes('?') ? '&' : '?'}${search}`;
 }
 
-function buildHeaders(url: string, data: unknown, extra: Record<string, string> | undefined): Headers {
+export function buildHeaders(url: string, data: unknown, extra: Record<string, string> | undefined): Headers {
   const headers = new Headers({ Accept: 'application/json' });
   if (data !== undefined && !(data instanceof FormData)) headers.set('Content-Type', 'application/json;charset=UTF-8');
   if (sendsSessionHeaders(url)) {

@@ -2,3 +2,4 @@ export { API_BASE, ApiError, http, reactToFailure, request, unwrap, type Request
 export { browser, feedback, setFeedback, type Feedback } from './feedback.ts';
 export { dictItemsQuery, getDictItems, useDictItems } from './get-dict-items.ts';
 export { queryClient } from './query-client.ts';
+export { uploadFile, type UploadOptions, type UploadedFile } from './upload-file.ts';

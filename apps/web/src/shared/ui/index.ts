@@ -10,3 +10,4 @@ export { CronInput } from './cron-input.tsx';
 export { sameAsRule, strongPasswordRule } from './password-rules.ts';
 export { NewPasswordFields, type NewPasswordFieldsProps } from './new-password-fields.tsx';
 export { SliderCaptcha, type SliderCaptchaProps } from './slider-captcha.tsx';
+export { RichTextEditor, type RichTextEditorProps } from './rich-text-editor/index.ts';

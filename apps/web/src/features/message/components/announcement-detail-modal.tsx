@@ -1,4 +1,5 @@
-import { CompressOutlined, ExpandOutlined } from '@ant-design/icons';
+import { CompressOutlined, ExpandOutlined, PaperClipOutlined } from '@ant-design/icons';
+import { displayFileName } from '@isps/contract';
 import { Button, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +18,17 @@ export interface NoticeDetail {
   openType: string | null;
   openPage: string | null;
   readFlag?: 0 | 1;
+  /** addresses of uploaded files (attachments comma-separated) */
+  backgroundImage?: string | null;
+  attachments?: string | null;
+  video?: string | null;
+}
+
+// the server accepts only these on input; anything older or stranger is not turned into a link
+const SHOWN_ADDRESS = /^(\/(?!\/)|https?:\/\/)/i;
+
+function addresses(value: string | null | undefined): string[] {
+  return (value ?? '').split(',').map((s) => s.trim()).filter((s) => SHOWN_ADDRESS.test(s));
 }
 
 /** SPEC section 2 announcement detail: 60% wide, full-screen toggle, Close, and a handle button for url notices. */
@@ -37,7 +49,8 @@ export function AnnouncementDetailModal({ notice, onClose }: { notice: NoticeDet
     <Modal
       open={!!notice}
       onCancel={onClose}
-      width={fullScreen ? '100%' : '60%'}
+      // 60% of a desktop window; a phone (below 768 px) gets the window's width less antd's margins
+      width={fullScreen ? '100%' : { xs: '100%', md: '60%' }}
       className={fullScreen ? styles.fullScreen : undefined}
       style={fullScreen ? { top: 0, paddingBottom: 0, maxWidth: '100vw' } : undefined}
       destroyOnHidden
@@ -73,8 +86,29 @@ export function AnnouncementDetailModal({ notice, onClose }: { notice: NoticeDet
           <Typography.Text type="secondary" className={styles.detailMeta}>
             {t('notices.sender')}: {notice.sender ?? '-'} · {t('notices.sendTime')}: {formatTime(notice.sendTime) || '-'}
           </Typography.Text>
+          {addresses(notice.backgroundImage).map((src) => (
+            <img key={src} src={src} alt="" className={styles.detailBackground} data-testid="announcement-background" />
+          ))}
           {/* The server sanitises announcement HTML (no scripts, handlers or javascript: URLs) before storing it. */}
           <div className={styles.detailContent} data-testid="announcement-content" dangerouslySetInnerHTML={{ __html: notice.msgContent ?? '' }} />
+          {addresses(notice.video).map((src) => (
+            <video key={src} src={src} controls preload="metadata" className={styles.detailVideo} aria-label={t('notices.video')} />
+          ))}
+          {addresses(notice.attachments).length > 0 && (
+            <section className={styles.detailAttachments} aria-label={t('notices.attachments')}>
+              <Typography.Text strong>{t('notices.attachments')}</Typography.Text>
+              <ul>
+                {addresses(notice.attachments).map((href) => (
+                  <li key={href}>
+                    <PaperClipOutlined aria-hidden />{' '}
+                    <a href={href} download={displayFileName(href)} target="_blank" rel="noopener noreferrer">
+                      {displayFileName(href)}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
         </article>
       )}
     </Modal>

@@ -6,3 +6,6 @@ export function formatTime(value: string | null | undefined): string {
   const time = dayjs(value);
   return time.isValid() ? time.format('YYYY-MM-DD HH:mm:ss') : value;
 }
+
+/** A list column of such times: wide enough for `YYYY-MM-DD HH:mm:ss` and the cell's padding, never squeezed. */
+export const TIME_COLUMN_WIDTH = 180;

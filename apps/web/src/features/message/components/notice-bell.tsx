@@ -5,6 +5,7 @@ import { Badge, Button, Empty, List, Popover, Tabs, Tag, Typography } from 'antd
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useLayoutSettings } from '../../../shared/layout-settings/index.ts';
 import { useAppEvent, useRealtimeChannel } from '../../../shared/realtime/index.ts';
 import { noticeKeys, useNoticeSummary } from '../api/list-by-user.ts';
 import { useMarkRead } from '../api/mark-read.ts';
@@ -50,6 +51,8 @@ export function NoticeBell() {
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
   const [detail, setDetail] = useState<UserNotice | null>(null);
+  // on a phone the 300 px popover fits on neither side of the bell: centred below it, it is shifted into the window
+  const mobile = useLayoutSettings((s) => s.device) === 'mobile';
   useRealtimeChannel();
   const summary = useNoticeSummary(true);
   const markRead = useMarkRead();
@@ -102,7 +105,14 @@ export function NoticeBell() {
 
   return (
     <>
-      <Popover content={content} trigger="click" placement="bottomRight" open={open} onOpenChange={setOpen} arrow={{ pointAtCenter: true }}>
+      <Popover
+        content={content}
+        trigger="click"
+        placement={mobile ? 'bottom' : 'bottomRight'}
+        open={open}
+        onOpenChange={setOpen}
+        arrow={{ pointAtCenter: true }}
+      >
         <span className={styles.bell} role="button" aria-label={t('notices.bell')} data-testid="notice-bell" data-count={count}>
           <Badge count={count} size="small" overflowCount={99}>
             <BellOutlined className={styles.bellIcon} />

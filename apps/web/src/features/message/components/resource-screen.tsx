@@ -1,6 +1,6 @@
 import type { Page } from '@isps/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { App, Button, Card, Form, Modal, Space, Table } from 'antd';
+import { App, Button, Card, Form, Grid, Modal, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -30,11 +30,16 @@ interface ResourceScreenProps<T extends { id: string }> {
   perms: { add: string; edit: string; delete: string };
   /** extra row actions (a test-send, for one) */
   rowActions?: (row: T) => ReactNode;
+  /** the actions column's width: room for edit and delete unless told */
+  actionsWidth?: number;
 }
+
+/** The width of the message center's dialogs: the spec's 60% on a desktop, the whole width on a phone. */
+export const DIALOG_WIDTH = { xs: '100%', md: '80%', xl: '60%' };
 
 /** The message center's list + dialog screens: paged table, search, add, edit and confirmed delete. */
 export function ResourceScreen<T extends { id: string }>(props: ResourceScreenProps<T>) {
-  const { resource, entityLabel, nameOf, columns, filters, formItems, defaults, perms, rowActions } = props;
+  const { resource, entityLabel, nameOf, columns, filters, formItems, defaults, perms, rowActions, actionsWidth = 140 } = props;
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const [params, setParams] = useState<Params>({ pageNo: 1, pageSize: 10 });
@@ -44,6 +49,8 @@ export function ResourceScreen<T extends { id: string }>(props: ResourceScreenPr
   const save = useResourceAction(resource.key, resource.save);
   const remove = useResourceAction(resource.key, resource.remove);
   const can = { add: usePermission(perms.add), edit: usePermission(perms.edit), delete: usePermission(perms.delete) };
+  // on a phone a right-fixed actions column would cover most of the narrow table: it scrolls with the rest there
+  const wide = Grid.useBreakpoint().md !== false;
 
   useEffect(() => {
     if (!editing) return;
@@ -65,8 +72,8 @@ export function ResourceScreen<T extends { id: string }>(props: ResourceScreenPr
   const actionColumn: ColumnsType<T>[number] = {
     title: t('crud.actions'),
     key: 'actions',
-    width: 220,
-    fixed: 'right',
+    width: actionsWidth,
+    fixed: wide ? 'right' : undefined,
     render: (_: unknown, row: T) => (
       <Space size={0} wrap>
         {can.edit && (
@@ -146,7 +153,7 @@ export function ResourceScreen<T extends { id: string }>(props: ResourceScreenPr
       />
       <Modal
         open={!!editing}
-        width="60%"
+        width={DIALOG_WIDTH}
         title={t(editing?.row ? 'crud.editTitle' : 'crud.addTitle', { entity: entityLabel })}
         okText={t('crud.save')}
         cancelText={t('common.cancel')}

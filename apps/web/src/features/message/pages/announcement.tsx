@@ -1,5 +1,5 @@
 import { AnnouncementPerm, PriorityColor, SendStatus, type Announcement } from '@isps/contract';
-import { App, Badge, Button, Card, Form, Input, Select, Space, Table, Tag } from 'antd';
+import { App, Badge, Button, Card, Form, Grid, Input, Select, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +13,7 @@ import {
   type AnnouncementFilter,
 } from '../api/announcement-authoring.ts';
 import { AnnouncementDetailModal } from '../components/announcement-detail-modal.tsx';
-import { formatTime } from '../components/format-time.ts';
+import { TIME_COLUMN_WIDTH, formatTime } from '../components/format-time.ts';
 import { AnnouncementFormModal } from '../components/announcement-form-modal.tsx';
 
 const statusBadge = { [SendStatus.draft]: 'default', [SendStatus.released]: 'success', [SendStatus.revoked]: 'warning' } as const;
@@ -21,6 +21,8 @@ const statusBadge = { [SendStatus.draft]: 'default', [SendStatus.released]: 'suc
 /** system/announcement: write, release, revoke and delete announcements. */
 export default function AnnouncementPage() {
   const { t } = useTranslation();
+  // on a phone a right-fixed actions column would cover the titles: it scrolls with the rest of the table there
+  const wide = Grid.useBreakpoint().md !== false;
   const { modal, message } = App.useApp();
   const [filter, setFilter] = useState<AnnouncementFilter>({ pageNo: 1, pageSize: 10 });
   const [editing, setEditing] = useState<{ row: Announcement | null } | null>(null);
@@ -67,12 +69,12 @@ export default function AnnouncementPage() {
       render: (v: Announcement['sendStatus']) => <Badge status={statusBadge[v] ?? 'default'} text={t(`announcement.status.${v}`)} />,
     },
     { title: t('notices.sender'), dataIndex: 'sender', width: 120 },
-    { title: t('notices.sendTime'), dataIndex: 'sendTime', width: 170, render: (v: string | null) => formatTime(v) },
+    { title: t('notices.sendTime'), dataIndex: 'sendTime', width: TIME_COLUMN_WIDTH, render: (v: string | null) => formatTime(v) },
     {
       title: t('crud.actions'),
       key: 'actions',
       width: 240,
-      fixed: 'right',
+      fixed: wide ? 'right' : undefined,
       render: (_: unknown, row) => (
         <Space size={0} wrap>
           <Button type="link" size="small" onClick={() => setViewing(row)}>
@@ -141,7 +143,7 @@ export default function AnnouncementPage() {
         loading={list.isFetching}
         columns={columns}
         dataSource={list.data?.records ?? []}
-        scroll={{ x: 1200 }}
+        scroll={{ x: 1100 }}
         pagination={{
           current: filter.pageNo,
           pageSize: filter.pageSize,

@@ -4,7 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { messages } from '../api/message-center.ts';
 import { ResourceScreen } from '../components/resource-screen.tsx';
-import { formatTime } from '../components/format-time.ts';
+import { TIME_COLUMN_WIDTH, formatTime } from '../components/format-time.ts';
 import { jsonObjectRule } from '../components/json-rule.ts';
 
 const statusBadge = { '0': 'default', '1': 'success', '2': 'error' } as const;
@@ -15,18 +15,19 @@ export default function MessagePage() {
   const { t } = useTranslation();
   const sendTypes = SEND_TYPES.map((v) => ({ value: v, label: t(`message.sendType.${v}`) }));
   const columns: ColumnsType<SysMessage> = [
-    { title: t('message.field.esTitle'), dataIndex: 'esTitle', ellipsis: true },
-    { title: t('message.field.esReceiver'), dataIndex: 'esReceiver', width: 180, ellipsis: true },
-    { title: t('message.field.esType'), dataIndex: 'esType', width: 110, render: (v: string) => t(`message.sendType.${v === 'email' ? 'email' : 'system'}`) },
+    { title: t('message.field.esTitle'), dataIndex: 'esTitle', width: 180, ellipsis: true },
+    { title: t('message.field.esReceiver'), dataIndex: 'esReceiver', width: 160, ellipsis: true },
+    { title: t('message.field.esType'), dataIndex: 'esType', width: 100, render: (v: string) => t(`message.sendType.${v === 'email' ? 'email' : 'system'}`) },
     {
       title: t('message.field.esSendStatus'),
       dataIndex: 'esSendStatus',
-      width: 120,
+      width: 100,
       render: (v: SysMessage['esSendStatus']) => <Badge status={statusBadge[v] ?? 'default'} text={t(`message.sendStatus.${v}`)} />,
     },
-    { title: t('message.field.esSendNum'), dataIndex: 'esSendNum', width: 100 },
-    { title: t('message.field.esResult'), dataIndex: 'esResult', width: 200, ellipsis: true },
-    { title: t('message.field.esSendTime'), dataIndex: 'esSendTime', width: 170, render: (v: string | null) => formatTime(v) },
+    { title: t('message.field.esSendNum'), dataIndex: 'esSendNum', width: 80 },
+    // the reason of a failed send is read in full, not cut to one line
+    { title: t('message.field.esResult'), dataIndex: 'esResult', width: 220 },
+    { title: t('message.field.esSendTime'), dataIndex: 'esSendTime', width: TIME_COLUMN_WIDTH, render: (v: string | null) => formatTime(v) },
   ];
   return (
     <ResourceScreen<SysMessage>

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { usePermission } from '../../../shared/permission/index.ts';
 import { sendTemplateMessage, templates, useResourceAction } from '../api/message-center.ts';
 import { jsonObjectRule, parseJsonObject } from '../components/json-rule.ts';
-import { ResourceScreen } from '../components/resource-screen.tsx';
+import { DIALOG_WIDTH, ResourceScreen } from '../components/resource-screen.tsx';
 
 const defaults: Partial<SysMessageTemplate> = { templateType: '1' };
 
@@ -47,7 +47,7 @@ function TestSendModal({ template, onClose }: { template: SysMessageTemplate | n
   return (
     <Modal
       open={!!template}
-      width="60%"
+      width={DIALOG_WIDTH}
       title={`${t('template.testSend')}: ${template?.templateName ?? ''}`}
       okText={t('template.send')}
       cancelText={t('common.cancel')}
@@ -97,6 +97,7 @@ export default function TemplatePage() {
         columns={columns}
         defaults={defaults}
         perms={{ add: MessagePerm.templateAdd, edit: MessagePerm.templateEdit, delete: MessagePerm.templateDelete }}
+        actionsWidth={220}
         rowActions={(row) =>
           canTest && (
             <Button type="link" size="small" onClick={() => setTesting(row)}>

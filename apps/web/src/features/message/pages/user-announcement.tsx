@@ -7,7 +7,7 @@ import { useMyAnnouncements, type MyNoticeFilter } from '../api/get-my-announcem
 import { useMarkRead } from '../api/mark-read.ts';
 import { useReadAll } from '../api/read-all.ts';
 import { AnnouncementDetailModal } from '../components/announcement-detail-modal.tsx';
-import { formatTime } from '../components/format-time.ts';
+import { TIME_COLUMN_WIDTH, formatTime } from '../components/format-time.ts';
 
 type ReadFilter = 'all' | '0' | '1';
 
@@ -31,7 +31,7 @@ export default function UserAnnouncementPage() {
     { title: t('notices.title'), dataIndex: 'titile', ellipsis: true },
     { title: t('notices.category'), dataIndex: 'msgCategory', width: 140, render: (v: string) => t(`notices.category.${v === '2' ? '2' : '1'}`) },
     { title: t('notices.sender'), dataIndex: 'sender', width: 140 },
-    { title: t('notices.sendTime'), dataIndex: 'sendTime', width: 180, render: (v: string | null) => formatTime(v) },
+    { title: t('notices.sendTime'), dataIndex: 'sendTime', width: TIME_COLUMN_WIDTH, render: (v: string | null) => formatTime(v) },
     {
       title: t('notices.priority'),
       dataIndex: 'priority',
