@@ -57,6 +57,9 @@ function useColorWeak() {
   }, [colorWeak]);
 }
 
+/** How many messages, and how many notifications, are on screen at once; the oldest makes way for a new one. */
+export const TOAST_LIMIT = 3;
+
 // Lets the request layer show notices and modals inside the themed, localised antd context.
 function FeedbackBridge() {
   const { notification, modal } = AntApp.useApp();
@@ -75,7 +78,8 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <I18nextProvider i18n={i18n}>
       <ConfigProvider locale={antdLocales[language]} theme={theme} wave={{ disabled: !theme.token.motion }} button={{ autoInsertSpace: false }}>
-        <AntApp>
+        {/* a few toasts at a time: a burst of saves must not bury the screen they report on */}
+        <AntApp message={{ maxCount: TOAST_LIMIT }} notification={{ maxCount: TOAST_LIMIT }}>
           <FeedbackBridge />
           <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
         </AntApp>

@@ -32,17 +32,19 @@ function withIcons(items: SideMenuItem[]): (SideMenuItem & { icon?: ReactNode })
   }));
 }
 
-function renderMenuLink(item: { path?: string; external?: boolean }, dom: ReactNode, onNavigate: () => void) {
+// A name too long for the 200 px sidebar ends in an ellipsis (the link is a block the text can shrink in) and is read
+// whole in the link's title.
+function renderMenuLink(item: { path?: string; external?: boolean; name?: string }, dom: ReactNode, onNavigate: () => void) {
   if (!item.path) return dom;
   if (item.external) {
     return (
-      <a href={item.path} target="_blank" rel="noopener noreferrer">
+      <a href={item.path} target="_blank" rel="noopener noreferrer" className={styles.menuLink} title={item.name}>
         {dom}
       </a>
     );
   }
   return (
-    <Link to={item.path} onClick={onNavigate}>
+    <Link to={item.path} onClick={onNavigate} className={styles.menuLink} title={item.name}>
       {dom}
     </Link>
   );
@@ -195,7 +197,7 @@ export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
         menuDataRender={() => menuData}
         menuItemRender={(item, dom) =>
           // On a phone the drawer closes once a page is chosen.
-          renderMenuLink({ path: item.path, external: Boolean((item as { external?: boolean }).external) }, dom, () => mobile && setCollapsed(true))
+          renderMenuLink({ path: item.path, name: typeof item.name === 'string' ? item.name : undefined, external: Boolean((item as { external?: boolean }).external) }, dom, () => mobile && setCollapsed(true))
         }
         subMenuItemRender={(_item, dom) => dom}
         onMenuHeaderClick={() => undefined}

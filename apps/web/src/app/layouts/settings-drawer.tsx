@@ -71,6 +71,7 @@ export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () =
           optionType="button"
           buttonStyle="solid"
           aria-labelledby="settings-nav-theme"
+          className={styles.choice}
           value={settings.navTheme}
           onChange={(e) => update({ navTheme: e.target.value as LayoutSettings['navTheme'] })}
           options={(['dark', 'light'] as const).map((value) => ({ value, label: t(`settings.navTheme.${value}`) }))}
@@ -107,6 +108,7 @@ export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () =
           optionType="button"
           buttonStyle="solid"
           aria-labelledby="settings-layout-mode"
+          className={styles.choice}
           value={settings.layoutMode}
           onChange={(e) => update({ layoutMode: e.target.value as LayoutSettings['layoutMode'] })}
           options={(['sidemenu', 'topmenu'] as const).map((value) => ({ value, label: t(`settings.layoutMode.${value}`) }))}

@@ -18,6 +18,8 @@ export function TestHomePage() {
         rowKey={(route) => route.example ?? route.path}
         pagination={false}
         size="small"
+        // a phone scrolls the list inside its card instead of widening the page
+        scroll={{ x: 'max-content' }}
         dataSource={[...STATIC_ROUTES]}
         columns={[
           {

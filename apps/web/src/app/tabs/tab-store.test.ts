@@ -16,6 +16,12 @@ describe('multi-page tabs', () => {
     expect(keys()).toEqual([home, '/a', '/b', '/c', '/d']);
   });
 
+  it('puts home first when it is opened after other pages', () => {
+    useTabs.getState().reset();
+    for (const path of ['/a', '/b', home, '/c']) useTabs.getState().open(tab(path));
+    expect(keys()).toEqual([home, '/a', '/b', '/c']);
+  });
+
   it('refuses to close the home page and the last page', () => {
     expect(useTabs.getState().close(home, home)).toEqual({ closed: false, reason: 'home' });
     useTabs.getState().reset();

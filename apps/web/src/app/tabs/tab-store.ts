@@ -39,7 +39,8 @@ export const useTabs = create<TabsState>()((set, get) => ({
   open(tab) {
     const tabs = get().tabs;
     const index = tabs.findIndex((t) => t.key === tab.key);
-    if (index === -1) set({ tabs: [...tabs, tab] });
+    // home, which never closes, heads the bar even when it was opened after other pages
+    if (index === -1) set({ tabs: isHome(tab) ? [tab, ...tabs] : [...tabs, tab] });
     else if (tabs[index]?.titleKey !== tab.titleKey) set({ tabs: tabs.map((t, i) => (i === index ? tab : t)) });
   },
   close(key, active) {

@@ -4,7 +4,7 @@ import { Form, type FormInstance } from 'antd';
 import { I18nextProvider } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { i18n } from '../i18n/index.ts';
-import { CheckRulesEditor } from './check-rules-editor.tsx';
+import { CheckRuleTrial, CheckRulesEditor } from './check-rules-editor.tsx';
 import { displayValue } from './entity-fields.ts';
 import { fieldRules } from './zod-rules.ts';
 
@@ -24,7 +24,7 @@ function renderEditor(initial?: string) {
     form = instance;
     return (
       <Form form={instance} initialValues={{ ruleJson: initial }} onValuesChange={(changed: { ruleJson?: string }) => changed.ruleJson !== undefined && values.push(changed.ruleJson)}>
-        <Form.Item name="ruleJson" label="Rules" rules={fieldRules(field, { mode: 'add', label: 'Rules', lang: 'en-US' })} validateFirst>
+        <Form.Item name="ruleJson" label="Rules" rules={fieldRules(field, { mode: 'add', label: 'Rules', lang: 'en-US' })} validateFirst extra={<CheckRuleTrial name="ruleJson" />}>
           <CheckRulesEditor />
         </Form.Item>
       </Form>
@@ -117,7 +117,7 @@ describe('the check rule editor', { timeout: 30_000 }, () => {
     expect((local.getByRole('textbox', { name: 'Expression 1' }) as HTMLInputElement).value).toBe('c');
   });
 
-  it('tries a typed value against the rules', () => {
+  it('tries a typed value against the rules', async () => {
     renderEditor(JSON.stringify({ localRules: [{ digits: 2, pattern: '[A-Z]+', message: 'Two letters first', priority: 1 }], globalRules: [{ pattern: '.{4,}', message: 'Four at least', priority: 2 }] }));
     const trial = screen.getByRole('textbox', { name: 'Try a value' });
     fireEvent.change(trial, { target: { value: 'AB12' } });
@@ -127,7 +127,19 @@ describe('the check rule editor', { timeout: 30_000 }, () => {
     fireEvent.change(trial, { target: { value: 'AB' } });
     expect(screen.getByText('Refused: Four at least')).toBeTruthy();
     type(table('Local rules').getByRole('textbox', { name: 'Expression 1' }), '(');
-    expect(screen.getByText('Correct the rules to try a value')).toBeTruthy();
+    // the box reads the rules from the form, which tells its watchers after the change
+    expect(await screen.findByText('Correct the rules to try a value')).toBeTruthy();
+  });
+
+  it("shows the field's message by the tables, above the box that tries a value", async () => {
+    const { form } = renderEditor();
+    await act(async () => {
+      await form().validateFields().catch(() => undefined);
+    });
+    const message = await screen.findByText('Rules is required');
+    const trial = screen.getByRole('textbox', { name: 'Try a value' });
+    expect(message.compareDocumentPosition(trial) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(trial.closest('.ant-input-status-error, .ant-input-affix-wrapper-status-error')).toBeNull();
   });
 
   it('sums a stored set up in lists and details', () => {

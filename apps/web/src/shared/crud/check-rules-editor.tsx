@@ -177,7 +177,7 @@ interface CheckRulesEditorProps {
 
 /**
  * A check rule set (SPEC sections 3 and 5) as two tables, local rules (per digit, in order) and global rules, each
- * cell checked with the schema the server uses; a box under them tries the rules on a typed value.
+ * cell checked with the schema the server uses. `CheckRuleTrial` belongs under the field, below its message.
  */
 export function CheckRulesEditor({ id, value, onChange, disabled }: CheckRulesEditorProps) {
   const { t, i18n } = useTranslation();
@@ -190,7 +190,6 @@ export function CheckRulesEditor({ id, value, onChange, disabled }: CheckRulesEd
     setState({ source: value, drafts });
   }
   const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
-  const [trial, setTrial] = useState('');
   // after a failed save (or any change the form refuses) every wrong cell shows why
   const { status } = Form.Item.useStatus();
   const revealAll = status === 'error';
@@ -246,19 +245,6 @@ export function CheckRulesEditor({ id, value, onChange, disabled }: CheckRulesEd
   };
 
   const empty = drafts.localRules.length + drafts.globalRules.length === 0;
-  const ruleSet = checkRuleSetSchema.safeParse(toRuleSet(drafts));
-  let trialOutcome: ReactNode = null;
-  if (trial !== '') {
-    if (!ruleSet.success || empty) trialOutcome = <Typography.Text type="secondary">{t('crud.checkRules.tryUnavailable')}</Typography.Text>;
-    else {
-      const outcome = runCheckRules(ruleSet.data, trial);
-      trialOutcome = outcome.passed ? (
-        <Typography.Text type="success">{t('crud.checkRules.tryPassed')}</Typography.Text>
-      ) : (
-        <Typography.Text type="danger">{t('crud.checkRules.tryFailed', { message: outcome.message })}</Typography.Text>
-      );
-    }
-  }
 
   return (
     <div id={id} style={{ width: '100%' }}>
@@ -269,21 +255,49 @@ export function CheckRulesEditor({ id, value, onChange, disabled }: CheckRulesEd
           {translate(lang, 'validation.checkRuleEmpty')}
         </Typography.Text>
       ) : null}
-      <Space orientation="vertical" size={4} style={{ width: '100%' }}>
-        <Typography.Text strong>{t('crud.checkRules.try')}</Typography.Text>
-        <Form.Item noStyle validateStatus="">
-          <Input
-            value={trial}
-            onChange={(e) => setTrial(e.target.value)}
-            aria-label={t('crud.checkRules.try')}
-            placeholder={t('crud.checkRules.tryPlaceholder')}
-            allowClear
-            spellCheck={false}
-          />
-        </Form.Item>
-        <div aria-live="polite">{trialOutcome}</div>
-      </Space>
     </div>
+  );
+}
+
+/**
+ * The box under a check rule field (the form item's `extra`, so that the field's own message stays next to the
+ * tables): tries the rules being edited, the value of the field `name` of the surrounding form, on a typed value.
+ */
+export function CheckRuleTrial({ name }: { name: string }) {
+  const { t } = useTranslation();
+  const value: unknown = Form.useWatch(name);
+  const [trial, setTrial] = useState('');
+  const drafts = toDrafts(value);
+  const empty = drafts.localRules.length + drafts.globalRules.length === 0;
+  let outcome: ReactNode = null;
+  if (trial !== '') {
+    const ruleSet = checkRuleSetSchema.safeParse(toRuleSet(drafts));
+    if (!ruleSet.success || empty) outcome = <Typography.Text type="secondary">{t('crud.checkRules.tryUnavailable')}</Typography.Text>;
+    else {
+      const result = runCheckRules(ruleSet.data, trial);
+      outcome = result.passed ? (
+        <Typography.Text type="success">{t('crud.checkRules.tryPassed')}</Typography.Text>
+      ) : (
+        <Typography.Text type="danger">{t('crud.checkRules.tryFailed', { message: result.message })}</Typography.Text>
+      );
+    }
+  }
+  return (
+    <Space orientation="vertical" size={4} style={{ width: '100%', marginTop: 8 }}>
+      <Typography.Text strong>{t('crud.checkRules.try')}</Typography.Text>
+      {/* the field's error status is not this box's */}
+      <Form.Item noStyle validateStatus="">
+        <Input
+          value={trial}
+          onChange={(e) => setTrial(e.target.value)}
+          aria-label={t('crud.checkRules.try')}
+          placeholder={t('crud.checkRules.tryPlaceholder')}
+          allowClear
+          spellCheck={false}
+        />
+      </Form.Item>
+      <div aria-live="polite">{outcome}</div>
+    </Space>
   );
 }
 

@@ -102,6 +102,15 @@ describe('the generic list page of a declaration', { timeout: 30_000 }, () => {
     await waitFor(() => expect(lastList().searchParams.get('pageNo')).toBe('2'));
   });
 
+  it('asks the server again when the same search is made again', async () => {
+    renderScreen();
+    await screen.findByText('P-01');
+    const calls = listUrls.length;
+    fireEvent.click(button(t('crud.search')));
+    await waitFor(() => expect(listUrls.length).toBe(calls + 1));
+    expect(lastList().searchParams.get('pageNo')).toBe('1');
+  });
+
   it('demands a selection before a batch delete', async () => {
     renderScreen();
     await screen.findByText('P-01');

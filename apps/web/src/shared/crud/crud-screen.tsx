@@ -14,7 +14,7 @@ import { useEntityList } from './api/list-entity.ts';
 import { useTreeList } from './api/query-tree-list.ts';
 import { CrudTable, type CrudColumn } from './crud-table.tsx';
 import { DetailDrawer } from './detail-drawer.tsx';
-import { displayValue, fieldLabelKey, type CrudRow } from './entity-fields.ts';
+import { columnWidth, displayValue, fieldLabelKey, type CrudRow } from './entity-fields.ts';
 import { EntityFormModal } from './entity-form-modal.tsx';
 import { SearchControl } from './field-control.tsx';
 import { ImportButton } from './import-button.tsx';
@@ -86,7 +86,10 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
 
   const applySearch = (values: Record<string, unknown>) => {
     setSelected([]);
-    setState((s) => ({ ...s, pageNo: 1, filters: values }));
+    const next: ListState = { ...state, pageNo: 1, filters: values };
+    setState(next);
+    // searching again for the same thing asks the server again: rows may have changed since
+    if (JSON.stringify(listParams(entity, next)) === JSON.stringify(params)) void source.refetch();
   };
   const resetSearch = () => {
     searchForm.resetFields();
@@ -150,6 +153,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
       ),
     sortable: entity.sortable.includes(name),
     compare: asTree ? (a, b) => compareText(displayValue(entity, name, a, t), displayValue(entity, name, b, t)) : undefined,
+    width: columnWidth(entity, name),
     ellipsis: entity.fields[name]?.kind === 'json' || entity.fields[name]?.widget.kind === 'textarea',
   }));
   const RowActions = extension?.RowActions;
@@ -158,7 +162,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
     title: t('crud.actions'),
     fixedRight: true,
     render: (row) => (
-      <Space size={0} wrap={false}>
+      <Space size={0} wrap>
         {can.edit ? (
           <Button type="link" size="small" onClick={() => setFormState({ mode: 'edit', row })}>
             {t('crud.edit')}

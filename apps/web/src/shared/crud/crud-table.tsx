@@ -14,8 +14,22 @@ export interface CrudColumn {
   /** compare for client-side sorting (tree lists); server lists leave sorting to the server */
   compare?: (a: CrudRow, b: CrudRow) => number;
   fixedRight?: boolean;
+  /** the least width: the column may grow with the table but never shrinks below it (a time keeps its one line) */
   width?: number;
+  /** long text: one line cut with an ellipsis at `CLIPPED_WIDTH`, the whole text in the cell's title */
   ellipsis?: boolean;
+}
+
+/** The widest a clipped (ellipsis) column grows before it cuts its text. */
+const CLIPPED_WIDTH = 240;
+const clipped = { display: 'block', maxWidth: CLIPPED_WIDTH, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
+
+function clip(content: ReactNode): ReactNode {
+  return (
+    <span style={clipped} title={typeof content === 'string' || typeof content === 'number' ? String(content) : undefined}>
+      {content}
+    </span>
+  );
 }
 
 export interface CrudTableProps {
@@ -41,14 +55,13 @@ export function CrudTable({ columns, rows, loading, pagination, sort, onChange, 
     key: column.key,
     dataIndex: column.key,
     title: column.title,
-    render: (_value: unknown, row: CrudRow) => column.render(row),
+    render: (_value: unknown, row: CrudRow) => (column.ellipsis ? clip(column.render(row)) : column.render(row)),
     sorter: column.sortable ? (column.compare ?? true) : false,
     sortOrder: column.sortable ? (sort?.field === column.key ? toAntOrder(sort.order) : null) : undefined,
     sortDirections: ['ascend', 'descend'],
     showSorterTooltip: false,
     fixed: column.fixedRight && wide ? 'right' : undefined,
     width: column.width,
-    ellipsis: column.ellipsis,
   }));
 
   const handleChange: TableProps<CrudRow>['onChange'] = (page, _filters, sorter) => {
@@ -70,7 +83,11 @@ export function CrudTable({ columns, rows, loading, pagination, sort, onChange, 
       dataSource={rows}
       loading={loading}
       onChange={handleChange}
-      scroll={{ x: 'max-content' }}
+      // the columns take their content's width while the card has room; past that the text wraps (a time never: its
+      // width is its least), and only when even that does not fit does the table scroll sideways. A fixed layout
+      // would size the columns by their headers and let the right-fixed actions cover the cells before them.
+      tableLayout="auto"
+      scroll={{ x: true }}
       rowSelection={
         selection
           ? { selectedRowKeys: selection.keys, onChange: (keys, selected) => selection.onChange(keys.map(String), selected), checkStrictly: true, preserveSelectedRowKeys: false }

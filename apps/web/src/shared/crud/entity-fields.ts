@@ -33,6 +33,15 @@ export function formatTime(value: unknown, kind: FieldKind): string {
   return time.format(kind === 'date' ? 'YYYY-MM-DD' : 'YYYY-MM-DD HH:mm:ss');
 }
 
+/**
+ * The width of a time column: room for `YYYY-MM-DD HH:mm:ss` (or the date alone) and the cell's padding, so a list
+ * with a right-fixed actions column scrolls sideways instead of squeezing a time under it. Other columns: none.
+ */
+export function columnWidth(entity: EntityDeclaration, name: string): number | undefined {
+  const kind = fieldKind(entity, name);
+  return kind === 'datetime' ? 180 : kind === 'date' ? 120 : undefined;
+}
+
 type Translate = (key: string, params?: Record<string, unknown>) => string;
 
 /** "2 local, 1 global": a stored check rule set in a list cell or a detail view. */

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { isLanguage, storedLanguage } from '../i18n/index.ts';
 import { useAddEntity } from './api/add-entity.ts';
 import { useEditEntity } from './api/edit-entity.ts';
+import { CheckRuleTrial } from './check-rules-editor.tsx';
 import type { CrudRow } from './entity-fields.ts';
 import { FormControl } from './field-control.tsx';
 import { formPayload, initialFormValues } from './form-values.ts';
@@ -94,6 +95,7 @@ export function EntityFormModal({ entity, mode, row, fixed = {}, onClose }: Enti
               required={Boolean(field.required) && (mode === 'add' || !field.writeOnly)}
               valuePropName={field.widget.kind === 'switch' ? 'value' : undefined}
               validateFirst
+              extra={field.widget.kind === 'checkRules' ? <CheckRuleTrial name={name} /> : undefined}
             >
               <FormControl entity={entity} name={name} mode={mode} />
             </Form.Item>

@@ -6,7 +6,7 @@ import { useDeleteCompletely } from './api/delete-completely.ts';
 import { useRecycleBin } from './api/list-recycle-bin.ts';
 import { useRestoreEntities } from './api/restore-entities.ts';
 import { CrudTable, type CrudColumn } from './crud-table.tsx';
-import { displayValue, fieldLabelKey } from './entity-fields.ts';
+import { columnWidth, displayValue, fieldLabelKey } from './entity-fields.ts';
 
 /** Deleted rows: restore one or several, or delete them completely after a confirmation. */
 export function RecycleBinModal({ entity, onClose }: { entity: EntityDeclaration; onClose: () => void }) {
@@ -30,7 +30,7 @@ export function RecycleBinModal({ entity, onClose }: { entity: EntityDeclaration
   const demandSelection = (then: () => void) => (selected.length === 0 ? void message.warning(t('crud.selectRecord')) : then());
 
   const columns: CrudColumn[] = [
-    ...entity.columns.map((name) => ({ key: name, title: t(fieldLabelKey(entity, name)), render: (row: Record<string, unknown>) => displayValue(entity, name, row, t), ellipsis: true })),
+    ...entity.columns.map((name) => ({ key: name, title: t(fieldLabelKey(entity, name)), render: (row: Record<string, unknown>) => displayValue(entity, name, row, t), width: columnWidth(entity, name), ellipsis: true })),
     {
       key: '__actions',
       title: t('crud.actions'),

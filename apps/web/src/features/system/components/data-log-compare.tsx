@@ -1,4 +1,4 @@
-import { DataLogPath, entityDeclarations, permissionCode, type DataLogVersion } from '@isps/contract';
+import { AUDIT_FIELDS, DataLogPath, entityDeclarations, permissionCode, type DataLogVersion } from '@isps/contract';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Modal, Table, Typography } from 'antd';
 import { useState } from 'react';
@@ -21,8 +21,9 @@ function CompareDialog({ ids, onClose }: { ids: [string, string]; onClose: () =>
   const [a, b] = versions.data ?? [];
   const entity = a ? entityDeclarations.find((e) => e.table === a.dataTable) : undefined;
   const fields = a && b ? [...new Set([...Object.keys(a.content), ...Object.keys(b.content)])] : [];
-  // values as the screens show them (times, dictionary texts) when the record's screen is known
-  const cell = (content: Record<string, unknown> | undefined, name: string) => (entity && content && name in entity.fields ? displayValue(entity, name, content, t) : show(content?.[name]));
+  // values as the screens show them (times, also the audit ones, and dictionary texts) when the record's screen is known
+  const cell = (content: Record<string, unknown> | undefined, name: string) =>
+    entity && content && (name in entity.fields || name in AUDIT_FIELDS) ? displayValue(entity, name, content, t) : show(content?.[name]);
   const rows = fields.map((name) => ({ key: name, name, before: cell(a?.content, name), after: cell(b?.content, name) }));
   return (
     <Modal open title={t('dataLogScreen.compareTitle')} footer={null} width={size === '100%' ? '100%' : 900} onCancel={onClose} destroyOnHidden>
@@ -47,6 +48,9 @@ function CompareDialog({ ids, onClose }: { ids: [string, string]; onClose: () =>
   );
 }
 
+/** The one "check two versions" warning: a later one replaces it, and the comparison it asked for takes it away. */
+const PICK_TWO = 'data-log-pick-two';
+
 /** 'Compare' for exactly two checked versions. */
 function CompareButton({ entity, selected }: CrudExtensionProps & { selected: string[]; clearSelection: () => void }) {
   const { t } = useTranslation();
@@ -58,7 +62,8 @@ function CompareButton({ entity, selected }: CrudExtensionProps & { selected: st
     <>
       <Button
         onClick={() => {
-          if (selected.length !== 2) return void message.warning(t('dataLogScreen.pickTwo'));
+          if (selected.length !== 2) return void message.warning({ key: PICK_TWO, content: t('dataLogScreen.pickTwo') });
+          message.destroy(PICK_TWO);
           setOpen([selected[0] as string, selected[1] as string]);
         }}
       >

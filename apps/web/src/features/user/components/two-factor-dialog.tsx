@@ -1,6 +1,6 @@
 import { SafetyOutlined } from '@ant-design/icons';
 import type { Envelope, TwoFactorEnrollment } from '@isps/contract';
-import { Alert, Button, Form, Input, Modal, QRCode, Skeleton, Typography } from 'antd';
+import { Alert, Form, Input, Modal, QRCode, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../../shared/api/index.ts';
@@ -8,6 +8,7 @@ import { useTwoFactorStatus } from '../api/get-two-factor-status.ts';
 import { useTwoFactorConfirm } from '../api/two-factor-confirm.ts';
 import { useTwoFactorDisable } from '../api/two-factor-disable.ts';
 import { useTwoFactorEnroll } from '../api/two-factor-enroll.ts';
+import { TwoFactorSecret } from './two-factor-secret.tsx';
 import styles from '../pages/account.module.css';
 
 export interface TwoFactorDialogProps {
@@ -60,7 +61,8 @@ export function TwoFactorDialog({ open, onClose }: TwoFactorDialogProps) {
   }
 
   const enrolled = status.data?.enrolled === true;
-  const codeForm = (submitLabel: string, danger: boolean) => (
+  // the code is sent with the dialog's own footer button (or Enter), like every other dialog
+  const codeForm = (
     <Form<{ code: string }> form={form} layout="vertical" onFinish={(v) => void submit(v)} className={styles.twoFactorForm}>
       <Form.Item
         name="code"
@@ -69,9 +71,6 @@ export function TwoFactorDialog({ open, onClose }: TwoFactorDialogProps) {
       >
         <Input prefix={<SafetyOutlined aria-hidden />} autoComplete="one-time-code" inputMode="numeric" maxLength={6} />
       </Form.Item>
-      <Button type="primary" danger={danger} htmlType="submit" loading={confirm.isPending || disable.isPending}>
-        {submitLabel}
-      </Button>
     </Form>
   );
 
@@ -86,7 +85,7 @@ export function TwoFactorDialog({ open, onClose }: TwoFactorDialogProps) {
         ) : (
           <>
             <Typography.Paragraph className={styles.twoFactorNote}>{t('twoFactorDialog.disableHint')}</Typography.Paragraph>
-            {codeForm(t('twoFactorDialog.disable'), true)}
+            {codeForm}
           </>
         )}
       </>
@@ -98,25 +97,37 @@ export function TwoFactorDialog({ open, onClose }: TwoFactorDialogProps) {
         <div className={styles.qr}>
           <QRCode value={enrollment.uri} size={176} />
         </div>
-        <div className={styles.secret} data-testid="two-factor-secret">
-          {t('login.secondFactorSecret', { secret: enrollment.secret })}
-        </div>
-        {codeForm(t('twoFactorDialog.enable'), false)}
+        <TwoFactorSecret secret={enrollment.secret} testId="two-factor-secret" />
+        {codeForm}
       </>
     );
   } else {
     body = (
       <>
         <Alert type="info" showIcon title={t('twoFactorDialog.off')} />
-        <Button type="primary" className={styles.twoFactorStart} onClick={() => void start()} loading={enroll.isPending}>
-          {t('twoFactorDialog.setUp')}
-        </Button>
       </>
     );
   }
 
+  // the one thing the dialog can do now, on the right of the standard footer next to Cancel; none once it is required
+  let action: { label: string; danger: boolean; run: () => void; busy: boolean } | null = null;
+  if (status.data && enrolled && !status.data.required) action = { label: t('twoFactorDialog.disable'), danger: true, run: () => form.submit(), busy: disable.isPending };
+  else if (status.data && !enrolled && enrollment) action = { label: t('twoFactorDialog.enable'), danger: false, run: () => form.submit(), busy: confirm.isPending };
+  else if (status.data && !enrolled) action = { label: t('twoFactorDialog.setUp'), danger: false, run: () => void start(), busy: enroll.isPending };
+
   return (
-    <Modal open={open} title={t('twoFactorDialog.title')} onCancel={close} footer={null} destroyOnHidden width={440}>
+    <Modal
+      open={open}
+      title={t('twoFactorDialog.title')}
+      onCancel={close}
+      footer={action ? undefined : null}
+      okText={action?.label}
+      cancelText={t('common.cancel')}
+      onOk={action?.run}
+      okButtonProps={{ danger: action?.danger, loading: action?.busy }}
+      destroyOnHidden
+      width={440}
+    >
       {body}
     </Modal>
   );

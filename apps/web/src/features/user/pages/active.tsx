@@ -1,5 +1,6 @@
 import { KeyOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Input, Typography } from 'antd';
+import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { feedback } from '../../../shared/api/index.ts';
@@ -42,7 +43,7 @@ export default function ActivePage() {
             state.expired
               ? t('active.statusExpired')
               : state.authorizedUntil
-                ? t('active.statusValid', { until: new Date(state.authorizedUntil).toLocaleString() })
+                ? t('active.statusValid', { until: dayjs(state.authorizedUntil).format('YYYY-MM-DD HH:mm:ss') })
                 : t('active.statusNotRequired')
           }
         />

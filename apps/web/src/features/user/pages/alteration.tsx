@@ -73,6 +73,7 @@ export default function AlterationPage() {
       <Steps
         className={styles.steps}
         current={step}
+        status={step === 3 ? 'finish' : 'process'}
         size="small"
         responsive={false}
         titlePlacement="vertical"
@@ -103,7 +104,7 @@ export default function AlterationPage() {
                 {t('reset.next')}
               </Button>
             </Form.Item>
-            <Button type="link" onClick={() => setStep(0)}>
+            <Button type="link" className={styles.linkButton} onClick={() => setStep(0)}>
               {t('reset.back')}
             </Button>
           </Form>
@@ -120,6 +121,7 @@ export default function AlterationPage() {
         )}
         {step === 3 && (
           <Result
+            className={styles.result}
             status="success"
             title={t('reset.doneTitle')}
             subTitle={t('reset.doneDescription')}

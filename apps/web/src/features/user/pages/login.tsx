@@ -134,9 +134,10 @@ export default function LoginPage() {
       </Typography.Title>
       <Tabs
         centered
+        className={styles.tabs}
         items={[
           { key: 'account', label: t('login.tabAccount'), children: accountForm },
-          { key: 'phone', label: t('login.tabPhone'), children: <PhoneLoginForm onDone={enter} /> },
+          { key: 'phone', label: t('login.tabPhone'), children: <PhoneLoginForm onDone={enter} onChallenge={setChallenge} /> },
         ]}
       />
       <div className={styles.links}>

@@ -13,6 +13,7 @@ export default function RegisterResultPage() {
   return (
     <div className={styles.wide}>
       <Result
+        className={styles.result}
         status="success"
         title={t('registerResult.title', { username })}
         subTitle={t('registerResult.description')}
