@@ -1,24 +1,46 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode, totpStep } from '../apps/server/src/modules/account/totp.ts';
-import { translate } from '../packages/contract/src/index.ts';
+import { startCasResponder, type CasResponder } from '../apps/server/src/test/cas-responder.ts';
+import { AccountPath, translate, type IssuedActivationCode } from '../packages/contract/src/index.ts';
 import { text, type UiLanguage } from './catalogues.ts';
-import { animationsSettled, launchBrowser, newContext, passSliderCaptcha, responseTo, screenshot, startServer, type RunningServer } from './harness.ts';
+import {
+  adminSessionOn,
+  animationsSettled,
+  freePort,
+  launchBrowser,
+  newContext,
+  passSliderCaptcha,
+  responseTo,
+  screenshot,
+  startServer,
+  type AdminSession,
+  type RunningServer,
+} from './harness.ts';
 
 const en = (key: Parameters<typeof text>[1], params?: Record<string, string>) => text('en-US', key, params);
 
+const ADMIN_PASSWORD = 'Admin#Pass2025';
+
 let server: RunningServer;
 let browser: Browser;
+let admin: AdminSession;
+let cas: CasResponder;
 
 beforeAll(async () => {
+  // single sign-on: the console asks a CAS server started here, which knows the console's own apilogin address
+  const port = await freePort();
+  cas = await startCasResponder(`http://127.0.0.1:${port}/user/apilogin`);
   // the log SMS provider writes codes at info level; the test reads them like an operator would
-  server = await startServer({ LOG_LEVEL: 'info' });
+  server = await startServer({ LOG_LEVEL: 'info', CAS_SERVER_URL: cas.url }, undefined, { port });
+  admin = await adminSessionOn(server, ADMIN_PASSWORD);
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await cas?.close();
 });
 
 /** The latest code the log SMS provider wrote for the phone. */
@@ -49,6 +71,137 @@ const submitButton = (page: Page, lang: UiLanguage) => page.getByRole('button', 
 
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle');
+}
+
+async function expectSameLeftEdge(one: Locator, other: Locator) {
+  const [a, b] = await Promise.all([one.boundingBox(), other.boundingBox()]);
+  expect(Math.abs((a?.x ?? -100) - (b?.x ?? 100))).toBeLessThan(1);
+}
+
+/** How many lines a block of text takes. */
+async function lineCount(block: Locator): Promise<number> {
+  return block.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+  });
+}
+
+/** The words of a text (runs between spaces) that a line break cuts in two. */
+async function brokenWords(block: Locator): Promise<string[]> {
+  return block.evaluate((el) => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const content = node.textContent ?? '';
+      for (const match of content.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(match[0]);
+      }
+    }
+    return broken;
+  });
+}
+
+/** A result page's title uses the form's width: one line on a desktop, and a phone breaks it between words only. */
+async function expectResultTitleFits(page: Page, title: string, viewport: 'desktop' | 'mobile') {
+  const heading = page.locator('.ant-result-title');
+  expect(await heading.innerText()).toBe(title);
+  if (viewport === 'desktop') expect(await lineCount(heading), title).toBe(1);
+  expect(await brokenWords(heading), title).toEqual([]);
+}
+
+/** The key of an authenticator as a person sees it: its characters split wherever a visible gap or a line break parts them. */
+async function keyGroupsSeen(box: Locator, label: string): Promise<string[]> {
+  return box.evaluate((el, skip) => {
+    const glyphs: { c: string; left: number; right: number; top: number }[] = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const content = node.textContent ?? '';
+      for (let i = 0; i < content.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const r = range.getBoundingClientRect();
+        glyphs.push({ c: content.charAt(i), left: r.left, right: r.right, top: Math.round(r.top) });
+      }
+    }
+    const key = glyphs.slice(skip.length).filter((g) => g.c.trim() !== '');
+    const groups: string[] = [];
+    key.forEach((g, i) => {
+      const prev = key[i - 1];
+      if (!prev || prev.top !== g.top || g.left - prev.right > 2) groups.push(g.c);
+      else groups[groups.length - 1] += g.c;
+    });
+    return groups;
+  }, label);
+}
+
+/** The enrol step of the two-step dialog: the key in whole groups of four, and the standard footer (Cancel, then the action on the right). */
+async function expectEnrolDialogReadable(dialog: Locator, lang: UiLanguage, secret: string) {
+  const groups = await keyGroupsSeen(dialog.getByTestId('two-factor-secret'), text(lang, 'login.secondFactorSecret', { secret: '' }));
+  expect(groups.join('')).toBe(secret);
+  expect(groups.slice(0, -1).every((g) => g.length === 4), groups.join(' ')).toBe(true);
+  expect(groups.at(-1)?.length ?? 0).toBeLessThanOrEqual(4);
+  const [cancel, enable, code] = await Promise.all([
+    dialog.getByRole('button', { name: text(lang, 'common.cancel') }).boundingBox(),
+    dialog.getByRole('button', { name: text(lang, 'twoFactorDialog.enable') }).boundingBox(),
+    dialog.getByLabel(text(lang, 'login.secondFactorCode')).boundingBox(),
+  ]);
+  if (!cancel || !enable || !code) throw new Error('the enrol step lacks Cancel, its action or the code field');
+  // right-aligned (at the form's right edge, give or take the footer's own padding), Cancel on the left of the action,
+  // both on the footer row under the code field
+  expect(Math.abs(enable.x + enable.width - (code.x + code.width))).toBeLessThan(16);
+  expect(enable.x).toBeGreaterThan(code.x + code.width / 2);
+  expect(cancel.x + cancel.width).toBeLessThanOrEqual(enable.x);
+  expect(Math.abs(cancel.y - enable.y)).toBeLessThan(1);
+  expect(enable.y).toBeGreaterThan(code.y + code.height);
+}
+
+const combos = [
+  ['zh-CN', 'desktop'],
+  ['zh-CN', 'mobile'],
+  ['en-US', 'desktop'],
+  ['en-US', 'mobile'],
+] as const;
+
+/** Fills the account form of the login page and submits it, as a person does. */
+async function signIn(page: Page, lang: UiLanguage, username: string, password: string) {
+  await page.goto(`${server.url}/user/login`);
+  await page.getByLabel(text(lang, 'login.username'), { exact: true }).fill(username);
+  await page.getByLabel(text(lang, 'login.password'), { exact: true }).fill(password);
+  await page.getByLabel(text(lang, 'login.captcha'), { exact: true }).fill('abcd');
+  await passSliderCaptcha(page);
+  await submitButton(page, lang).click();
+}
+
+/**
+ * The codes an authenticator app shows for `secret`. The server takes each 30 s step once and accepts one step
+ * ahead, so every code after the first waits until the next step is at most one ahead of now.
+ */
+function authenticator(secret: string) {
+  let usedStep: number | null = null;
+  return {
+    async next(): Promise<string> {
+      if (usedStep === null) {
+        usedStep = totpStep(Date.now());
+      } else {
+        const last = usedStep;
+        await expect.poll(() => totpStep(Date.now()) + 1, { timeout: 40_000, interval: 500 }).toBeGreaterThan(last);
+        usedStep = last + 1;
+      }
+      return totpCode(secret, usedStep * 30_000);
+    },
+    /** six digits that are no code of the steps around now */
+    wrong(): string {
+      const step = totpStep(Date.now());
+      const near = [step - 1, step, step + 1, step + 2].map((s) => totpCode(secret, s * 30_000));
+      return ['123456', '654321', '000000'].find((c) => !near.includes(c)) as string;
+    },
+  };
 }
 
 describe('account pages', () => {
@@ -88,6 +241,41 @@ describe('account pages', () => {
     await context.close();
   });
 
+  it('rates passwords low, middle and high and refuses a taken user name, e-mail and phone when the field is left', async () => {
+    await admin.call('POST', '/sys/user/add', { username: 'taken', realname: 'Taken', password: 'Taken#Pass2025', email: 'taken@example.com', phone: '13700000099' });
+    const context = await newContext(browser, { lang: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/user/register`);
+    const field = (key: Parameters<typeof text>[1]) => page.getByLabel(en(key), { exact: true });
+    const strength = (level: 'register.strengthLow' | 'register.strengthMiddle' | 'register.strengthHigh') =>
+      page.getByRole('status').getByText(en('register.strength', { level: en(level) }), { exact: true });
+
+    await field('register.password').fill('abcdefgh');
+    await strength('register.strengthLow').waitFor();
+    await field('register.password').fill('Abcdef12');
+    await strength('register.strengthMiddle').waitFor();
+    await field('register.password').fill('Abcdef12#xyz');
+    await strength('register.strengthHigh').waitFor();
+
+    const refusals: [Parameters<typeof text>[1], string, string][] = [
+      ['register.username', 'taken', translate('en-US', 'duplicate.userName')],
+      ['register.email', 'TAKEN@example.com', translate('en-US', 'duplicate.email')],
+      ['register.phone', '13700000099', translate('en-US', 'duplicate.phone')],
+    ];
+    expect(refusals.map(([, , message]) => message)).toEqual(['User name already exists!', 'Email already exists!', 'Phone already exists!']);
+    for (const [key, value, message] of refusals) {
+      await field(key).fill(value);
+      await field('register.confirmPassword').click();
+      await page.getByText(message, { exact: true }).waitFor();
+    }
+    // a free value takes the refusal away again
+    await field('register.email').fill('someone.else@example.com');
+    await field('register.confirmPassword').click();
+    await page.getByText(translate('en-US', 'duplicate.email'), { exact: true }).waitFor({ state: 'hidden' });
+    await page.getByText(translate('en-US', 'duplicate.phone'), { exact: true }).waitFor();
+    await context.close();
+  });
+
   it('resets a password in four steps with the code from the server log', async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
@@ -121,6 +309,45 @@ describe('account pages', () => {
     expect(login.success).toBe(true);
     await context.close();
   });
+});
+
+describe('screenshots of the password reset steps', () => {
+  it('captures steps 2, 3 and 4 in zh-CN and en-US, desktop and 375 px', async () => {
+    for (const [i, [lang, viewport]] of combos.entries()) {
+      // one account per pass: a phone gets one code a minute
+      const username = `reset${i}`;
+      const phone = `1370000020${i}`;
+      await admin.call('POST', '/sys/user/add', { username, realname: `Reset ${i}`, password: 'Reset#Pass2025', phone });
+      const context = await newContext(browser, { lang, viewport });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/user/alteration`);
+      await page.getByLabel(text(lang, 'reset.username'), { exact: true }).fill(username);
+      await page.getByRole('button', { name: text(lang, 'reset.next') }).click();
+      await page.getByText(text(lang, 'reset.codeTarget', { phone: `137****020${i}` })).first().waitFor();
+      await page.getByRole('button', { name: text(lang, 'register.sendCode') }).click();
+      await page.getByLabel(text(lang, 'reset.code'), { exact: true }).fill(await smsCodeFor(phone));
+      await settle(page);
+      // 'back' lines up with the form like the links of the other account pages
+      await expectSameLeftEdge(page.getByRole('button', { name: text(lang, 'reset.back'), exact: true }), page.getByRole('button', { name: text(lang, 'reset.next') }));
+      await screenshot(page, `reset-verify-${lang}-${viewport}`);
+
+      await page.getByRole('button', { name: text(lang, 'reset.next') }).click();
+      await page.getByLabel(text(lang, 'reset.newPassword'), { exact: true }).fill('Reset#Renewed25');
+      await page.getByLabel(text(lang, 'reset.confirmPassword'), { exact: true }).fill('Reset#Renewed25');
+      await page.getByText(text(lang, 'register.strength', { level: text(lang, 'register.strengthHigh') })).waitFor();
+      await settle(page);
+      await screenshot(page, `reset-password-${lang}-${viewport}`);
+
+      await page.getByRole('button', { name: text(lang, 'reset.submit') }).click();
+      await page.getByText(text(lang, 'reset.doneTitle')).waitFor();
+      // all four steps are done, the last one too
+      expect(await page.locator('.ant-steps-item-finish').count()).toBe(4);
+      await expectResultTitleFits(page, text(lang, 'reset.doneTitle'), viewport);
+      await settle(page);
+      await screenshot(page, `reset-done-${lang}-${viewport}`);
+      await context.close();
+    }
+  }, 180_000);
 });
 
 describe('login by phone and two-step verification', () => {
@@ -204,14 +431,7 @@ describe('login by phone and two-step verification', () => {
   it('turns two-step verification on from the user menu, asks for it at login, and turns it off', { timeout: 120_000 }, async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
-    const passwordLogin = async () => {
-      await page.goto(`${server.url}/user/login`);
-      await page.getByLabel(en('login.username'), { exact: true }).fill('walker');
-      await page.getByLabel(en('login.password'), { exact: true }).fill('Walker#Renewed9');
-      await page.getByLabel(en('login.captcha'), { exact: true }).fill('abcd');
-      await passSliderCaptcha(page);
-      await submitButton(page, 'en-US').click();
-    };
+    const passwordLogin = () => signIn(page, 'en-US', 'walker', 'Walker#Renewed9');
     const openDialog = async () => {
       await page.getByRole('button', { name: en('header.userMenu') }).click();
       await page.getByRole('menuitem', { name: en('header.twoFactor') }).click();
@@ -231,18 +451,18 @@ describe('login by phone and two-step verification', () => {
     const secret = secretText.replace(en('login.secondFactorSecret', { secret: '' }), '').trim();
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
     expect(await dialog.locator('canvas, svg').count()).toBeGreaterThan(0);
+    await expectEnrolDialogReadable(dialog, 'en-US', secret);
     const code = dialog.getByLabel(en('login.secondFactorCode'));
     await code.fill('12a');
     await dialog.getByRole('button', { name: en('twoFactorDialog.enable') }).click();
     await dialog.getByText(en('login.secondFactorCodeRequired')).waitFor();
-    const wrong = totpCode(secret, Date.now()) === '123456' ? '654321' : '123456';
-    await code.fill(wrong);
+    const app = authenticator(secret);
+    await code.fill(app.wrong());
     await dialog.getByRole('button', { name: en('twoFactorDialog.enable') }).click();
     await page.getByText(translate('en-US', 'twoFactor.codeWrong')).first().waitFor();
 
-    // a code is good once: each later use takes the next 30 s step (the server accepts one step ahead)
-    let usedStep = totpStep(Date.now());
-    await code.fill(totpCode(secret, usedStep * 30_000));
+    // a code is good once: each later use takes the next 30 s step
+    await code.fill(await app.next());
     await dialog.getByRole('button', { name: en('twoFactorDialog.enable') }).click();
     await dialog.getByText(en('twoFactorDialog.on')).waitFor();
     await page.getByText(translate('en-US', 'twoFactor.enrolled')).first().waitFor();
@@ -254,22 +474,16 @@ describe('login by phone and two-step verification', () => {
     await passwordLogin();
     const secondStep = page.getByLabel(en('login.secondFactorCode'), { exact: true });
     await secondStep.waitFor();
-    const nextCode = async () => {
-      // wait until the step after the last used one is at most one step ahead of now
-      await expect.poll(() => totpStep(Date.now()) + 1, { timeout: 40_000, interval: 500 }).toBeGreaterThan(usedStep);
-      usedStep += 1;
-      return totpCode(secret, usedStep * 30_000);
-    };
-    await secondStep.fill(await nextCode());
+    await secondStep.fill(await app.next());
     await page.getByRole('button', { name: en('login.secondFactorSubmit') }).click();
     await page.waitForURL(/\/dashboard\/analysis$/);
 
     dialog = await openDialog();
     await dialog.getByText(en('twoFactorDialog.on')).waitFor();
-    await dialog.getByLabel(en('login.secondFactorCode')).fill(wrong === totpCode(secret, Date.now()) ? '000000' : wrong);
+    await dialog.getByLabel(en('login.secondFactorCode')).fill(app.wrong());
     await dialog.getByRole('button', { name: en('twoFactorDialog.disable') }).click();
     await page.getByText(translate('en-US', 'twoFactor.codeWrong')).first().waitFor();
-    await dialog.getByLabel(en('login.secondFactorCode')).fill(await nextCode());
+    await dialog.getByLabel(en('login.secondFactorCode')).fill(await app.next());
     await dialog.getByRole('button', { name: en('twoFactorDialog.disable') }).click();
     await dialog.getByText(en('twoFactorDialog.off')).waitFor();
     await page.getByText(translate('en-US', 'twoFactor.disabled')).first().waitFor();
@@ -310,11 +524,223 @@ describe('login by phone and two-step verification', () => {
         await dialog.waitFor();
         await animationsSettled(page);
         await dialog.getByRole('button', { name: text(lang, 'twoFactorDialog.setUp') }).click();
-        await dialog.getByTestId('two-factor-secret').waitFor();
+        const label = text(lang, 'login.secondFactorSecret', { secret: '' });
+        const secret = (await dialog.getByTestId('two-factor-secret').innerText()).replace(label, '').trim();
+        expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+        await expectEnrolDialogReadable(dialog, lang, secret);
         await settle(page);
         await screenshot(page, `two-factor-dialog-${lang}-${viewport}`);
         await context.close();
       }
+    }
+  });
+});
+
+describe('system activation', () => {
+  it('leads a console whose authorisation is over to /user/active, refuses a wrong code and works again with the right one', { timeout: 240_000 }, async () => {
+    const issued = await admin.call<IssuedActivationCode>('POST', AccountPath.activationIssue, { days: 30 });
+    await admin.call('PUT', AccountPath.accountSettings, { activationRequired: true });
+    try {
+      // every pass shows the modal and the refusal in its language and size; the last one activates
+      const passes = [...combos].reverse();
+      for (const [n, [lang, viewport]] of passes.entries()) {
+        // someone in Tokyo, whatever the machine's zone: the expiry is read in their zone
+        const context = await newContext(browser, { lang, viewport, timezoneId: 'Asia/Tokyo' });
+        const page = await context.newPage();
+        await signIn(page, lang, 'admin', ADMIN_PASSWORD);
+        const modal = page.getByRole('dialog').filter({ hasText: text(lang, 'request.licenseExpired') });
+        await modal.first().waitFor();
+        await settle(page);
+        await screenshot(page, `activation-expired-${lang}-${viewport}`);
+        // one modal, however many calls of the starting console were refused
+        expect(await modal.count()).toBe(1);
+        await modal.getByRole('button', { name: text(lang, 'request.activate') }).click();
+        await page.waitForURL(/\/user\/active$/);
+        await page.getByRole('alert').getByText(text(lang, 'active.statusExpired')).waitFor();
+
+        await page.getByLabel(text(lang, 'active.code'), { exact: true }).fill('AAAAAA-BBBBBB-CCCCCC');
+        await page.getByRole('button', { name: text(lang, 'active.submit') }).click();
+        await page.getByText(translate(lang, 'activation.codeInvalid')).first().waitFor();
+        await settle(page);
+        await screenshot(page, `active-error-${lang}-${viewport}`);
+        if (n < passes.length - 1) {
+          await context.close();
+          continue;
+        }
+
+        await page.getByLabel(text(lang, 'active.code'), { exact: true }).fill(issued.code.toLowerCase());
+        await page.getByRole('button', { name: text(lang, 'active.submit') }).click();
+        await page.getByText(translate(lang, 'activation.done', { until: issued.authorizedUntil })).first().waitFor();
+        await page.getByRole('alert').getByText(text(lang, 'active.statusExpired')).waitFor({ state: 'hidden' });
+        // the new expiry as every other time of the console (DESIGN section 8): YYYY-MM-DD HH:mm:ss in the user's zone
+        const until = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Tokyo', dateStyle: 'short', timeStyle: 'medium' }).format(new Date(issued.authorizedUntil));
+        expect(until).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+        await page.getByRole('alert').getByText(text(lang, 'active.statusValid', { until }), { exact: true }).waitFor();
+
+        // the console could not load the menus of that sign-in and ended it; signed in again, it works
+        const failures: string[] = [];
+        page.on('response', (r) => {
+          if (r.url().includes('/api/') && r.status() >= 500) failures.push(`${r.status()} ${r.url()}`);
+        });
+        await page.getByRole('link', { name: text(lang, 'active.toLogin') }).click();
+        await page.waitForURL(/\/user\/login/);
+        await signIn(page, lang, 'admin', ADMIN_PASSWORD);
+        await page.waitForURL(/\/dashboard\/analysis$/);
+        await page.getByRole('button', { name: text(lang, 'header.userMenu') }).waitFor();
+        await settle(page);
+        expect(failures).toEqual([]);
+        expect(await modal.count()).toBe(0);
+        await context.close();
+      }
+    } finally {
+      // a failed run must not leave the rest of the file behind a locked console
+      await fetch(`${server.url}/api${AccountPath.activate}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: issued.code }) });
+      await admin.call('PUT', AccountPath.accountSettings, { activationRequired: false });
+    }
+  });
+});
+
+describe('two-step verification required for administrators', () => {
+  it('makes an administrator without an authenticator enrol at login, then asks for the code; a wrong code is refused', { timeout: 240_000 }, async () => {
+    await admin.call('PUT', AccountPath.accountSettings, { twoFactorForAdmins: true });
+    let app: ReturnType<typeof authenticator> | null = null;
+    try {
+      const context = await newContext(browser, { lang: 'zh-CN' });
+      const page = await context.newPage();
+      await signIn(page, 'zh-CN', 'admin', ADMIN_PASSWORD);
+      await page.getByRole('heading', { name: text('zh-CN', 'login.secondFactorTitle') }).waitFor();
+      await page.getByText(text('zh-CN', 'login.secondFactorEnrol')).waitFor();
+      const prefix = text('zh-CN', 'login.secondFactorSecret', { secret: '' });
+      const secretLine = page.getByText(prefix);
+      await secretLine.waitFor();
+      const secret = (await secretLine.innerText()).replace(prefix, '').trim();
+      expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+      expect(await page.locator('.ant-qrcode canvas, .ant-qrcode svg').count()).toBeGreaterThan(0);
+      await settle(page);
+      await screenshot(page, 'two-factor-enrol-zh-CN-desktop');
+      app = authenticator(secret);
+
+      const code = page.getByLabel(text('zh-CN', 'login.secondFactorCode'), { exact: true });
+      const verify = page.getByRole('button', { name: text('zh-CN', 'login.secondFactorSubmit') });
+      await code.fill('12a');
+      await verify.click();
+      await page.getByText(text('zh-CN', 'login.secondFactorCodeRequired')).waitFor();
+      await code.fill(app.wrong());
+      await verify.click();
+      await page.getByText(translate('zh-CN', 'twoFactor.codeWrong')).first().waitFor();
+      await code.fill(await app.next());
+      await verify.click();
+      await page.waitForURL(/\/dashboard\/analysis$/);
+      await context.close();
+
+      // enrolled now: every later login asks for the code only
+      for (const [n, [lang, viewport]] of combos.entries()) {
+        const later = await newContext(browser, { lang, viewport });
+        const laterPage = await later.newPage();
+        await signIn(laterPage, lang, 'admin', ADMIN_PASSWORD);
+        const prompt = laterPage.getByLabel(text(lang, 'login.secondFactorCode'), { exact: true });
+        await prompt.waitFor();
+        expect(await laterPage.getByText(text(lang, 'login.secondFactorEnrol')).count()).toBe(0);
+        await settle(laterPage);
+        await expectSameLeftEdge(
+          laterPage.getByRole('button', { name: text(lang, 'login.secondFactorBack') }),
+          laterPage.getByRole('button', { name: text(lang, 'login.secondFactorSubmit') }),
+        );
+        await screenshot(laterPage, `two-factor-login-${lang}-${viewport}`);
+        if (n === combos.length - 1) {
+          await prompt.fill(app.wrong());
+          await laterPage.getByRole('button', { name: text(lang, 'login.secondFactorSubmit') }).click();
+          await laterPage.getByText(translate(lang, 'twoFactor.codeWrong')).first().waitFor();
+          expect(laterPage.url()).toMatch(/\/user\/login/);
+          await prompt.fill(await app.next());
+          await laterPage.getByRole('button', { name: text(lang, 'login.secondFactorSubmit') }).click();
+          await laterPage.waitForURL(/\/dashboard\/analysis$/);
+        }
+        await later.close();
+      }
+    } finally {
+      await admin.call('PUT', AccountPath.accountSettings, { twoFactorForAdmins: false });
+      if (app) await admin.call('POST', AccountPath.twoFactorDisable, { code: await app.next() });
+    }
+  });
+
+  it('asks an administrator who logs in with an SMS code for the second factor too', async () => {
+    const roles = await admin.call<{ records: { id: string; roleCode: string }[] }>('GET', '/sys/role/list?roleCode=admin');
+    const adminRole = roles.records.find((r) => r.roleCode === 'admin')?.id;
+    await admin.call('POST', '/sys/user/add', { username: 'chief', realname: 'Chief', password: 'Chief#Pass2025', phone: '13700000300', selectedroles: adminRole });
+    await admin.call('PUT', AccountPath.accountSettings, { twoFactorForAdmins: true });
+    try {
+      const context = await newContext(browser, { lang: 'en-US' });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/user/login`);
+      await page.getByRole('tab', { name: en('login.tabPhone') }).click();
+      await page.getByLabel(en('login.phone'), { exact: true }).fill('13700000300');
+      await page.getByRole('button', { name: en('register.sendCode') }).click();
+      await page.getByLabel(en('register.smsCode'), { exact: true }).fill(await smsCodeFor('13700000300'));
+      await submitButton(page, 'en-US').click();
+      // the SMS code took the place of the password, not of the authenticator
+      await page.getByRole('heading', { name: en('login.secondFactorTitle') }).waitFor();
+      await page.getByText(en('login.secondFactorEnrol')).waitFor();
+      expect(page.url()).toMatch(/\/user\/login/);
+      expect(await page.evaluate(() => window.localStorage.getItem('pro__Access-Token'))).toBeNull();
+      await context.close();
+    } finally {
+      await admin.call('PUT', AccountPath.accountSettings, { twoFactorForAdmins: false });
+    }
+  });
+});
+
+describe('single sign-on', () => {
+  it('signs in with a ticket the CAS server confirms and refuses one it does not', { timeout: 120_000 }, async () => {
+    cas.tickets.set('ST-1-console', 'admin');
+    cas.tickets.set('ST-2-stranger', 'stranger');
+    const context = await newContext(browser, { lang: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/user/apilogin?ticket=ST-1-console`);
+    await page.waitForURL(/\/dashboard\/analysis$/);
+    await page.getByRole('button', { name: en('header.userMenu') }).waitFor();
+    await context.close();
+
+    for (const [lang, viewport] of combos) {
+      const refused = await newContext(browser, { lang, viewport });
+      const refusedPage = await refused.newPage();
+      await refusedPage.goto(`${server.url}/user/apilogin?ticket=ST-3-forged`);
+      await refusedPage.getByText(text(lang, 'apilogin.failed')).waitFor();
+      await refusedPage.getByText(translate(lang, 'cas.ticketInvalid')).waitFor();
+      expect(await refusedPage.evaluate(() => window.localStorage.getItem('pro__Access-Token'))).toBeNull();
+      await settle(refusedPage);
+      await screenshot(refusedPage, `apilogin-refused-${lang}-${viewport}`);
+      if (lang === 'en-US' && viewport === 'desktop') {
+        await refusedPage.goto(`${server.url}/user/apilogin?ticket=ST-2-stranger`);
+        await refusedPage.getByText(translate(lang, 'cas.noLocalUser', { user: 'stranger' })).waitFor();
+        await refusedPage.getByRole('button', { name: text(lang, 'apilogin.toLogin') }).click();
+        await refusedPage.waitForURL(/\/user\/login$/);
+      }
+      await refused.close();
+    }
+  });
+});
+
+describe('single sign-on and two-step verification', () => {
+  it('asks an administrator who signs in with a CAS ticket for the second factor too', { timeout: 120_000 }, async () => {
+    const roles = await admin.call<{ records: { id: string; roleCode: string }[] }>('GET', '/sys/role/list?roleCode=admin');
+    const adminRole = roles.records.find((r) => r.roleCode === 'admin')?.id;
+    await admin.call('POST', '/sys/user/add', { username: 'sso-chief', realname: 'SSO Chief', password: 'Chief#Pass2025', selectedroles: adminRole });
+    cas.tickets.set('ST-4-chief', 'sso-chief');
+    await admin.call('PUT', AccountPath.accountSettings, { twoFactorForAdmins: true });
+    try {
+      const context = await newContext(browser, { lang: 'en-US' });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/user/apilogin?ticket=ST-4-chief`);
+      // the ticket took the place of the password, not of the authenticator
+      await page.getByRole('heading', { name: en('login.secondFactorTitle') }).waitFor();
+      await page.getByText(en('login.secondFactorEnrol')).waitFor();
+      expect(await page.evaluate(() => window.localStorage.getItem('pro__Access-Token'))).toBeNull();
+      await page.getByRole('button', { name: en('login.secondFactorBack') }).click();
+      await page.waitForURL(/\/user\/login$/);
+      await context.close();
+    } finally {
+      await admin.call('PUT', AccountPath.accountSettings, { twoFactorForAdmins: false });
     }
   });
 });
@@ -398,6 +824,7 @@ describe('screenshots of the account and visitor pages', () => {
         for (const entry of pages) {
           await page.goto(`${server.url}${entry.path}`);
           await page.getByText(entry.ready(lang)).first().waitFor();
+          if (entry.name === 'register-result') await expectResultTitleFits(page, text(lang, 'registerResult.title', { username: 'walker' }), viewport);
           await settle(page);
           await screenshot(page, `${entry.name}-${lang}-${viewport}`);
         }

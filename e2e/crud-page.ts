@@ -107,8 +107,9 @@ export async function confirmPopup(page: Page) {
   await page.locator('.ant-popconfirm:visible').getByRole('button', { name: en('common.ok') }).click();
 }
 
-export async function exportTo(page: Page, folder: string, name: string): Promise<string> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: en('crud.export') }).click()]);
+/** Clicks Export (of `within`, where a screen is embedded in another) and saves the download. */
+export async function exportTo(page: Page, folder: string, name: string, within: Page | Locator = page): Promise<string> {
+  const [download] = await Promise.all([page.waitForEvent('download'), within.getByRole('button', { name: en('crud.export') }).click()]);
   const file = join(folder, name);
   await download.saveAs(file);
   expect(statSync(file).size).toBeGreaterThan(1000);
@@ -311,4 +312,32 @@ export async function addCheckRule(form: Locator, table: CheckRuleTable, values:
   await section.getByRole('button', { name: text(lang, 'crud.checkRules.addRule') }).click();
   await section.locator('tbody tr.ant-table-row').nth(n - 1).waitFor();
   await fillCheckRule(form, table, n, values, lang);
+}
+
+/**
+ * The cells of the table in `within` whose text runs under its right-fixed actions column: each visible body cell
+ * (one that starts left of the actions column) must end its text before that column or cut it with an ellipsis.
+ * Answers "<header>: <text>" for each offender, so a failing test names them.
+ */
+export async function cellsUnderActions(within: Locator): Promise<string[]> {
+  return within.locator('.ant-table').first().evaluate((table) => {
+    const headers = [...table.querySelectorAll('.ant-table-thead th')].map((th) => (th.textContent ?? '').trim());
+    const offenders: string[] = [];
+    for (const row of table.querySelectorAll('.ant-table-tbody tr.ant-table-row')) {
+      const cells = [...row.children] as HTMLElement[];
+      const actions = cells.find((cell) => cell.className.includes('ant-table-cell-fix-end'));
+      if (!actions) throw new Error('the table has no right-fixed actions column');
+      const edge = actions.getBoundingClientRect().left;
+      cells.forEach((cell, index) => {
+        if (cell === actions || cell.getBoundingClientRect().left >= edge) return;
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        const right = Math.max(0, ...[...range.getClientRects()].map((rect) => rect.right));
+        if (right <= edge + 0.5) return;
+        const cut = [cell, ...cell.querySelectorAll('*')].some((node) => getComputedStyle(node).textOverflow === 'ellipsis' && getComputedStyle(node).overflow === 'hidden');
+        if (!cut) offenders.push(`${headers[index] ?? index}: ${(cell.textContent ?? '').trim()}`);
+      });
+    }
+    return offenders;
+  });
 }

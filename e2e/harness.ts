@@ -112,15 +112,17 @@ export const viewports = {
 /**
  * A fresh browser context with the console's language preset the way the console stores it. The system asks for
  * reduced motion, which the console honours, so steps need not wait for animations on two busy cores; `motion`
- * gives a context with animations, as most people see the console.
+ * gives a context with animations, as most people see the console; `timezoneId` a browser in another time zone.
  */
 export async function newContext(
   browser: Browser,
-  options: { lang?: string; viewport?: keyof typeof viewports; motion?: boolean } = {},
+  options: { lang?: string; viewport?: keyof typeof viewports; motion?: boolean; timezoneId?: string } = {},
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     viewport: viewports[options.viewport ?? 'desktop'],
     reducedMotion: options.motion ? 'no-preference' : 'reduce',
+    // the machine's zone unless a test reads times as someone elsewhere does
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
   });
   if (options.lang) {
     const lang = options.lang;
@@ -208,7 +210,11 @@ export interface AdminSession {
 
 /** Starts a server, replaces the first-login password with `password` and signs the administrator in through the API. */
 export async function startAsAdmin(password: string): Promise<AdminSession> {
-  const server = await startServer();
+  return adminSessionOn(await startServer(), password);
+}
+
+/** On a fresh server: replaces the first-login password with `password` and signs the administrator in through the API. */
+export async function adminSessionOn(server: RunningServer, password: string): Promise<AdminSession> {
   await changeAdminPassword(server, ADMIN_PASSWORD, password);
   const token = (await apiLogin(server, 'admin', password)).result.token;
   return {

@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogues, text, type UiLanguage } from './catalogues.ts';
 import { ADMIN_PASSWORD, changeAdminPassword, launchBrowser, newContext, passSliderCaptcha, screenshot, startServer, type RunningServer } from './harness.ts';
@@ -20,6 +20,39 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** The login-method tabs and the slider hint fit the page: no overflow menu, each tab label whole, the hint clear of the handle. */
+async function expectLoginFits(page: Page, lang: UiLanguage) {
+  // antd keeps its '…' overflow menu in the page, hidden while every tab fits
+  expect(await page.locator('.ant-tabs-nav-operations').filter({ visible: true }).count()).toBe(0);
+  for (const key of ['login.tabAccount', 'login.tabPhone'] as const) {
+    const tab = page.getByRole('tab', { name: text(lang, key) });
+    const whole = await tab.evaluate((el) => {
+      const strip = el.closest('.ant-tabs-nav-wrap')?.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const label = range.getBoundingClientRect();
+      return !!strip && label.width > 0 && label.left >= strip.left - 0.5 && label.right <= strip.right + 0.5 && el.scrollWidth <= el.clientWidth + 1;
+    });
+    expect(whole, `${lang} ${key}`).toBe(true);
+  }
+  const track = page.getByTestId('slider-captcha');
+  const [hint, handle, box] = await Promise.all([
+    track.getByText(text(lang, 'sliderCaptcha.hint'), { exact: true }).evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const r = range.getBoundingClientRect();
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    }),
+    track.getByRole('slider').boundingBox(),
+    track.boundingBox(),
+  ]);
+  if (!handle || !box) throw new Error('no slider captcha');
+  expect(hint.left, `${lang}: the hint starts right of the handle`).toBeGreaterThanOrEqual(handle.x + handle.width);
+  expect(hint.right).toBeLessThanOrEqual(box.x + box.width);
+  expect(hint.top).toBeGreaterThanOrEqual(box.y);
+  expect(hint.bottom).toBeLessThanOrEqual(box.y + box.height);
+}
+
 describe.each(languages)('login and home in %s', (lang) => {
   it.each(['desktop', 'mobile'] as const)('on %s: translated, and captured as screenshots', async (viewport) => {
     const t = (key: Parameters<typeof text>[1]) => text(lang, key);
@@ -28,6 +61,7 @@ describe.each(languages)('login and home in %s', (lang) => {
     await page.goto(`${server.url}/user/login`);
     await page.getByRole('img', { name: t('login.captchaImage') }).waitFor();
     expect(await page.getAttribute('html', 'lang')).toBe(lang);
+    await expectLoginFits(page, lang);
     await screenshot(page, `login-${lang}-${viewport}`);
 
     await page.getByLabel(t('login.username'), { exact: true }).fill('admin');

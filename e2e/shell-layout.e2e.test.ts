@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text, type UiLanguage } from './catalogues.ts';
 import { ADMIN_PASSWORD, animationsSettled, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
@@ -9,6 +9,43 @@ const languages: UiLanguage[] = ['zh-CN', 'en-US'];
 
 let server: RunningServer;
 let browser: Browser;
+
+/** WCAG contrast of an element's own colour, blended onto the first opaque background behind it. */
+async function contrastOnBackground(target: Locator): Promise<number> {
+  const rgba = (css: string) => [...(css.match(/[\d.]+/g) ?? []).map(Number), 1].slice(0, 4);
+  const [color, background] = await target.evaluate((el) => {
+    let host: Element | null = el;
+    while (host && !/^rgb\(|, 1\)$/.test(getComputedStyle(host).backgroundColor)) host = host.parentElement;
+    return [getComputedStyle(el).color, host ? getComputedStyle(host).backgroundColor : 'rgb(255, 255, 255)'];
+  });
+  const bg = rgba(background).slice(0, 3);
+  const [r, g, b, a] = rgba(color);
+  const fg = [r, g, b].map((c = 0, i) => c * (a ?? 1) + (bg[i] ?? 0) * (1 - (a ?? 1)));
+  const channel = (c: number) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+  const luminance = ([red = 0, green = 0, blue = 0]: number[]) => 0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue);
+  const [one, other] = [luminance(fg), luminance(bg)];
+  return (Math.max(one, other) + 0.05) / (Math.min(one, other) + 0.05);
+}
+
+async function box(target: Locator): Promise<{ left: number; right: number }> {
+  const found = await target.boundingBox();
+  if (!found) throw new Error(`${target} is not on screen`);
+  return { left: Math.round(found.x), right: Math.round(found.x + found.width) };
+}
+
+/** Where the top header's content, the tab bar and the page's cards start and end. */
+async function topMenuEdges(page: Page, lang: UiLanguage) {
+  const header = page.getByRole('banner');
+  const brand = await box(header.getByRole('link', { name: text(lang, 'app.home') }));
+  const userMenu = await box(header.getByRole('button', { name: text(lang, 'header.userMenu') }));
+  const tabs = await box(page.getByRole('navigation', { name: text(lang, 'tabs.label') }).getByRole('tablist'));
+  const cards = await Promise.all((await page.getByRole('main').locator('.ant-card').filter({ visible: true }).all()).map(box));
+  return {
+    header: { left: brand.left, right: userMenu.right },
+    tabs,
+    cards: { left: Math.min(...cards.map((c) => c.left)), right: Math.max(...cards.map((c) => c.right)) },
+  };
+}
 
 beforeAll(async () => {
   server = await startServer();
@@ -43,6 +80,26 @@ describe.each(languages)('the layout in %s', (lang) => {
           // The welcome text of the time of day names the person.
           await expect.poll(() => page.getByRole('button', { name: t('header.userMenu') }).innerText()).toMatch(/admin|Administrator|管理员/i);
         }
+        if (layoutMode === 'topmenu' && navTheme === 'dark') {
+          // The header's actions are light on the dark header: the bell as well as the settings and the language.
+          const bell = page.getByRole('button', { name: t('notices.bell') }).locator('svg');
+          expect(await contrastOnBackground(bell), `bell on the dark header ${await bell.evaluate((el) => [getComputedStyle(el).color, getComputedStyle(el.closest('header') ?? el).backgroundColor].join(' | '))}`).toBeGreaterThanOrEqual(4.5);
+        }
+        if (layoutMode === 'topmenu' && viewport === 'desktop') {
+          // At 1440 px the four top-level menus all show, with no overflow "···" entry.
+          const header = page.getByRole('banner');
+          for (const key of ['menu.dashboard', 'menu.vistor', 'menu.system', 'menu.message'] as const) {
+            await expect.poll(() => header.getByRole('menuitem', { name: t(key) }).isVisible(), { message: `${key} ${navTheme}` }).toBe(true);
+          }
+          expect(await header.locator('.ant-menu-overflow-item-rest').filter({ visible: true }).count(), `no overflow item ${navTheme}`).toBe(0);
+          // Fixed width: the header's content, the tabs and the page share one 1200 px column.
+          const edges = await topMenuEdges(page, lang);
+          expect(edges.cards.right - edges.cards.left, 'the page column').toBe(1200);
+          for (const part of ['header', 'tabs'] as const) {
+            expect(Math.abs(edges[part].left - edges.cards.left), `${part} left edge ${JSON.stringify(edges)}`).toBeLessThanOrEqual(1);
+            expect(Math.abs(edges[part].right - edges.cards.right), `${part} right edge ${JSON.stringify(edges)}`).toBeLessThanOrEqual(1);
+          }
+        }
         await screenshot(page, `shell-${layoutMode}-${navTheme}-${lang}-${viewport}`);
         if (viewport === 'mobile') {
           // In both menu modes a phone reaches the menu through the drawer.
@@ -56,6 +113,21 @@ describe.each(languages)('the layout in %s', (lang) => {
           await screenshot(page, `shell-${layoutMode}-${navTheme}-${lang}-mobile-drawer`);
         }
       }
+    }
+    if (viewport === 'desktop') {
+      // Fluid width: the header spans the window like the page, its content starting and ending where the cards do.
+      await writeSettings(page, { layoutMode: 'topmenu', navTheme: 'dark', contentWidth: 'Fluid' });
+      await page.reload();
+      await page.getByText(t('dashboard.userCount'), { exact: true }).first().waitFor();
+      await page.waitForLoadState('networkidle');
+      const edges = await topMenuEdges(page, lang);
+      expect(edges.header.right, JSON.stringify(edges)).toBeGreaterThanOrEqual(1440 - 24);
+      expect(Math.abs(edges.header.left - edges.cards.left), JSON.stringify(edges)).toBeLessThanOrEqual(1);
+      expect(Math.abs(edges.header.right - edges.cards.right), JSON.stringify(edges)).toBeLessThanOrEqual(1);
+      for (const key of ['menu.dashboard', 'menu.vistor', 'menu.system', 'menu.message'] as const) {
+        expect(await page.getByRole('banner').getByRole('menuitem', { name: t(key) }).isVisible(), key).toBe(true);
+      }
+      await screenshot(page, `shell-topmenu-fluid-dark-${lang}-desktop`);
     }
     await context.close();
   });
@@ -88,6 +160,54 @@ describe('the mobile drawer at 375 px', () => {
   });
 });
 
+describe('the sidebar by window width', () => {
+  it('is 200 px open and 80 px collapsed at 1440 px, starts collapsed below 1088 px, and is a drawer at 375 px', async () => {
+    const lang = 'en-US';
+    const t = (key: Parameters<typeof text>[1]) => text(lang, key);
+    const context = await newContext(browser, { lang });
+    const page = await context.newPage();
+    await signIn(page, server.url, lang, PASSWORD);
+    // the sidebar drawn in the page (ProLayout also keeps a placeholder of the same width beside it)
+    const sider = page.locator('aside.ant-layout-sider').filter({ visible: true }).first();
+    const siderWidth = () => sider.evaluate((el) => Math.round(el.getBoundingClientRect().width));
+    const toggle = page.getByRole('button', { name: t('header.toggleSidebar') });
+    const clock = page.getByRole('menuitem', { name: t('menu.dashboard.clock') });
+
+    await expect.poll(siderWidth).toBe(200);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await toggle.click();
+    await expect.poll(siderWidth).toBe(80);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    await expect.poll(siderWidth).toBe(200);
+
+    // 1000 px: below the 1087.99 px breakpoint the sidebar closes, the console is still a desktop with tabs
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await expect.poll(siderWidth).toBe(80);
+    expect(await page.getByRole('navigation', { name: t('tabs.label') }).count()).toBe(1);
+    // it can still be opened by hand
+    await toggle.click();
+    await expect.poll(siderWidth).toBe(200);
+    // 1088 px and wider: open again
+    await page.setViewportSize({ width: 1100, height: 800 });
+    await expect.poll(siderWidth).toBe(200);
+
+    // 767.99 px and below: no sidebar beside the page, the menu opens as a drawer over it, and no tabs
+    // the login's welcome notice sits over a phone's header: it goes by itself once the pointer is off it
+    await page.mouse.move(500, 700);
+    await expect.poll(() => page.getByRole('alert').filter({ visible: true }).count()).toBe(0);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expect.poll(() => page.getByRole('button', { name: t('header.menu') }).isVisible()).toBe(true);
+    await expect.poll(() => clock.isVisible()).toBe(false);
+    expect(await page.getByRole('navigation', { name: t('tabs.label') }).count()).toBe(0);
+    await page.getByRole('button', { name: t('header.menu') }).click();
+    // the sidebar now shows inside a drawer
+    await expect.poll(() => sider.evaluate((el) => el.closest('.ant-drawer') !== null).catch(() => false)).toBe(true);
+    await expect.poll(() => page.getByRole('main').evaluate((el) => Math.round(el.getBoundingClientRect().left))).toBe(0);
+    await context.close();
+  });
+});
+
 describe('motion', () => {
   it('animates by default and not when the system asks for reduced motion', async () => {
     const lang = 'en-US';
@@ -116,5 +236,77 @@ describe('motion', () => {
     }
     expect(moving[0]).toBeGreaterThan(0);
     expect(moving[1]).toBe(0);
+  });
+});
+
+describe('the welcome text and the footer', () => {
+  // SPEC section 9: before 9, to 11, to 13, before 20, later. Each band is read at both of its edges.
+  const bands: [hour: number, minute: number, key: Parameters<typeof text>[1]][] = [
+    [8, 59, 'greeting.morning'],
+    [9, 0, 'greeting.forenoon'],
+    [11, 59, 'greeting.forenoon'],
+    [12, 0, 'greeting.noon'],
+    [13, 59, 'greeting.noon'],
+    [14, 0, 'greeting.afternoon'],
+    [19, 59, 'greeting.afternoon'],
+    [20, 0, 'greeting.evening'],
+  ];
+
+  it('greets by the time of day in the header and shows the copyright in the footer', async () => {
+    const lang = 'zh-CN';
+    const context = await newContext(browser, { lang });
+    const page = await context.newPage();
+    await signIn(page, server.url, lang, PASSWORD);
+    const userMenu = page.getByRole('button', { name: text(lang, 'header.userMenu') });
+    for (const [hour, minute, key] of bands) {
+      const now = new Date();
+      now.setHours(hour, minute, 30, 0);
+      await page.clock.setFixedTime(now);
+      await page.reload();
+      await userMenu.waitFor();
+      const greeting = await userMenu.innerText();
+      expect(greeting, `${hour}:${minute}`).toContain(text(lang, key));
+      // the zh-CN bands all read differently, so no other band's words may stand there
+      for (const [, , other] of bands) if (other !== key) expect(greeting, `${hour}:${minute}`).not.toContain(text(lang, other));
+    }
+    const footer = page.getByText(text(lang, 'app.copyright', { year: String(new Date().getFullYear()) }), { exact: true });
+    await expect.poll(() => footer.isVisible()).toBe(true);
+    await context.close();
+  });
+});
+
+describe('long menu names in the 200 px sidebar', () => {
+  it('end in an ellipsis inside their item and are read whole in the title', async () => {
+    const lang = 'en-US';
+    const context = await newContext(browser, { lang });
+    const page = await context.newPage();
+    await signIn(page, server.url, lang, PASSWORD);
+    for (const group of ['menu.system', 'menu.message'] as const) await page.getByRole('menuitem', { name: text(lang, group) }).first().click();
+    const templates = page.locator('.ant-layout-sider').getByRole('link', { name: text(lang, 'menu.message.template') });
+    await templates.waitFor();
+    await animationsSettled(page);
+    const links = await page.locator('.ant-layout-sider a[title]').evaluateAll((anchors) =>
+      anchors.map((a) => {
+        const label = a.querySelector('[class*="item-text"]') ?? a;
+        const item = a.closest('li')!.getBoundingClientRect();
+        return {
+          title: a.getAttribute('title'),
+          text: label.textContent,
+          clipped: label.scrollWidth > label.clientWidth,
+          ellipsis: getComputedStyle(label).textOverflow === 'ellipsis',
+          inside: label.getBoundingClientRect().right <= item.right + 0.5,
+        };
+      }),
+    );
+    expect(links.map((l) => l.title)).toEqual(expect.arrayContaining([text(lang, 'menu.message.template'), text(lang, 'menu.system.permission')]));
+    for (const link of links) {
+      expect(link.inside, `${link.title} stays inside its item`).toBe(true);
+      expect(link.title).toBe(link.text);
+      if (link.clipped) expect(link.ellipsis, `${link.title} ends in an ellipsis`).toBe(true);
+    }
+    // the longest English names do not fit and are shortened, not cut
+    expect(links.find((l) => l.title === text(lang, 'menu.message.template'))?.clipped).toBe(true);
+    await screenshot(page, 'shell-sidebar-long-names-en-US-desktop');
+    await context.close();
   });
 });

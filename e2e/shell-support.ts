@@ -3,10 +3,10 @@ import type { Page } from 'playwright-core';
 import { text, type UiLanguage } from './catalogues.ts';
 import { passSliderCaptcha } from './harness.ts';
 
-export async function signIn(page: Page, url: string, lang: UiLanguage, password: string): Promise<void> {
+export async function signIn(page: Page, url: string, lang: UiLanguage, password: string, username = 'admin'): Promise<void> {
   const t = (key: Parameters<typeof text>[1]) => text(lang, key);
   await page.goto(`${url}/user/login`);
-  await page.getByLabel(t('login.username'), { exact: true }).fill('admin');
+  await page.getByLabel(t('login.username'), { exact: true }).fill(username);
   await page.getByLabel(t('login.password'), { exact: true }).fill(password);
   await page.getByLabel(t('login.captcha'), { exact: true }).fill('abcd');
   await passSliderCaptcha(page);

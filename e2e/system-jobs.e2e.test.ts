@@ -78,4 +78,16 @@ describe('scheduled jobs', () => {
     await screenshot(page, `system-job-form-${lang}-${viewport}`);
     await context.close();
   });
+
+  it('describes the schedule in ja-JP too', async () => {
+    const context = await newContext(browser, { lang: 'ja-JP' });
+    const page = await context.newPage();
+    await signIn(page, server.url, '/system/quartzJob', 'admin', PASSWORD);
+    await waitForRow(page, 'Liveness check');
+    await rowOf(page, 'Liveness check').getByRole('button', { name: text('ja-JP', 'crud.edit') }).click();
+    // cronstrue's Japanese for every five minutes
+    await expect.poll(() => dialog(page).getByTestId('cron-description').innerText()).toContain('5 分ごと');
+    await screenshot(page, 'system-job-form-ja-JP-desktop');
+    await context.close();
+  });
 });

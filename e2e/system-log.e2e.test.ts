@@ -37,13 +37,24 @@ describe('logs screen', () => {
     await search(page, label('dataLog.field.dataId'), positionId);
     await expect.poll(() => rows(page).count()).toBe(2);
     await page.getByRole('button', { name: text('en-US', 'dataLogScreen.compare') }).click();
-    await page.getByText(text('en-US', 'dataLogScreen.pickTwo')).first().waitFor();
+    const pickTwo = page.locator('.ant-message-notice', { hasText: text('en-US', 'dataLogScreen.pickTwo') });
+    await pickTwo.waitFor();
     for (const checkbox of await rows(page).locator('.ant-checkbox-input').all()) await checkbox.check();
+    // the comparison takes the warning away at once, not when its own 3 s run out
+    const comparing = Date.now();
     await page.getByRole('button', { name: text('en-US', 'dataLogScreen.compare') }).click();
     const compare = page.locator('.ant-modal-wrap:visible .ant-modal').last();
+    await pickTwo.waitFor({ state: 'detached' });
+    expect(Date.now() - comparing).toBeLessThan(1500);
     const changed = compare.getByRole('row', { name: text('en-US', 'dataLogScreen.changed') });
     await expect.poll(() => changed.filter({ hasText: label('position.field.name') }).innerText()).toContain('Renamed once');
     await expect.poll(() => compare.getByRole('row', { name: text('en-US', 'dataLogScreen.changed') }).filter({ hasText: label('position.field.code') }).count()).toBe(0);
+    // the audit times read as in the list (local, to the second), not as stored ISO strings
+    const time = String.raw`\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}`;
+    const cells = async (field: string) => (await compare.getByRole('row').filter({ hasText: label(field) }).locator('td').allInnerTexts()).slice(1);
+    expect(await cells('crud.field.createTime')).toEqual([expect.stringMatching(new RegExp(`^${time}$`)), expect.stringMatching(new RegExp(`^${time}$`))]);
+    // the first version was never updated
+    expect(await cells('crud.field.updateTime')).toEqual([expect.stringMatching(new RegExp(`^(${time})?$`)), expect.stringMatching(new RegExp(`^${time}$`))]);
     // let the dialog finish opening before the picture
     await page.waitForTimeout(400);
     await screenshot(page, 'system-data-log-compare-en-US-desktop');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverMessages, translate } from '../packages/contract/src/index.ts';
-import { SCREENSHOT_VIEWS, deleteRow, dialog, en, exportTo, importFrom, label, pickOption, pickOptions, pickTime, resetSearch, rows, save, search, screenshotListAndForm, signIn, waitForRow } from './crud-page.ts';
+import { SCREENSHOT_VIEWS, cellsUnderActions, deleteRow, dialog, en, exportTo, importFrom, label, pickOption, pickOptions, pickTime, resetSearch, rows, save, search, screenshotListAndForm, signIn, waitForRow } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Users#Pass2';
@@ -72,6 +72,8 @@ describe('groups and users', () => {
     const headCode = (await rowOf(page, 'Head office').innerText()).match(/\b[A-Z]\d{2}\b/)?.[0];
     expect(headCode).toBeTruthy();
     await expect.poll(async () => rowOf(page, 'Sales').innerText()).toContain(`${headCode}A01`);
+    // the long English row actions are fixed on the right: no cell's text (the creation time) runs under them
+    expect(await cellsUnderActions(page.locator('body'))).toEqual([]);
     await screenshot(page, 'system-depart-en-US-desktop');
     await context.close();
   });
@@ -120,6 +122,7 @@ describe('groups and users', () => {
     await page.locator('.ant-table-thead th', { hasText: label('user.field.username') }).click();
     await expect.poll(async () => (await rows(page).first().innerText()).trim()).toMatch(/^admin\b/);
     await exportTo(page, folder, 'users.xlsx');
+    expect(await cellsUnderActions(page.locator('body'))).toEqual([]);
     await screenshot(page, 'system-user-list-en-US-desktop');
 
     // Export one user, remove the account completely and import it back: the file carries no password, so the
