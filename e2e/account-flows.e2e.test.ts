@@ -276,9 +276,14 @@ describe('account pages', () => {
     await context.close();
   });
 
-  it('resets a password in four steps with the code from the server log', async () => {
+  it('resets a password in four steps with the code from the server log; each step shows only its own notices, the console only its welcome', async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
+    // the notices on screen, toasts and messages alike; what a step reported is closed as the next one opens
+    const notices = () => page.locator('.ant-notification-notice, .ant-message-notice').allInnerTexts();
+    const expectNotices = async (expected: string[], at: string) => {
+      await expect.poll(async () => (await notices()).map((n) => expected.find((e) => n.includes(e)) ?? n), { message: at, timeout: 1000 }).toEqual(expected);
+    };
     await page.goto(`${server.url}/user/login`);
     await page.getByRole('link', { name: en('login.forgotPassword') }).click();
     await page.waitForURL(/\/user\/alteration$/);
@@ -286,20 +291,26 @@ describe('account pages', () => {
     await page.getByLabel(en('reset.username'), { exact: true }).fill('nobody');
     await page.getByRole('button', { name: en('reset.next') }).click();
     await page.getByText('Account dose not exist!').waitFor();
+    await expectNotices(['Account dose not exist!'], 'step 1, unknown account');
 
     await page.getByLabel(en('reset.username'), { exact: true }).fill('walker');
     await page.getByRole('button', { name: en('reset.next') }).click();
     await page.getByText(en('reset.codeTarget', { phone: '137****0001' })).first().waitFor();
+    await expectNotices([], 'step 2 opened');
     // the registration code went out less than a minute ago for another purpose; the reset code is separate
     await page.getByRole('button', { name: en('register.sendCode') }).click();
     await expect.poll(() => (server.output().match(/"phone":"13700000001"/g) ?? []).length).toBeGreaterThanOrEqual(2);
+    await expectNotices([en('register.codeSent')], 'step 2, code sent');
     await page.getByLabel(en('reset.code'), { exact: true }).fill(await smsCodeFor('13700000001'));
     await page.getByRole('button', { name: en('reset.next') }).click();
 
+    await page.getByLabel(en('reset.newPassword'), { exact: true }).waitFor();
+    await expectNotices([], 'step 3 opened');
     await page.getByLabel(en('reset.newPassword'), { exact: true }).fill('Walker#Renewed9');
     await page.getByLabel(en('reset.confirmPassword'), { exact: true }).fill('Walker#Renewed9');
     await page.getByRole('button', { name: en('reset.submit') }).click();
     await page.getByText(en('reset.doneTitle')).waitFor();
+    await expectNotices([], 'step 4');
 
     const login = await fetch(`${server.url}/api/sys/login`, {
       method: 'POST',
@@ -307,6 +318,26 @@ describe('account pages', () => {
       body: JSON.stringify({ username: 'walker', password: 'Walker#Renewed9' }),
     }).then((r) => r.json() as Promise<{ success: boolean }>);
     expect(login.success).toBe(true);
+
+    // the old password is refused; the new one leads into the console, where the refusal no longer shows over the header
+    await page.getByRole('button', { name: en('reset.toLogin') }).click();
+    await page.waitForURL(/\/user\/login$/);
+    await page.getByLabel(en('login.username'), { exact: true }).fill('walker');
+    await page.getByLabel(en('login.password'), { exact: true }).fill('Walker#Pass2024');
+    await page.getByLabel(en('login.captcha'), { exact: true }).fill('abcd');
+    await passSliderCaptcha(page);
+    await submitButton(page, 'en-US').click();
+    const refusal = page.locator('.ant-notification-notice').filter({ hasText: en('login.failed') });
+    await refusal.waitFor();
+    await page.getByLabel(en('login.password'), { exact: true }).fill('Walker#Renewed9');
+    await page.getByLabel(en('login.captcha'), { exact: true }).fill('abcd');
+    await passSliderCaptcha(page);
+    // still on screen as the person signs in (it lasts 4 s), so the console must close it, not time
+    expect(await refusal.count()).toBe(1);
+    await submitButton(page, 'en-US').click();
+    await page.waitForURL(/\/dashboard\/analysis$/);
+    await page.locator('.ant-notification-notice').filter({ hasText: en('login.welcome') }).waitFor();
+    await expectNotices([en('login.welcome')], 'console');
     await context.close();
   });
 });

@@ -457,6 +457,72 @@ describe('announcement and message screens', () => {
     expect(await cell(failed, en('message.field.esResult'))).toContain(REFUSED_RECIPIENT_REPLY);
   });
 
+  it('search forms of the announcement, message and template screens line up like the other list screens, in zh-CN and en-US, on a desktop and at 375 px', { timeout: 180_000 }, async () => {
+    const screens = [
+      ['/system/announcement', 'announcement'],
+      ['/isps/userAnnouncement', 'user'],
+      ['/message/message', 'message'],
+      ['/message/template', 'template'],
+    ] as const;
+    // two templates to search between
+    for (const templateCode of ['search_form_a', 'search_form_b']) {
+      const found = await call<{ records: unknown[] }>('GET', `${MessageTemplatePath.list}?templateCode=${templateCode}`);
+      if (found.records.length === 0) await call('POST', MessageTemplatePath.add, { templateCode, templateName: templateCode, templateContent: 'Hello ${name}', templateType: '1' });
+    }
+    const views = [['zh-CN', 'desktop'], ['zh-CN', 'mobile'], ['en-US', 'desktop'], ['en-US', 'mobile']] as const;
+    for (const [lang, viewport] of views) {
+      const context = await newContext(browser, { lang, viewport });
+      const view = await context.newPage();
+      await signIn(view, server.url, screens[0][0], 'admin', PASSWORD);
+      for (const [path, name] of screens) {
+        if (new URL(view.url()).pathname !== path) await view.goto(`${server.url}${path}`);
+        const form = view.getByRole('search');
+        await form.waitFor();
+        await view.locator('.ant-table').first().waitFor();
+        const controls = await form.locator('.ant-form-item-control-input-content > *').evaluateAll((els) =>
+          els.map((el) => { const r = el.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, width: r.width }; }),
+        );
+        const search = (await form.getByRole('button', { name: text(lang, 'crud.search') }).boundingBox())!;
+        const reset = (await form.getByRole('button', { name: text(lang, 'crud.reset') }).boundingBox())!;
+        const fields = controls.slice(0, -1);
+        const buttons = controls.at(-1)!;
+        const at = `${name} ${lang} ${viewport}: ${JSON.stringify(controls)}`;
+        expect(fields.length, at).toBeGreaterThan(0);
+        // every control as wide as the others, the search and reset buttons after them
+        for (const field of fields) expect(Math.abs(field.width - fields[0]!.width), at).toBeLessThanOrEqual(1);
+        expect(Math.abs(search.x - buttons.left), at).toBeLessThanOrEqual(1);
+        expect(reset.x, at).toBeGreaterThan(search.x + search.width);
+        expect(Math.abs(reset.y - search.y), at).toBeLessThanOrEqual(1);
+        const width = view.viewportSize()!.width;
+        if (viewport === 'mobile') {
+          // on a phone one column: every control and the buttons on one left edge, each under the one before, inside the window
+          for (const box of controls) expect(Math.abs(box.left - controls[0]!.left), at).toBeLessThanOrEqual(1);
+          for (const [i, box] of controls.entries()) if (i > 0) expect(box.top, at).toBeGreaterThan(controls[i - 1]!.top);
+          expect(fields[0]!.width, at).toBeGreaterThan(width * 0.7);
+        }
+        for (const box of [...controls, { left: reset.x, right: reset.x + reset.width }]) {
+          expect(box.left, at).toBeGreaterThanOrEqual(0);
+          expect(box.right, at).toBeLessThanOrEqual(width);
+        }
+        expect(await view.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), at).toBe(true);
+        await screenshot(view, `notices-search-${name}-${lang}-${viewport}`);
+        if (name === 'template' && viewport === 'mobile') {
+          // the search narrows the list, the reset empties the fields and lists everything again
+          const tableRows = view.locator('.ant-table-tbody tr.ant-table-row');
+          const code = form.getByLabel(text(lang, 'template.field.templateCode'), { exact: true });
+          await code.fill('search_form_b');
+          await form.getByRole('button', { name: text(lang, 'crud.search') }).click();
+          await expect.poll(() => tableRows.allInnerTexts()).toEqual([expect.stringContaining('search_form_b')]);
+          await form.getByRole('button', { name: text(lang, 'crud.reset') }).click();
+          expect(await code.inputValue()).toBe('');
+          await tableRows.filter({ hasText: 'search_form_a' }).waitFor();
+          await tableRows.filter({ hasText: 'search_form_b' }).waitFor();
+        }
+      }
+      await context.close();
+    }
+  });
+
   it('the editor form in zh-CN and en-US, on a desktop and at 375 px', async () => {
     const views = [...SCREENSHOT_VIEWS, ['en-US', 'desktop'], ['zh-CN', 'mobile']] as const;
     for (const [lang, viewport] of views) {

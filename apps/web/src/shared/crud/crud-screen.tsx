@@ -1,7 +1,7 @@
-import { DeleteOutlined, DownloadOutlined, FilterOutlined, PlusOutlined, ReloadOutlined, RestOutlined, SearchOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DownloadOutlined, FilterOutlined, PlusOutlined, RestOutlined } from '@ant-design/icons';
 import { permissionCode, type EntityDeclaration, type ImportReport } from '@isps/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Col, Flex, Form, Popconfirm, Result, Row, Space } from 'antd';
+import { App, Button, Card, Flex, Popconfirm, Result, Space } from 'antd';
 import { useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Authorized } from '../permission/index.ts';
@@ -21,6 +21,7 @@ import { ImportButton } from './import-button.tsx';
 import { ImportReportModal } from './import-report-modal.tsx';
 import { exportParams, isFiltered, listParams, type ListState, type SortOrder, type SuperQuery } from './query-params.ts';
 import { RecycleBinModal } from './recycle-bin-modal.tsx';
+import { SearchBar } from './search-bar.tsx';
 import { SuperQueryModal } from './super-query-modal.tsx';
 import { useCrudPermissions } from './use-crud-permissions.ts';
 
@@ -59,7 +60,6 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const can = useCrudPermissions(entity);
-  const [searchForm] = Form.useForm();
   const [state, setState] = useState<ListState>({ pageNo: 1, pageSize: 10, sort: null, filters: {}, superQuery: null, fixed });
   const [selected, setSelected] = useState<string[]>([]);
   const [formState, setFormState] = useState<FormState>(null);
@@ -92,7 +92,6 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
     if (JSON.stringify(listParams(entity, next)) === JSON.stringify(params)) void source.refetch();
   };
   const resetSearch = () => {
-    searchForm.resetFields();
     setSelected([]);
     setState((s) => ({ ...s, pageNo: 1, filters: {}, superQuery: null }));
   };
@@ -233,29 +232,16 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
 
   const searchBar =
     searchFields.length > 0 ? (
-      <Form form={searchForm} name={`${entity.name}-search`} layout="vertical" onFinish={applySearch} aria-label={t('crud.search')} role="search">
-        <Row gutter={16} align="bottom">
-          {searchFields.map(([name, match]) => (
-            <Col key={name} xs={24} sm={12} lg={8} xl={6}>
-              <Form.Item name={name} label={t(fieldLabelKey(entity, name))} style={{ marginBottom: 12 }}>
-                <SearchControl entity={entity} name={name} match={match} />
-              </Form.Item>
-            </Col>
-          ))}
-          <Col xs={24} sm={12} lg={8} xl={6}>
-            <Form.Item style={{ marginBottom: 12 }}>
-              <Space>
-                <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                  {t('crud.search')}
-                </Button>
-                <Button icon={<ReloadOutlined />} onClick={resetSearch}>
-                  {t('crud.reset')}
-                </Button>
-              </Space>
-            </Form.Item>
-          </Col>
-        </Row>
-      </Form>
+      <SearchBar<Record<string, unknown>>
+        name={`${entity.name}-search`}
+        fields={searchFields.map(([name, match]) => ({
+          name,
+          label: t(fieldLabelKey(entity, name)),
+          control: <SearchControl entity={entity} name={name} match={match} />,
+        }))}
+        onSearch={applySearch}
+        onReset={resetSearch}
+      />
     ) : null;
 
   const table =

@@ -1,9 +1,10 @@
 import type { Page } from '@isps/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { App, Button, Card, Form, Grid, Modal, Space, Table } from 'antd';
+import { App, Button, Card, Flex, Form, Grid, Modal, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SearchBar, type SearchField } from '../../../shared/crud/index.ts';
 import { usePermission } from '../../../shared/permission/index.ts';
 import { useResourceAction } from '../api/message-center.ts';
 
@@ -22,8 +23,8 @@ interface ResourceScreenProps<T extends { id: string }> {
   /** shown in the delete confirmation */
   nameOf: (row: T) => string;
   columns: ColumnsType<T>;
-  /** filter items (Form.Item) of the search bar */
-  filters: ReactNode;
+  /** the search bar's conditions */
+  filters: SearchField[];
   /** form items (Form.Item) of the add / edit dialog */
   formItems: ReactNode;
   defaults: Partial<T>;
@@ -109,48 +110,46 @@ export function ResourceScreen<T extends { id: string }>(props: ResourceScreenPr
   };
 
   return (
-    <Card>
-      <Space wrap style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
-        <Form
+    <Flex vertical gap={16}>
+      <Card variant="borderless">
+        <SearchBar<Params>
           name={`${resource.key}-search`}
-          layout="inline"
-          onFinish={(values: Params) =>
+          fields={filters}
+          onSearch={(values) =>
             setParams((p) => ({
               pageNo: 1,
               pageSize: p.pageSize,
               ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== '')),
             }))
           }
-        >
-          {filters}
-          <Form.Item>
-            <Button type="primary" htmlType="submit">
-              {t('crud.search')}
-            </Button>
-          </Form.Item>
-        </Form>
+          onReset={() => setParams((p) => ({ pageNo: 1, pageSize: p.pageSize }))}
+        />
+      </Card>
+      <Card variant="borderless">
         {can.add && (
-          <Button type="primary" onClick={() => setEditing({ row: null })}>
-            {t('crud.add')}
-          </Button>
+          <Flex wrap gap={8} style={{ marginBottom: 12 }}>
+            <Button type="primary" onClick={() => setEditing({ row: null })}>
+              {t('crud.add')}
+            </Button>
+          </Flex>
         )}
-      </Space>
-      <Table<T>
-        rowKey="id"
-        size="middle"
-        loading={list.isFetching}
-        columns={[...columns, actionColumn]}
-        dataSource={list.data?.records ?? []}
-        scroll={{ x: 1100 }}
-        pagination={{
-          current: Number(params.pageNo),
-          pageSize: Number(params.pageSize),
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('crud.total', { total }),
-          onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
-        }}
-      />
+        <Table<T>
+          rowKey="id"
+          size="middle"
+          loading={list.isFetching}
+          columns={[...columns, actionColumn]}
+          dataSource={list.data?.records ?? []}
+          scroll={{ x: 1100 }}
+          pagination={{
+            current: Number(params.pageNo),
+            pageSize: Number(params.pageSize),
+            total: list.data?.total ?? 0,
+            showSizeChanger: true,
+            showTotal: (total) => t('crud.total', { total }),
+            onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
+          }}
+        />
+      </Card>
       <Modal
         open={!!editing}
         width={DIALOG_WIDTH}
@@ -166,6 +165,6 @@ export function ResourceScreen<T extends { id: string }>(props: ResourceScreenPr
           {formItems}
         </Form>
       </Modal>
-    </Card>
+    </Flex>
   );
 }

@@ -1,8 +1,9 @@
 import { AnnouncementPerm, PriorityColor, SendStatus, type Announcement } from '@isps/contract';
-import { App, Badge, Button, Card, Form, Grid, Input, Select, Space, Table, Tag } from 'antd';
+import { App, Badge, Button, Card, Flex, Grid, Input, Select, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SearchBar } from '../../../shared/crud/index.ts';
 import { usePermission } from '../../../shared/permission/index.ts';
 import {
   deleteAnnouncement,
@@ -106,55 +107,49 @@ export default function AnnouncementPage() {
   ];
 
   return (
-    <Card>
-      <Space wrap style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
-        <Form
+    <Flex vertical gap={16}>
+      <Card variant="borderless">
+        <SearchBar<{ titile?: string; sendStatus?: AnnouncementFilter['sendStatus'] }>
           name="announcement-search"
-          layout="inline"
-          onFinish={(values: { titile?: string; sendStatus?: AnnouncementFilter['sendStatus'] }) =>
-            setFilter((f) => ({ ...f, pageNo: 1, titile: values.titile?.trim() || undefined, sendStatus: values.sendStatus }))
-          }
-        >
-          <Form.Item name="titile" label={t('announcement.field.titile')}>
-            <Input allowClear />
-          </Form.Item>
-          <Form.Item name="sendStatus" label={t('announcement.status')}>
-            <Select
-              allowClear
-              style={{ width: 140 }}
-              options={[SendStatus.draft, SendStatus.released, SendStatus.revoked].map((v) => ({ value: v, label: t(`announcement.status.${v}`) }))}
-            />
-          </Form.Item>
-          <Form.Item>
-            <Button type="primary" htmlType="submit">
-              {t('crud.search')}
-            </Button>
-          </Form.Item>
-        </Form>
+          fields={[
+            { name: 'titile', label: t('announcement.field.titile'), control: <Input allowClear /> },
+            {
+              name: 'sendStatus',
+              label: t('announcement.status'),
+              control: <Select allowClear options={[SendStatus.draft, SendStatus.released, SendStatus.revoked].map((v) => ({ value: v, label: t(`announcement.status.${v}`) }))} />,
+            },
+          ]}
+          onSearch={(values) => setFilter((f) => ({ ...f, pageNo: 1, titile: values.titile?.trim() || undefined, sendStatus: values.sendStatus }))}
+          onReset={() => setFilter((f) => ({ pageNo: 1, pageSize: f.pageSize }))}
+        />
+      </Card>
+      <Card variant="borderless">
         {can.add && (
-          <Button type="primary" onClick={() => setEditing({ row: null })}>
-            {t('crud.add')}
-          </Button>
+          <Flex wrap gap={8} style={{ marginBottom: 12 }}>
+            <Button type="primary" onClick={() => setEditing({ row: null })}>
+              {t('crud.add')}
+            </Button>
+          </Flex>
         )}
-      </Space>
-      <Table<Announcement>
-        rowKey="id"
-        size="middle"
-        loading={list.isFetching}
-        columns={columns}
-        dataSource={list.data?.records ?? []}
-        scroll={{ x: 1100 }}
-        pagination={{
-          current: filter.pageNo,
-          pageSize: filter.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('crud.total', { total }),
-          onChange: (pageNo, pageSize) => setFilter((f) => ({ ...f, pageNo, pageSize })),
-        }}
-      />
+        <Table<Announcement>
+          rowKey="id"
+          size="middle"
+          loading={list.isFetching}
+          columns={columns}
+          dataSource={list.data?.records ?? []}
+          scroll={{ x: 1100 }}
+          pagination={{
+            current: filter.pageNo,
+            pageSize: filter.pageSize,
+            total: list.data?.total ?? 0,
+            showSizeChanger: true,
+            showTotal: (total) => t('crud.total', { total }),
+            onChange: (pageNo, pageSize) => setFilter((f) => ({ ...f, pageNo, pageSize })),
+          }}
+        />
+      </Card>
       <AnnouncementFormModal open={!!editing} row={editing?.row ?? null} onClose={() => setEditing(null)} />
       <AnnouncementDetailModal notice={viewing} onClose={() => setViewing(null)} />
-    </Card>
+    </Flex>
   );
 }

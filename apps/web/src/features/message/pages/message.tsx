@@ -37,19 +37,11 @@ export default function MessagePage() {
       columns={columns}
       defaults={defaults}
       perms={{ add: MessagePerm.add, edit: MessagePerm.edit, delete: MessagePerm.delete }}
-      filters={
-        <>
-          <Form.Item name="esTitle" label={t('message.field.esTitle')}>
-            <Input allowClear />
-          </Form.Item>
-          <Form.Item name="esReceiver" label={t('message.field.esReceiver')}>
-            <Input allowClear />
-          </Form.Item>
-          <Form.Item name="esType" label={t('message.field.esType')}>
-            <Select allowClear style={{ width: 130 }} options={sendTypes} />
-          </Form.Item>
-        </>
-      }
+      filters={[
+        { name: 'esTitle', label: t('message.field.esTitle'), control: <Input allowClear /> },
+        { name: 'esReceiver', label: t('message.field.esReceiver'), control: <Input allowClear /> },
+        { name: 'esType', label: t('message.field.esType'), control: <Select allowClear options={sendTypes} /> },
+      ]}
       formItems={
         <>
           <Form.Item name="esTitle" label={t('message.field.esTitle')} rules={[{ required: true }]}>

@@ -105,16 +105,10 @@ export default function TemplatePage() {
             </Button>
           )
         }
-        filters={
-          <>
-            <Form.Item name="templateCode" label={t('template.field.templateCode')}>
-              <Input allowClear />
-            </Form.Item>
-            <Form.Item name="templateName" label={t('template.field.templateName')}>
-              <Input allowClear />
-            </Form.Item>
-          </>
-        }
+        filters={[
+          { name: 'templateCode', label: t('template.field.templateCode'), control: <Input allowClear /> },
+          { name: 'templateName', label: t('template.field.templateName'), control: <Input allowClear /> },
+        ]}
         formItems={
           <>
             <Form.Item name="templateCode" label={t('template.field.templateCode')} rules={[{ required: true, pattern: /^[A-Za-z0-9_.-]+$/ }]}>

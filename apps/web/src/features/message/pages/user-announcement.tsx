@@ -1,8 +1,9 @@
 import { PriorityColor, type UserNotice } from '@isps/contract';
-import { App, Badge, Button, Card, Form, Input, Segmented, Space, Table, Tag } from 'antd';
+import { App, Badge, Button, Card, Flex, Input, Segmented, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SearchBar } from '../../../shared/crud/index.ts';
 import { useMyAnnouncements, type MyNoticeFilter } from '../api/get-my-announcements.ts';
 import { useMarkRead } from '../api/mark-read.ts';
 import { useReadAll } from '../api/read-all.ts';
@@ -57,68 +58,64 @@ export default function UserAnnouncementPage() {
   ];
 
   return (
-    <Card>
-      <Space wrap style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
-        <Form
+    <Flex vertical gap={16}>
+      <Card variant="borderless">
+        <SearchBar<{ titile?: string }>
           name="user-announcement-search"
-          layout="inline"
-          onFinish={(values: { titile?: string }) => setFilter((f) => ({ ...f, pageNo: 1, titile: values.titile?.trim() || undefined }))}
-        >
-          <Form.Item name="titile" label={t('notices.title')}>
-            <Input allowClear />
-          </Form.Item>
-          <Form.Item>
-            <Button type="primary" htmlType="submit">
-              {t('crud.search')}
+          fields={[{ name: 'titile', label: t('notices.title'), control: <Input allowClear /> }]}
+          onSearch={(values) => setFilter((f) => ({ ...f, pageNo: 1, titile: values.titile?.trim() || undefined }))}
+          onReset={() => setFilter((f) => ({ ...f, pageNo: 1, titile: undefined }))}
+        />
+      </Card>
+      <Card variant="borderless">
+        <Flex wrap gap={8} style={{ marginBottom: 12 }}>
+          <Space>
+            <Segmented<ReadFilter>
+              value={readFilter}
+              onChange={(value) => {
+                setReadFilter(value);
+                setFilter((f) => ({ ...f, pageNo: 1, readFlag: value === 'all' ? undefined : value }));
+              }}
+              options={[
+                { value: 'all', label: t('notices.allStates') },
+                { value: '0', label: t('notices.unread') },
+                { value: '1', label: t('notices.read') },
+              ]}
+            />
+            <Button
+              onClick={() =>
+                modal.confirm({
+                  title: t('notices.readAllConfirm'),
+                  onOk: async () => {
+                    await readAll.mutateAsync();
+                    void message.success(t('notices.readAll'));
+                  },
+                })
+              }
+            >
+              {t('notices.readAll')}
             </Button>
-          </Form.Item>
-        </Form>
-        <Space>
-          <Segmented<ReadFilter>
-            value={readFilter}
-            onChange={(value) => {
-              setReadFilter(value);
-              setFilter((f) => ({ ...f, pageNo: 1, readFlag: value === 'all' ? undefined : value }));
-            }}
-            options={[
-              { value: 'all', label: t('notices.allStates') },
-              { value: '0', label: t('notices.unread') },
-              { value: '1', label: t('notices.read') },
-            ]}
-          />
-          <Button
-            onClick={() =>
-              modal.confirm({
-                title: t('notices.readAllConfirm'),
-                onOk: async () => {
-                  await readAll.mutateAsync();
-                  void message.success(t('notices.readAll'));
-                },
-              })
-            }
-          >
-            {t('notices.readAll')}
-          </Button>
-        </Space>
-      </Space>
-      <Table<UserNotice>
-        rowKey="id"
-        size="middle"
-        loading={list.isFetching}
-        columns={columns}
-        dataSource={list.data?.records ?? []}
-        scroll={{ x: 900 }}
-        onRow={(row) => ({ onDoubleClick: () => open(row) })}
-        pagination={{
-          current: filter.pageNo,
-          pageSize: filter.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('crud.total', { total }),
-          onChange: (pageNo, pageSize) => setFilter((f) => ({ ...f, pageNo, pageSize })),
-        }}
-      />
+          </Space>
+        </Flex>
+        <Table<UserNotice>
+          rowKey="id"
+          size="middle"
+          loading={list.isFetching}
+          columns={columns}
+          dataSource={list.data?.records ?? []}
+          scroll={{ x: 900 }}
+          onRow={(row) => ({ onDoubleClick: () => open(row) })}
+          pagination={{
+            current: filter.pageNo,
+            pageSize: filter.pageSize,
+            total: list.data?.total ?? 0,
+            showSizeChanger: true,
+            showTotal: (total) => t('crud.total', { total }),
+            onChange: (pageNo, pageSize) => setFilter((f) => ({ ...f, pageNo, pageSize })),
+          }}
+        />
+      </Card>
       <AnnouncementDetailModal notice={detail} onClose={() => setDetail(null)} />
-    </Card>
+    </Flex>
   );
 }

@@ -10,6 +10,7 @@ import { resetSendCode } from '../api/reset-send-code.ts';
 import { useResetSetPassword } from '../api/reset-set-password.ts';
 import { useResetVerify } from '../api/reset-verify.ts';
 import { AccountPasswordFields, SmsCodeField } from '../components/account-form-fields.tsx';
+import { useCloseNotices } from '../use-close-notices.ts';
 import styles from './account.module.css';
 
 type Step = 0 | 1 | 2 | 3;
@@ -18,7 +19,7 @@ type Step = 0 | 1 | 2 | 3;
 export default function AlterationPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('reset.pageTitle'));
-  const [step, setStep] = useState<Step>(0);
+  const [step, showStep] = useState<Step>(0);
   const [username, setUsername] = useState('');
   const [maskedPhone, setMaskedPhone] = useState('');
   const [resetToken, setResetToken] = useState('');
@@ -27,6 +28,12 @@ export default function AlterationPage() {
   const setPassword = useResetSetPassword();
   const [passwordForm] = Form.useForm<{ password: string; confirmPassword: string }>();
   const navigate = useNavigate();
+
+  const closeNotices = useCloseNotices();
+  const setStep = (next: Step) => {
+    closeNotices();
+    showStep(next);
+  };
 
   const refused = (message: string) => feedback().notify('error', t('request.systemNotice'), message, 4);
 

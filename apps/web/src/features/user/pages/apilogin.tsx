@@ -7,6 +7,7 @@ import { HOME_PATH, useSession } from '../../../shared/session/index.ts';
 import { useDocumentTitle } from '../../../shared/ui/index.ts';
 import { validateCasTicket } from '../api/validate-cas-ticket.ts';
 import { SecondFactorStep } from '../components/second-factor-step.tsx';
+import { useCloseNotices } from '../use-close-notices.ts';
 import styles from './account.module.css';
 
 /** The CAS server redirects here with ?ticket=; the service is this page's own address without the ticket. */
@@ -20,12 +21,14 @@ export default function ApiLoginPage() {
   const [failure, setFailure] = useState<string | null>(ticket ? null : t('apilogin.noTicket'));
   const [challenge, setChallenge] = useState<SecondFactorChallenge | null>(null);
   const redirect = params.get('redirect');
+  const closeNotices = useCloseNotices();
   const enter = useCallback(
     (result: LoginResult) => {
+      closeNotices();
       signIn(result.token, result.userInfo, result.multi_depart === 2);
       navigate(redirect ?? HOME_PATH, { replace: true });
     },
-    [signIn, navigate, redirect],
+    [signIn, navigate, redirect, closeNotices],
   );
 
   useEffect(() => {

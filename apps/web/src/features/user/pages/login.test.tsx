@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { ConfigProvider } from 'antd';
+import { App, ConfigProvider } from 'antd';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -50,9 +50,12 @@ function renderLogin(entry = '/user/login') {
   render(
     <I18nextProvider i18n={i18n}>
       <ConfigProvider button={{ autoInsertSpace: false }}>
-        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
+        {/* inside antd's App, as the console's providers put it: the page closes its notices through it */}
+        <App>
+          <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+            <RouterProvider router={router} />
+          </QueryClientProvider>
+        </App>
       </ConfigProvider>
     </I18nextProvider>,
   );

@@ -12,6 +12,7 @@ import { useLogin } from '../api/login.ts';
 import { PhoneLoginForm } from '../components/phone-login-form.tsx';
 import { SecondFactorStep } from '../components/second-factor-step.tsx';
 import { expectWelcome } from '../greeting.ts';
+import { useCloseNotices } from '../use-close-notices.ts';
 import styles from './login.module.css';
 
 interface LoginForm {
@@ -31,7 +32,12 @@ export default function LoginPage() {
   const signIn = useSession((s) => s.signIn);
   const navigate = useNavigate();
   const location = useLocation();
-  const [challenge, setChallenge] = useState<SecondFactorChallenge | null>(null);
+  const [challenge, showChallenge] = useState<SecondFactorChallenge | null>(null);
+  const closeNotices = useCloseNotices();
+  const setChallenge = (next: SecondFactorChallenge | null) => {
+    closeNotices();
+    showChallenge(next);
+  };
 
   function refreshCaptcha() {
     setCheckKey(newCheckKey());
@@ -60,6 +66,7 @@ export default function LoginPage() {
   }
 
   function enter(result: LoginResult) {
+    closeNotices();
     signIn(result.token, result.userInfo, result.multi_depart === 2);
     // The console greets once the menu has loaded; one who must first replace the initial password gets that dialog instead.
     if (!result.userInfo.mustChangePassword) expectWelcome();

@@ -9,6 +9,7 @@ import { checkRegisterValue } from '../api/check-register-value.ts';
 import { useRegister } from '../api/register.ts';
 import { sendCodeToField } from '../api/send-sms-code.ts';
 import { AccountPasswordFields, SmsCodeField } from '../components/account-form-fields.tsx';
+import { useCloseNotices } from '../use-close-notices.ts';
 import styles from './account.module.css';
 
 interface RegisterForm {
@@ -40,6 +41,7 @@ export default function RegisterPage() {
   const [form] = Form.useForm<RegisterForm>();
   const registerCall = useRegister();
   const navigate = useNavigate();
+  const closeNotices = useCloseNotices();
 
   const sendCode = () => sendCodeToField(form, 'phone', SmsMode.register, { failed: t('register.failed'), sent: t('register.codeSent') });
 
@@ -52,6 +54,7 @@ export default function RegisterPage() {
       feedback().notify('error', t('register.failed'), answer.message, 4);
       return;
     }
+    closeNotices();
     navigate(`/user/register-result?username=${encodeURIComponent(answer.result.username)}`, { replace: true });
   }
 
