@@ -31,6 +31,7 @@ import {
   signIn as signInAs,
   sortBy,
   waitForRow,
+  type ScreenshotView,
 } from './crud-page.ts';
 import { launchBrowser, newContext, screenshot, startAsAdmin, type AdminSession, type RunningServer } from './harness.ts';
 
@@ -107,6 +108,37 @@ async function cellsAre(page: Page, column: number, expected: string[], ordered 
   await expect.poll(() => firstCells(page, column).then(sorted)).toEqual(sorted(expected));
 }
 const rowText = (page: Page, cellText: string) => rows(page).filter({ hasText: cellText }).first().innerText();
+
+const CHECK_RULE_VIEWS: readonly ScreenshotView[] = [
+  ['zh-CN', 'desktop'],
+  ['en-US', 'desktop'],
+  ['zh-CN', 'mobile'],
+  ['en-US', 'mobile'],
+];
+
+/**
+ * How a check rule table is laid out: the columns whose header text does not fit on one line inside them (with
+ * their width), how many cells are fixed to a side, and the widths of the table's sideways scroller.
+ */
+async function ruleTableLayout(section: Locator) {
+  return section.locator('.ant-table').evaluate((table) => {
+    const narrowColumns = [...table.querySelectorAll<HTMLElement>('.ant-table-thead th')].flatMap((th) => {
+      const title = (th.textContent ?? '').trim();
+      if (!title) return [];
+      const range = document.createRange();
+      range.selectNodeContents(th);
+      const lines = [...range.getClientRects()].filter((rect) => rect.width > 0);
+      const box = th.getBoundingClientRect();
+      const inner = box.right - parseFloat(getComputedStyle(th).paddingRight);
+      const wraps = new Set(lines.map((rect) => Math.round(rect.bottom))).size > 1;
+      const overflows = Math.max(...lines.map((rect) => rect.right)) > inner + 0.5;
+      return wraps || overflows ? [`${title} (${Math.round(box.width)} px)`] : [];
+    });
+    const fixedColumns = table.querySelectorAll('.ant-table-thead th[class*="ant-table-cell-fix"]').length;
+    const scroller = table.querySelector<HTMLElement>('.ant-table-content')!;
+    return { narrowColumns, fixedColumns, scrollWidth: scroller.scrollWidth, clientWidth: scroller.clientWidth };
+  });
+}
 
 describe('registry screens built from declarations', () => {
   it('vendors: create, edit, search by name and offset range, sort, page, export, delete, import back', async () => {
@@ -462,16 +494,34 @@ describe('registry screens built from declarations', () => {
     // one sign-in for the six screens (sign-ins are rate limited)
     await signInAs(page, server.url, '/system/vendor', 'admin', PASSWORD);
     for (const screen of screens(lang)) await captureListAndForm(page, [lang, viewport], screen);
+    await context.close();
+  });
 
-    // the check rule form with a rule in each table, one expression wrong
-    await page.goto(new URL('/system/checkRule', page.url()).href);
+  it.each(CHECK_RULE_VIEWS)('check rule tables in %s on %s: every column at least as wide as its header, sideways scrolling on a phone', async (lang, viewport) => {
+    const context = await newContext(browser, { lang, viewport });
+    const page = await context.newPage();
+    await signInAs(page, server.url, '/system/checkRule', 'admin', PASSWORD);
     await waitForRow(page, 'rule_11');
+    // the check rule form with a rule in each table, one expression wrong
     await page.getByRole('button', { name: text(lang, 'crud.add') }).click();
     const form = dialog(page);
     const tips = lang === 'zh-CN' ? ['前两位须为大写字母', '至少四位'] : ['Two capital letters first', 'Four characters at least'];
     await addCheckRule(form, 'localRules', { digits: '2', pattern: '[A-Z', message: tips[0] }, lang);
     await addCheckRule(form, 'globalRules', { pattern: '.{4,}', message: tips[1], priority: '2' }, lang);
     await form.getByRole('textbox', { name: text(lang, 'crud.checkRules.try') }).fill('AB12');
+    for (const table of ['localRules', 'globalRules'] as const) {
+      const section = checkRuleTable(form, table, lang);
+      // typing scrolled the table: measure it from its start
+      await section.locator('.ant-table-content').evaluate((scroller) => scroller.scrollTo({ left: 0 }));
+      const measured = await ruleTableLayout(section);
+      expect(measured.narrowColumns, `${table}: columns narrower than their header`).toEqual([]);
+      if (viewport === 'mobile') {
+        expect(measured.fixedColumns, `${table}: a fixed column covers the narrow table`).toBe(0);
+        expect(measured.scrollWidth, `${table}: scrolls sideways`).toBeGreaterThan(measured.clientWidth);
+      } else {
+        expect(measured.scrollWidth, `${table}: fits the dialog`).toBeLessThanOrEqual(measured.clientWidth);
+      }
+    }
     await checkRuleTable(form, 'localRules', lang).scrollIntoViewIfNeeded();
     await screenshot(page, `system-check-rule-rules-${lang}-${viewport}`);
     await context.close();

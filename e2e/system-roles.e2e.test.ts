@@ -1,11 +1,17 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverMessages, translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
-import { SCREENSHOT_VIEWS, dialog, en, label, pickOption, rows, save, signIn, waitForRow } from './crud-page.ts';
+import { dialog, en, label, pickOption, rows, save, signIn, waitForRow, type ScreenshotView } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Roles#Pass2';
+const ALL_VIEWS: readonly ScreenshotView[] = [
+  ['zh-CN', 'desktop'],
+  ['en-US', 'desktop'],
+  ['zh-CN', 'mobile'],
+  ['en-US', 'mobile'],
+];
 let server: RunningServer;
 let browser: Browser;
 let token: string;
@@ -21,6 +27,12 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
+
+const treeNodes = (drawer: Locator) => drawer.locator('.ant-tree-treenode:not([aria-hidden="true"])');
+/** The checkbox of the tree's button with this permission code (the code is its tooltip). */
+const buttonNode = (drawer: Locator, code: string) => treeNodes(drawer).filter({ has: drawer.page().getByTitle(code, { exact: true }) }).first().locator('.ant-tree-checkbox');
+/** The texts of the tree's nodes that show a permission code (`system:user:add`) or a seeded name (`add (system/user)`). */
+const rawCodesIn = async (drawer: Locator) => (await treeNodes(drawer).allInnerTexts()).filter((title) => /\w:\w|\(\w+\/\w+\)/.test(title));
 
 describe('roles screen', () => {
   it('creates a role with the spec rules and gives it permissions from the tree', async () => {
@@ -60,11 +72,14 @@ describe('roles screen', () => {
     await drawer.locator('.ant-tree-treenode:not([aria-hidden="true"])').first().waitFor();
     await drawer.getByLabel(en('role.filterPermissions')).fill('position');
     const node = (title: string) => drawer.locator('.ant-tree-treenode:not([aria-hidden="true"])', { hasText: title }).first().locator('.ant-tree-checkbox');
+    // the buttons read as their translated action, their code only in the tooltip
+    expect(await rawCodesIn(drawer)).toEqual([]);
+    expect(await drawer.getByTitle('system:position:list', { exact: true }).innerText()).toBe(en('role.button.list'));
     await node(`${text('en-US', 'menu.system.position')}`).click();
-    await node('system:position:list').click();
+    await buttonNode(drawer, 'system:position:list').click();
     await drawer.getByLabel(en('role.filterPermissions')).fill('');
     await node(text('en-US', 'menu.system')).click();
-    await screenshot(page, 'system-role-authorize-en-US-desktop');
+    await screenshot(page, 'system-role-authorize-checked-en-US-desktop');
     await drawer.getByRole('button', { name: en('crud.save') }).click();
     await page.getByText(serverMessages['en-US']['role.permissionsSaved']).first().waitFor();
 
@@ -79,14 +94,22 @@ describe('roles screen', () => {
     await context.close();
   });
 
-  it.each(SCREENSHOT_VIEWS)('screenshots in %s on %s', async (lang, viewport) => {
+  it.each(ALL_VIEWS)('screenshots in %s on %s, the tree in the reader\'s language', async (lang, viewport) => {
     const context = await newContext(browser, { lang, viewport });
     const page = await context.newPage();
     await signIn(page, server.url, '/system/role', 'admin', PASSWORD);
     await waitForRow(page, 'gate_guard');
     await screenshot(page, `system-role-list-${lang}-${viewport}`);
     await rows(page).filter({ hasText: 'gate_guard' }).getByRole('button', { name: text(lang, 'role.authorize') }).click();
-    await page.getByRole('dialog').locator('.ant-tree-treenode:not([aria-hidden="true"])').first().waitFor();
+    const drawer = page.getByRole('dialog').filter({ hasText: text(lang, 'role.authorizeTitle', { name: 'Gate guards' }) });
+    await treeNodes(drawer).first().waitFor();
+    // the positions screen and its buttons
+    await drawer.getByLabel(text(lang, 'role.filterPermissions')).fill('system:position');
+    await drawer.getByTitle('system:position:export', { exact: true }).waitFor();
+    expect(await rawCodesIn(drawer)).toEqual([]);
+    for (const action of ['list', 'add', 'edit', 'delete', 'export', 'import'] as const) {
+      expect(await drawer.getByTitle(`system:position:${action}`, { exact: true }).innerText()).toBe(text(lang, `role.button.${action}`));
+    }
     await screenshot(page, `system-role-authorize-${lang}-${viewport}`);
     await context.close();
   });

@@ -1,11 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverMessages, translate } from '../packages/contract/src/index.ts';
-import { SCREENSHOT_VIEWS, cellsUnderActions, deleteRow, dialog, en, exportTo, importFrom, label, pickOption, pickOptions, pickTime, resetSearch, rows, save, search, screenshotListAndForm, signIn, waitForRow } from './crud-page.ts';
+import { SCREENSHOT_VIEWS, cellsUnderActions, deleteRow, dialog, en, exportTo, importFrom, label, pickOption, pickOptions, pickTime, resetSearch, rows, save, search, screenshotListAndForm, signIn, waitForRow, type ScreenshotView } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { text } from './catalogues.ts';
 
 const PASSWORD = 'Users#Pass2';
 const NEW_USER_PASSWORD = 'Clerk#Pass9';
@@ -40,6 +41,48 @@ const serverText = (key: keyof (typeof serverMessages)['en-US'], params?: Record
 async function moreAction(page: Page, username: string, action: 'userScreen.freeze' | 'userScreen.thaw' | 'userScreen.resetPassword' | 'userScreen.agent') {
   await rowOf(page, username).getByRole('button', { name: en('userScreen.more') }).click();
   await page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: en(action) }).click();
+}
+
+const ALL_VIEWS: readonly ScreenshotView[] = [
+  ['zh-CN', 'desktop'],
+  ['en-US', 'desktop'],
+  ['zh-CN', 'mobile'],
+  ['en-US', 'mobile'],
+];
+
+/**
+ * The table in `within`: the body cells whose text is cut (wider than the cell's content box, or a time broken over
+ * two lines), as "<header>: <text>", the headers broken over lines, and the widths of its sideways scroller.
+ */
+async function tableLayout(within: Locator) {
+  return within.locator('.ant-table').first().evaluate((table) => {
+    const headers = [...table.querySelectorAll('.ant-table-thead th')].map((th) => (th.textContent ?? '').trim());
+    const cutCells: string[] = [];
+    for (const row of table.querySelectorAll('.ant-table-tbody tr.ant-table-row')) {
+      [...row.children].forEach((cell, index) => {
+        const content = (cell.textContent ?? '').trim();
+        if (!content) return;
+        const box = cell.getBoundingClientRect();
+        const style = getComputedStyle(cell);
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
+        const overflows = Math.max(...rects.map((rect) => rect.right)) > box.right - parseFloat(style.paddingRight) + 0.5;
+        const brokenTime = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(content) && new Set(rects.map((rect) => Math.round(rect.bottom))).size > 1;
+        if (overflows || brokenTime) cutCells.push(`${headers[index] ?? index}: ${content}`);
+      });
+    }
+    // a header's own text (not its sort arrows) on one line
+    const brokenHeaders = [...table.querySelectorAll('.ant-table-thead th')].flatMap((th) => {
+      const title = th.querySelector('.ant-table-column-title') ?? th;
+      const range = document.createRange();
+      range.selectNodeContents(title);
+      const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.bottom)));
+      return lines.size > 1 ? [(th.textContent ?? '').trim()] : [];
+    });
+    const scroller = table.querySelector<HTMLElement>('.ant-table-content')!;
+    return { cutCells, brokenHeaders, scrollWidth: scroller.scrollWidth, clientWidth: scroller.clientWidth };
+  });
 }
 
 describe('groups and users', () => {
@@ -258,6 +301,55 @@ describe('groups and users', () => {
     await page.locator('.ant-modal-confirm:visible').getByRole('button', { name: en('common.ok') }).click();
     await page.getByText(serverText('depart.usersRemoved', { count: 1 })).first().waitFor();
     await expect.poll(() => members.locator('.ant-table-row', { hasText: 'staff07' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it.each(ALL_VIEWS)("the users of a group in %s on %s: every column whole, sideways scrolling on a phone", async (lang, viewport) => {
+    // a member whose values are long, in three groups and with both roles
+    const { body: found } = await api<{ records: unknown[] }>(server, 'GET', '/sys/user/list?username=amontgomery', { token });
+    if (found.result.records.length === 0) {
+      type Named = { id: string; departName?: string; roleName?: string; children?: Named[] };
+      const flat = (list: Named[]): Named[] => list.flatMap((r) => [r, ...flat(r.children ?? [])]);
+      const idsOf = async (path: string, names: string[]) => {
+        const { body } = await api<{ records: Named[] }>(server, 'GET', `${path}?pageSize=100`, { token });
+        return flat(body.result.records).filter((r) => names.includes(r.departName ?? r.roleName ?? '')).map((r) => r.id).join(',');
+      };
+      const { body } = await api(server, 'POST', '/sys/user/add', {
+        token,
+        body: {
+          username: 'amontgomery',
+          realname: 'Alexandra Montgomery-Smith',
+          password: NEW_USER_PASSWORD,
+          phone: '13900002222',
+          email: 'alexandra.montgomery-smith@head-office.example.com',
+          selecteddeparts: await idsOf('/sys/sysDepart/list', ['Head office', 'Sales', 'Service']),
+          selectedroles: await idsOf('/sys/role/list', ['Clerk', 'Guard']),
+        },
+      });
+      if (!body.success) throw new Error(body.message);
+    }
+    const context = await newContext(browser, { lang, viewport });
+    const page = await context.newPage();
+    await signIn(page, server.url, '/system/depart', 'admin', PASSWORD);
+    await rowOf(page, 'Head office').getByRole('button', { name: text(lang, 'groupUsers.action'), exact: true }).click();
+    const members = dialog(page);
+    await members.getByText(text(lang, 'groupUsers.title', { name: 'Head office' })).waitFor();
+    await members.locator('.ant-table-row', { hasText: 'amontgomery' }).waitFor();
+    await members.locator('.ant-table').first().scrollIntoViewIfNeeded();
+    await screenshot(page, `system-depart-users-${lang}-${viewport}`);
+    const layout = await tableLayout(members);
+    expect(layout.cutCells, 'cells whose text is cut').toEqual([]);
+    expect(layout.brokenHeaders, 'headers broken over lines').toEqual([]);
+    if (viewport === 'desktop') {
+      // the whole table fits: nothing hides under the right-fixed actions
+      expect(await cellsUnderActions(members)).toEqual([]);
+      expect(layout.scrollWidth).toBeLessThanOrEqual(layout.clientWidth);
+      // on a laptop's narrower screen the long values wrap and the table may scroll, but no time or header breaks
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await expect.poll(() => tableLayout(members)).toMatchObject({ cutCells: [], brokenHeaders: [] });
+    } else {
+      expect(layout.scrollWidth, 'scrolls sideways').toBeGreaterThan(layout.clientWidth);
+    }
     await context.close();
   });
 

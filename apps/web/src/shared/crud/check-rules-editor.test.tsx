@@ -1,5 +1,5 @@
 import { checkRuleEntity, translate } from '@isps/contract';
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { Form, type FormInstance } from 'antd';
 import { I18nextProvider } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -115,6 +115,25 @@ describe('the check rule editor', { timeout: 30_000 }, () => {
     fireEvent.click(local.getAllByRole('button', { name: 'Delete rule' })[0]!);
     expect(last()).toEqual({ localRules: [rule('c'), rule('a')], globalRules: [] });
     expect((local.getByRole('textbox', { name: 'Expression 1' }) as HTMLInputElement).value).toBe('c');
+  });
+
+  it('keeps the row buttons on the right of a wide table; on a phone the whole table scrolls, the texts at a readable width', () => {
+    const rules = JSON.stringify({ localRules: [{ digits: 2, pattern: '[A-Z]+', message: 'Two letters first', priority: 1 }], globalRules: [] });
+    const fixedCells = () => screen.getByRole('region', { name: 'Local rules' }).querySelectorAll('[class*="ant-table-cell-fix"]').length;
+    const columnWidths = () => [...screen.getByRole('region', { name: 'Local rules' }).querySelectorAll('colgroup col')].map((col) => (col as HTMLElement).style.width);
+    const width = window.innerWidth;
+    try {
+      renderEditor(rules);
+      expect(fixedCells()).toBeGreaterThan(0);
+      cleanup();
+      Object.defineProperty(window, 'innerWidth', { value: 375, configurable: true });
+      renderEditor(rules);
+      expect(fixedCells()).toBe(0);
+      // #, digits, expression, tip text, priority, the row buttons
+      expect(columnWidths()).toEqual(['40px', '84px', '200px', '200px', '84px', '100px']);
+    } finally {
+      Object.defineProperty(window, 'innerWidth', { value: width, configurable: true });
+    }
   });
 
   it('tries a typed value against the rules', async () => {

@@ -1,6 +1,6 @@
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { checkRuleSetSchema, issueText, localCheckRuleSchema, runCheckRules, translate, type Language } from '@isps/contract';
-import { Button, Form, Input, InputNumber, Space, Table, Typography } from 'antd';
+import { Button, Form, Grid, Input, InputNumber, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,6 +31,8 @@ const COLUMN_LABELS: Record<RuleColumn, string> = {
 // numbers keep a fixed width, the texts share the rest; below the minimum width the table scrolls sideways
 const COLUMN_WIDTHS: Record<RuleColumn, number | undefined> = { digits: 84, pattern: undefined, message: undefined, priority: 84 };
 const MIN_TABLE_WIDTH: Record<RuleTableName, number> = { localRules: 580, globalRules: 500 };
+// a phone scrolls the table anyway: the texts get the room of a readable expression or tip
+const PHONE_TEXT_WIDTH = 200;
 // the schemas the server checks each value of a rule with
 const CELL_SCHEMAS = localCheckRuleSchema.shape;
 
@@ -92,6 +94,8 @@ interface RuleTableProps {
 
 function RuleTable({ name, rows, disabled, readOnly, errorOf, onEdit, onTouch, onMove, onDelete }: RuleTableProps) {
   const { t } = useTranslation();
+  // on a phone a right-fixed actions column would take a third of the narrow table: it scrolls with the rest there
+  const wide = Grid.useBreakpoint().md !== false;
   const cell = (row: RuleDraft, index: number, column: RuleColumn): ReactNode => {
     const value = row[column];
     if (readOnly) return column === 'pattern' ? <Typography.Text code>{value}</Typography.Text> : value;
@@ -125,7 +129,7 @@ function RuleTable({ name, rows, disabled, readOnly, errorOf, onEdit, onTouch, o
     ...TABLES[name].columns.map((column) => ({
       key: column,
       title: t(COLUMN_LABELS[column]),
-      width: COLUMN_WIDTHS[column],
+      width: COLUMN_WIDTHS[column] ?? (wide ? undefined : PHONE_TEXT_WIDTH),
       onCell: () => ({ style: { verticalAlign: 'top' as const } }),
       render: (_v: unknown, row: RuleDraft, index: number) => cell(row, index, column),
     })),
@@ -134,7 +138,7 @@ function RuleTable({ name, rows, disabled, readOnly, errorOf, onEdit, onTouch, o
     columns.push({
       key: 'actions',
       width: 100,
-      fixed: 'right',
+      fixed: wide ? 'right' : undefined,
       onCell: () => ({ style: { verticalAlign: 'top' as const } }),
       render: (_v, row, index) => (
         <Space size={0}>
@@ -161,7 +165,7 @@ function RuleTable({ name, rows, disabled, readOnly, errorOf, onEdit, onTouch, o
       columns={columns}
       dataSource={rows}
       pagination={false}
-      scroll={{ x: MIN_TABLE_WIDTH[name] }}
+      scroll={{ x: wide ? MIN_TABLE_WIDTH[name] : 'max-content' }}
       locale={{ emptyText: t('crud.checkRules.none') }}
     />
   );

@@ -7,6 +7,7 @@ import { CrudScreen, UserSelectModal, type CrudExtension, type CrudExtensionProp
 import { usePermissionCheck } from '../../../shared/permission/index.ts';
 import { useDrawerSize } from '../../../shared/ui/index.ts';
 import { useAddUsersToDepart, useRemoveUsersFromDepart } from '../api/depart-users.ts';
+import styles from './group-users.module.css';
 
 type ToolbarProps = CrudExtensionProps & { selected: string[]; clearSelection: () => void };
 
@@ -75,10 +76,18 @@ function groupUsersToolbar(depId: string) {
 /** The users of one group: the user screen fixed to the group, plus adding existing users and removing members. */
 export function GroupUsersDialog({ depId, name, onClose }: { depId: string; name: string; onClose: () => void }) {
   const { t } = useTranslation();
-  const size = useDrawerSize();
+  const onPhone = useDrawerSize() === '100%';
   const extension = useMemo<CrudExtension>(() => ({ Toolbar: groupUsersToolbar(depId), batch: true }), [depId]);
   return (
-    <Modal open title={t('groupUsers.title', { name })} footer={null} width={size === '100%' ? '100%' : 1100} onCancel={onClose} destroyOnHidden>
+    <Modal
+      open
+      title={t('groupUsers.title', { name })}
+      footer={null}
+      width={onPhone ? '100%' : 1100}
+      className={onPhone ? `${styles.members} ${styles.onPhone}` : styles.members}
+      onCancel={onClose}
+      destroyOnHidden
+    >
       <CrudScreen entity={userEntity} fixed={{ selecteddeparts: depId }} extension={extension} embedded />
     </Modal>
   );

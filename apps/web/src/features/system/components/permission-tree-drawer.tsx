@@ -1,10 +1,20 @@
-import type { Envelope, PermissionTreeNode } from '@isps/contract';
+import { MenuType, type Envelope, type PermissionTreeNode } from '@isps/contract';
 import { App, Button, Drawer, Empty, Flex, Input, Space, Spin, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDrawerSize } from '../../../shared/ui/index.ts';
 import type { PermissionTree } from '../api/role-permissions.ts';
+
+/**
+ * The action of a button still named as seeded, `<action> (<area>/<screen>)` after its code `<area>:<screen>:<action>`:
+ * such a name is no text for people, so the tree shows the action's own translation. Renamed buttons keep their name.
+ */
+function seededButtonAction(node: PermissionTreeNode): string | null {
+  const action = node.perms?.split(':').pop();
+  if (node.menuType !== MenuType.button || !action) return null;
+  return node.title.startsWith(`${action} (`) && /^\S+ \([\w-]+\/[\w-]+\)$/.test(node.title) ? action : null;
+}
 
 function flatten(nodes: PermissionTreeNode[]): PermissionTreeNode[] {
   return nodes.flatMap((n) => [n, ...flatten(n.children ?? [])]);
@@ -38,8 +48,11 @@ export function PermissionTreeDrawer({ title, tree, granted, saving, onSave, onC
   const all = useMemo(() => flatten(tree.data?.treeList ?? []), [tree.data]);
 
   const data = useMemo(() => {
-    // menu titles are i18n keys; a button shows its own name
-    const titleOf = (node: PermissionTreeNode) => (i18n.exists(node.title) ? t(node.title) : node.title);
+    const titleOf = (node: PermissionTreeNode) => {
+      if (i18n.exists(node.title)) return t(node.title);
+      const action = seededButtonAction(node);
+      return action && i18n.exists(`role.button.${action}`) ? t(`role.button.${action}`) : node.title;
+    };
     const needle = filter.trim().toLowerCase();
     const build = (nodes: PermissionTreeNode[]): DataNode[] =>
       nodes.flatMap((node) => {
@@ -47,7 +60,9 @@ export function PermissionTreeDrawer({ title, tree, granted, saving, onSave, onC
         const title = titleOf(node);
         const matches = !needle || title.toLowerCase().includes(needle) || (node.perms ?? '').toLowerCase().includes(needle);
         if (!matches && children.length === 0) return [];
-        return [{ key: node.key, title: node.perms ? `${title} · ${node.perms}` : title, children: children.length ? children : undefined }];
+        // the code is for whoever needs it, on hover; the tree reads in the person's language
+        const shown = node.perms ? <span title={node.perms}>{title}</span> : title;
+        return [{ key: node.key, title: shown, children: children.length ? children : undefined }];
       });
     return build(tree.data?.treeList ?? []);
   }, [tree.data, filter, t, i18n]);
