@@ -122,8 +122,11 @@ describe.each(languages)('the layout in %s', (lang) => {
       await page.waitForLoadState('networkidle');
       const edges = await topMenuEdges(page, lang);
       expect(edges.header.right, JSON.stringify(edges)).toBeGreaterThanOrEqual(1440 - 24);
-      expect(Math.abs(edges.header.left - edges.cards.left), JSON.stringify(edges)).toBeLessThanOrEqual(1);
-      expect(Math.abs(edges.header.right - edges.cards.right), JSON.stringify(edges)).toBeLessThanOrEqual(1);
+      // the tab bar too: header, tabs and cards start and end on the same lines
+      for (const part of ['header', 'tabs'] as const) {
+        expect(Math.abs(edges[part].left - edges.cards.left), `${part} left edge ${JSON.stringify(edges)}`).toBeLessThanOrEqual(1);
+        expect(Math.abs(edges[part].right - edges.cards.right), `${part} right edge ${JSON.stringify(edges)}`).toBeLessThanOrEqual(1);
+      }
       for (const key of ['menu.dashboard', 'menu.vistor', 'menu.system', 'menu.message'] as const) {
         expect(await page.getByRole('banner').getByRole('menuitem', { name: t(key) }).isVisible(), key).toBe(true);
       }
@@ -307,6 +310,98 @@ describe('long menu names in the 200 px sidebar', () => {
     // the longest English names do not fit and are shortened, not cut
     expect(links.find((l) => l.title === text(lang, 'menu.message.template'))?.clipped).toBe(true);
     await screenshot(page, 'shell-sidebar-long-names-en-US-desktop');
+    await context.close();
+  });
+});
+
+/** How the frame sits in the window: whether the document scrolls, and where the footer ends. */
+async function frameFit(page: Page) {
+  const footer = await page.getByRole('contentinfo').boundingBox();
+  const { scrollHeight, innerHeight } = await page.evaluate(() => ({ scrollHeight: document.documentElement.scrollHeight, innerHeight: window.innerHeight }));
+  return { scrollHeight, innerHeight, footerTop: Math.round(footer?.y ?? -1), footerBottom: Math.round((footer?.y ?? 0) + (footer?.height ?? 0)) };
+}
+
+describe.each(languages)('a short page in %s', (lang) => {
+  const t = (key: Parameters<typeof text>[1]) => text(lang, key);
+
+  it('fits the window on desktop with the tab bar shown and hidden, in both menu modes: no scrolling, the footer whole at the bottom', async () => {
+    const context = await newContext(browser, { lang });
+    const page = await context.newPage();
+    await signIn(page, server.url, lang, PASSWORD);
+    for (const layoutMode of ['sidemenu', 'topmenu'] as const) {
+      for (const multipage of [true, false]) {
+        const label = `${layoutMode}, tabs ${multipage ? 'shown' : 'hidden'}`;
+        await writeSettings(page, { layoutMode, multipage });
+        await page.reload();
+        await page.getByText(t('dashboard.userCount'), { exact: true }).first().waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(await page.getByRole('navigation', { name: t('tabs.label') }).count(), label).toBe(multipage ? 1 : 0);
+        // the analysis page is shorter than a 900 px window on desktop
+        const fit = await frameFit(page);
+        expect(fit.scrollHeight, `${label} ${JSON.stringify(fit)}`).toBe(fit.innerHeight);
+        expect(fit.footerBottom, `${label} ${JSON.stringify(fit)}`).toBe(fit.innerHeight);
+        await screenshot(page, `shell-short-page-${layoutMode}-${multipage ? 'tabs' : 'no-tabs'}-${lang}-desktop`);
+      }
+    }
+    await context.close();
+  });
+
+  it('on a 375 px phone: the header stays in place while a dialog is open and after it closes', async () => {
+    // with animations, as most people see the dialogs open and close
+    const context = await newContext(browser, { lang, viewport: 'mobile', motion: true });
+    const page = await context.newPage();
+    await signIn(page, server.url, lang, PASSWORD);
+    await page.getByText(t('dashboard.userCount'), { exact: true }).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    const userMenu = page.getByRole('button', { name: t('header.userMenu') });
+    const header = page.getByRole('banner').filter({ has: userMenu });
+    // a person has read a little way down the page, which is taller than a phone
+    await page.mouse.move(187, 400);
+    await page.evaluate(() => window.scrollTo(0, 120));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(120);
+    // a tap where the item is once the menu has opened: the driver's own scrolling into view would move the page
+    // under the opening menu
+    const tap = async (target: Locator) => {
+      await target.waitFor();
+      await animationsSettled(page);
+      const found = await target.boundingBox();
+      if (!found) throw new Error(`${target} is not on screen`);
+      await page.mouse.click(found.x + found.width / 2, found.y + found.height / 2);
+    };
+    // every frame from here on: where the header stands
+    await header.evaluate((el) => {
+      const frames: { top: number; bottom: number }[] = [];
+      (window as unknown as { headerFrames: typeof frames }).headerFrames = frames;
+      const sample = () => {
+        const { top, bottom } = el.getBoundingClientRect();
+        frames.push({ top, bottom });
+        requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
+    });
+
+    await userMenu.click();
+    await tap(page.getByRole('menuitem', { name: t('header.changePassword') }));
+    const password = page.getByRole('dialog', { name: t('password.title') });
+    await password.getByLabel(t('password.old')).waitFor();
+    await screenshot(page, `shell-dialog-header-${lang}-mobile`);
+    await password.getByRole('button', { name: t('common.cancel') }).click();
+    await expect.poll(() => password.isVisible()).toBe(false);
+
+    // an antd confirmation as well
+    await userMenu.click();
+    await tap(page.getByRole('menuitem', { name: t('header.logout') }));
+    const confirm = page.getByRole('dialog').filter({ hasText: t('header.logoutConfirm') });
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: t('common.cancel') }).click();
+    await expect.poll(() => confirm.isVisible()).toBe(false);
+    await animationsSettled(page);
+    await screenshot(page, `shell-dialog-closed-header-${lang}-mobile`);
+
+    const frames = await page.evaluate(() => (window as unknown as { headerFrames: { top: number; bottom: number }[] }).headerFrames);
+    expect(frames.length).toBeGreaterThan(10);
+    const moved = frames.filter((f) => Math.abs(f.top) > 0.5 || Math.abs(f.bottom - 56) > 0.5);
+    expect(moved.slice(0, 3), `${moved.length} of ${frames.length} frames with the header out of place`).toEqual([]);
     await context.close();
   });
 });

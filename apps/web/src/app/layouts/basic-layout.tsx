@@ -173,6 +173,7 @@ export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
     hidden ? styles.headerHidden : '',
     headerOnDark ? styles.darkHeader : '',
     settings.fixedHeader ? styles.fixedHeader : '',
+    mobile && !settings.fixedHeader ? styles.phoneHeader : '',
   ].join(' ');
 
   return (
@@ -240,7 +241,7 @@ export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
             {actions}
           </header>
         )}
-        {withTabs ? <PageTabs activeKey={activeKey} className={fixedWidth ? styles.tabsFixedWidth : undefined} /> : null}
+        {withTabs ? <PageTabs activeKey={activeKey} className={fixedWidth ? styles.tabsFixedWidth : top ? styles.tabsTopMenu : undefined} /> : null}
         {/* ProLayout's content is the page's <main> landmark already. */}
         <div className={`${styles.content} ${fixedWidth ? styles.fixedWidth : ''}`}>
           <Breadcrumbs menu={menu} pathname={pathname} titleKey={titleKey} />
