@@ -5,4 +5,5 @@ export { displayValue, fieldLabelKey, findEntity, type CrudRow } from './entity-
 export { exportParams, filterParams, listParams, superQueryParams, type ListState, type SuperQuery } from './query-params.ts';
 export { fieldRules, toApiValue } from './zod-rules.ts';
 export { crudKeys } from './api/keys.ts';
+export { usePager } from './use-pager.ts';
 export { UserSelectModal, type UserSelectModalProps } from './user-select-modal.tsx';

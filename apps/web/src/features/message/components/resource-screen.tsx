@@ -4,7 +4,7 @@ import { App, Button, Card, Flex, Form, Grid, Modal, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SearchBar, type SearchField } from '../../../shared/crud/index.ts';
+import { SearchBar, usePager, type SearchField } from '../../../shared/crud/index.ts';
 import { usePermission } from '../../../shared/permission/index.ts';
 import { useResourceAction } from '../api/message-center.ts';
 
@@ -109,6 +109,8 @@ export function ResourceScreen<T extends { id: string }>(props: ResourceScreenPr
     ),
   };
 
+  const pager = usePager({ pageNo: Number(params.pageNo), pageSize: Number(params.pageSize) }, list.data?.total, (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })));
+
   return (
     <Flex vertical gap={16}>
       <Card variant="borderless">
@@ -140,14 +142,7 @@ export function ResourceScreen<T extends { id: string }>(props: ResourceScreenPr
           columns={[...columns, actionColumn]}
           dataSource={list.data?.records ?? []}
           scroll={{ x: 1100 }}
-          pagination={{
-            current: Number(params.pageNo),
-            pageSize: Number(params.pageSize),
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => t('crud.total', { total }),
-            onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
-          }}
+          pagination={pager}
         />
       </Card>
       <Modal

@@ -3,7 +3,7 @@ import { App, Badge, Button, Card, Flex, Grid, Input, Select, Space, Table, Tag 
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SearchBar } from '../../../shared/crud/index.ts';
+import { SearchBar, usePager } from '../../../shared/crud/index.ts';
 import { usePermission } from '../../../shared/permission/index.ts';
 import {
   deleteAnnouncement,
@@ -106,6 +106,8 @@ export default function AnnouncementPage() {
     },
   ];
 
+  const pager = usePager(filter, list.data?.total, (pageNo, pageSize) => setFilter((f) => ({ ...f, pageNo, pageSize })));
+
   return (
     <Flex vertical gap={16}>
       <Card variant="borderless">
@@ -138,14 +140,7 @@ export default function AnnouncementPage() {
           columns={columns}
           dataSource={list.data?.records ?? []}
           scroll={{ x: 1100 }}
-          pagination={{
-            current: filter.pageNo,
-            pageSize: filter.pageSize,
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => t('crud.total', { total }),
-            onChange: (pageNo, pageSize) => setFilter((f) => ({ ...f, pageNo, pageSize })),
-          }}
+          pagination={pager}
         />
       </Card>
       <AnnouncementFormModal open={!!editing} row={editing?.row ?? null} onClose={() => setEditing(null)} />

@@ -3,7 +3,7 @@ import { App, Badge, Button, Card, Flex, Input, Segmented, Space, Table, Tag } f
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SearchBar } from '../../../shared/crud/index.ts';
+import { SearchBar, usePager } from '../../../shared/crud/index.ts';
 import { useMyAnnouncements, type MyNoticeFilter } from '../api/get-my-announcements.ts';
 import { useMarkRead } from '../api/mark-read.ts';
 import { useReadAll } from '../api/read-all.ts';
@@ -57,6 +57,8 @@ export default function UserAnnouncementPage() {
     },
   ];
 
+  const pager = usePager(filter, list.data?.total, (pageNo, pageSize) => setFilter((f) => ({ ...f, pageNo, pageSize })));
+
   return (
     <Flex vertical gap={16}>
       <Card variant="borderless">
@@ -105,14 +107,7 @@ export default function UserAnnouncementPage() {
           dataSource={list.data?.records ?? []}
           scroll={{ x: 900 }}
           onRow={(row) => ({ onDoubleClick: () => open(row) })}
-          pagination={{
-            current: filter.pageNo,
-            pageSize: filter.pageSize,
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => t('crud.total', { total }),
-            onChange: (pageNo, pageSize) => setFilter((f) => ({ ...f, pageNo, pageSize })),
-          }}
+          pagination={pager}
         />
       </Card>
       <AnnouncementDetailModal notice={detail} onClose={() => setDetail(null)} />
