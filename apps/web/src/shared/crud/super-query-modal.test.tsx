@@ -1,12 +1,10 @@
 import { entityPermissionCodes, positionEntity, type AuthItem } from '@isps/contract';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App as AntApp, ConfigProvider } from 'antd';
-import { I18nextProvider } from 'react-i18next';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setFeedback } from '../api/index.ts';
 import { i18n } from '../i18n/index.ts';
 import { useSession } from '../session/index.ts';
+import { renderInConsole } from '../../test-providers.tsx';
 import { CrudScreen } from './crud-screen.tsx';
 
 const userInfo = { id: '1', username: 'admin', realname: 'Admin', nickname: null, orgCode: null, avatar: null, birthday: null, phone: null, email: null, sex: null, workNo: null, status: 1, mustChangePassword: false };
@@ -60,17 +58,7 @@ async function pick(combobox: HTMLElement, text: string) {
 
 describe('the advanced query builder', { timeout: 30_000 }, () => {
   it('sends the conditions a person builds, joined by OR and then by AND', async () => {
-    render(
-      <I18nextProvider i18n={i18n}>
-        <ConfigProvider button={{ autoInsertSpace: false }}>
-          <AntApp>
-            <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-              <CrudScreen entity={positionEntity} />
-            </QueryClientProvider>
-          </AntApp>
-        </ConfigProvider>
-      </I18nextProvider>,
-    );
+    renderInConsole(<CrudScreen entity={positionEntity} />);
     await screen.findByText('P-01');
     expect(lastList().searchParams.has('superQueryParams')).toBe(false);
 

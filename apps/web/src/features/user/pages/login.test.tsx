@@ -1,12 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App, ConfigProvider } from 'antd';
-import { I18nextProvider } from 'react-i18next';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setFeedback, type Feedback } from '../../../shared/api/index.ts';
-import { i18n } from '../../../shared/i18n/index.ts';
 import { useSession } from '../../../shared/session/index.ts';
+import { renderInConsole } from '../../../test-providers.tsx';
 import LoginPage from './login.tsx';
 
 const envelope = (result: unknown, success = true, message = '') => ({ success, message, code: success ? 200 : 500, result, timestamp: 1 });
@@ -47,18 +44,8 @@ function renderLogin(entry = '/user/login') {
     ],
     { initialEntries: [entry] },
   );
-  render(
-    <I18nextProvider i18n={i18n}>
-      <ConfigProvider button={{ autoInsertSpace: false }}>
-        {/* inside antd's App, as the console's providers put it: the page closes its notices through it */}
-        <App>
-          <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-            <RouterProvider router={router} />
-          </QueryClientProvider>
-        </App>
-      </ConfigProvider>
-    </I18nextProvider>,
-  );
+  // inside antd's App, as the console's providers put it: the page closes its notices through it
+  renderInConsole(<RouterProvider router={router} />);
   return router;
 }
 
