@@ -268,7 +268,8 @@ export function CheckRulesEditor({ id, value, onChange, disabled }: CheckRulesEd
  * tables): tries the rules being edited, the value of the field `name` of the surrounding form, on a typed value.
  */
 export function CheckRuleTrial({ name }: { name: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = isLanguage(i18n.language) ? i18n.language : storedLanguage();
   const value: unknown = Form.useWatch(name);
   const [trial, setTrial] = useState('');
   const drafts = toDrafts(value);
@@ -279,7 +280,9 @@ export function CheckRuleTrial({ name }: { name: string }) {
     if (!ruleSet.success || empty) outcome = <Typography.Text type="secondary">{t('crud.checkRules.tryUnavailable')}</Typography.Text>;
     else {
       const result = runCheckRules(ruleSet.data, trial);
-      outcome = result.passed ? (
+      outcome = !result.passed && result.tooComplex ? (
+        <Typography.Text type="secondary">{translate(lang, 'checkRule.tooComplex')}</Typography.Text>
+      ) : result.passed ? (
         <Typography.Text type="success">{t('crud.checkRules.tryPassed')}</Typography.Text>
       ) : (
         <Typography.Text type="danger">{t('crud.checkRules.tryFailed', { message: result.message })}</Typography.Text>
