@@ -1,10 +1,11 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from '../../scripts/precompress.mjs';
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [react(), precompress()],
   test: { setupFiles: [`${import.meta.dirname}/src/test-setup.ts`] },
   server: {
     proxy: { '/api': { target: 'http://localhost:8080', changeOrigin: true, ws: true } },

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPath, MENU_TITLE_KEYS, Perm } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
@@ -174,6 +175,31 @@ describe('console files', () => {
       const apiMiss = await t.app.inject({ method: 'GET', url: '/api/unknown', headers: html });
       expect(apiMiss.statusCode).toBe(404);
       expect(apiMiss.json()).toMatchObject({ success: false, code: 404 });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('sends the build’s brotli or gzip copy to a browser that accepts it, and the plain file otherwise', async () => {
+    const script = `export const big = ${JSON.stringify('console '.repeat(4000))};`;
+    writeFileSync(join(dist, 'assets', 'big-9f8e.js'), script);
+    writeFileSync(join(dist, 'assets', 'big-9f8e.js.br'), brotliCompressSync(script));
+    writeFileSync(join(dist, 'assets', 'big-9f8e.js.gz'), gzipSync(script));
+    const t = await buildTestApp('sqlite', { config: { webDistDir: dist } });
+    try {
+      const url = '/assets/big-9f8e.js';
+      const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['content-type']).toContain('javascript');
+      expect(br.headers['cache-control']).toContain('immutable');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+      const gz = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
+      const plain = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(script);
     } finally {
       await t.close();
     }

@@ -21,7 +21,8 @@ function servableFile(root: string, requested: string): string | null {
 export const staticConsole: FastifyPluginAsync<{ root: string; apiPrefix: string }> = async (app, { root, apiPrefix }) => {
   // the file server needs an existing root; without a build only the hint below is served
   const built = existsSync(join(root, 'index.html'));
-  if (built) await app.register(fastifyStatic, { root, serve: false });
+  // the build writes .br and .gz beside each text asset: sent as they are to browsers that accept them
+  if (built) await app.register(fastifyStatic, { root, serve: false, preCompressed: true });
 
   app.get('/*', { schema: { hide: true }, config: { permission: 'public' } }, async (request, reply) => {
     const path = decodeURIComponent(request.url.split('?')[0] ?? '/');
