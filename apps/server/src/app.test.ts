@@ -49,6 +49,8 @@ describe('route declarations', () => {
       'GET /api/health',
       'GET /api/sys/activation/status',
       'GET /api/sys/randomImage/:key',
+      // the origin console's login page asks it before anyone signs in
+      'GET /api/sys/thirdApp/getEnabledType',
       // uploaded files under unguessable names, read by <img src> without a token (file-routes.ts)
       'GET /api/sys/common/static/*',
       'GET /api/sys/user/register/check',

@@ -5,7 +5,8 @@ export const loginBody = z.object({
   username: z.string().trim().min(1).max(100),
   password: z.string().min(1).max(200),
   captcha: z.string().trim().max(16).optional(),
-  checkKey: z.string().trim().max(64).optional(),
+  // the origin console sends the captcha's key as the timestamp number it asked the image with
+  checkKey: z.preprocess((value) => (typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value), z.string().trim().max(64)).optional(),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 

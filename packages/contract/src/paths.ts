@@ -9,6 +9,7 @@ export const ApiPath = {
   currentUserDeparts: '/sys/user/getCurrentUserDeparts',
   selectDepart: '/sys/selectDepart',
   updatePassword: '/sys/user/updatePassword',
+  thirdAppEnabledType: '/sys/thirdApp/getEnabledType',
   dictItems: '/sys/dict/getDictItems/:code',
   dashboardSummary: '/dashboard/summary',
   duplicateCheck: '/sys/duplicate/check',

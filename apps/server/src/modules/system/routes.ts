@@ -80,16 +80,22 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post(
-    ApiPath.updatePassword,
-    {
-      schema: { tags, summary: 'Change the own password', body: updatePasswordBody },
-      config: { permission: 'authenticated', allowWhilePasswordChangeDue: true },
-    },
-    async (request, reply) => {
+  // POST is ours; the origin console's password dialog sends PUT
+  app.route({
+    method: ['POST', 'PUT'],
+    url: ApiPath.updatePassword,
+    schema: { tags, summary: 'Change the own password', body: updatePasswordBody },
+    config: { permission: 'authenticated', allowWhilePasswordChangeDue: true },
+    handler: async (request, reply) => {
       await updateOwnPassword(app, callerOf(request), request.body);
       return reply.ok(null, 'password.changed');
     },
+  });
+
+  app.get(
+    ApiPath.thirdAppEnabledType,
+    { schema: { tags, summary: 'Which third-party logins are enabled (none: the console signs in by password, SMS code or CAS)' }, config: { permission: 'public' } },
+    async (_request, reply) => reply.ok({ wechat_enterprise: false, dingtalk: false }),
   );
 
   app.get(

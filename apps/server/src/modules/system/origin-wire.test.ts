@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { INITIAL_ADMIN_PASSWORD, api, buildTestApp, injectAs, testDialects, type TestApp } from '../../test/harness.ts';
+
+/*
+ * Calls made the way the origin console (the JeecgBoot-based ISPS console) makes them: its login form sends the
+ * captcha key as the timestamp number it fetched the image with, plus `remember_me`; its password dialog sends PUT;
+ * its login page asks which third-party logins are enabled.
+ */
+describe.each((await testDialects()).filter((d) => d !== 'mysql'))('origin console calls on %s', (dialect) => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  const storedCode = async (key: string) => (JSON.parse((await app.cache.get(`captcha:${key}`)) ?? '{}') as { code: string }).code;
+
+  beforeAll(async () => {
+    t = await buildTestApp(dialect, { env: { LOGIN_CAPTCHA: 'on' } });
+    app = t.app;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('logs in with the captcha key as a number and remember_me, then completes the due password change with PUT', async () => {
+    const currdatetime = 1764066000123;
+    const image = await injectAs(app, null, { method: 'GET', url: api(app, `/sys/randomImage/${currdatetime}`) });
+    expect(image.envelope.success).toBe(true);
+    const captcha = await storedCode(String(currdatetime));
+    const login = await injectAs<{ token: string }>(app, null, {
+      method: 'POST',
+      url: api(app, '/sys/login'),
+      payload: { username: 'admin', password: INITIAL_ADMIN_PASSWORD, captcha, checkKey: currdatetime, remember_me: true },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(login.envelope.success).toBe(true);
+    const token = login.envelope.result.token;
+
+    const changed = await injectAs(app, token, {
+      method: 'PUT',
+      url: api(app, '/sys/user/updatePassword'),
+      payload: { username: 'admin', oldpassword: INITIAL_ADMIN_PASSWORD, password: 'Origin#Pass9', confirmpassword: 'Origin#Pass9' },
+    });
+    expect(changed.envelope).toMatchObject({ success: true, code: 200 });
+
+    const nextKey = currdatetime + 1;
+    await injectAs(app, null, { method: 'GET', url: api(app, `/sys/randomImage/${nextKey}`) });
+    const again = await injectAs(app, null, {
+      method: 'POST',
+      url: api(app, '/sys/login'),
+      payload: { username: 'admin', password: 'Origin#Pass9', captcha: await storedCode(String(nextKey)), checkKey: nextKey, remember_me: false },
+    });
+    expect(again.envelope.success).toBe(true);
+  });
+
+  it('refuses a captcha key that is neither text nor a whole number with a 400', async () => {
+    for (const checkKey of [{ nested: 1 }, 1.5, true]) {
+      const answer = await injectAs(app, null, { method: 'POST', url: api(app, '/sys/login'), payload: { username: 'admin', password: 'x', captcha: 'abcd', checkKey } });
+      expect(answer.statusCode).toBe(400);
+      expect(answer.envelope.success).toBe(false);
+    }
+  });
+
+  it('answers that no third-party login is enabled', async () => {
+    const answer = await injectAs(app, null, { method: 'GET', url: api(app, '/sys/thirdApp/getEnabledType') });
+    expect(answer.envelope).toMatchObject({ success: true, result: { wechat_enterprise: false, dingtalk: false } });
+  });
+});
