@@ -38,6 +38,10 @@ export const errorsPlugin = fp(
       if (error.code === 'FST_REQ_FILE_TOO_LARGE') {
         return reply.status(400).send(envelope(lang, 'badRequest', null, 'upload.tooLarge', { max: UPLOAD_MAX_BYTES / 1024 / 1024 }));
       }
+      // busboy's own failures (a truncated or malformed multipart body) carry no status: bad input, not a fault
+      if (error.statusCode === undefined && request.isMultipart() && /multipart|boundary/i.test(error.message)) {
+        return reply.status(400).send(envelope(lang, 'badRequest', null, 'upload.malformed'));
+      }
       if (status >= 400 && status < 500) {
         const detail = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'malformed JSON body' : (error.code ?? 'invalid request');
         return reply.status(400).send(envelope(lang, 'badRequest', null, 'error.badRequest', { detail }));

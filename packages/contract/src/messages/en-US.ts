@@ -107,6 +107,7 @@ export const enUS = {
   'crud.importDone': 'Import finished: {{added}} rows added, {{failed}} rows refused',
   'tenant.unknown': 'The chosen tenant does not exist',
   'upload.noFile': 'Please choose a file to upload',
+  'upload.malformed': 'The upload is incomplete or malformed: send the file again',
   'upload.badFolder': 'The upload folder name may hold only letters, digits, _ and -',
   'upload.typeRefused': 'Files of this type cannot be uploaded ({{name}}). Allowed: images (png, jpg, gif, webp), videos (mp4, webm) and documents (pdf, doc, docx, xls, xlsx, ppt, pptx, txt, zip)',
   'upload.contentMismatch': 'The content of {{name}} does not match its file type',

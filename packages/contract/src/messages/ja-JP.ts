@@ -108,6 +108,7 @@ export const jaJP: Record<MessageKey, string> = {
   'crud.importDone': 'インポート完了：{{added}} 行追加、{{failed}} 行拒否',
   'tenant.unknown': '選択したテナントは存在しません',
   'upload.noFile': 'アップロードするファイルを選択してください',
+  'upload.malformed': 'アップロードデータが不完全か形式が正しくありません。ファイルを送り直してください',
   'upload.badFolder': 'アップロード先フォルダー名には英数字、_ と - のみ使用できます',
   'upload.typeRefused': 'この種類のファイルはアップロードできません（{{name}}）。使用可能：画像（png、jpg、gif、webp）、動画（mp4、webm）、文書（pdf、doc、docx、xls、xlsx、ppt、pptx、txt、zip）',
   'upload.contentMismatch': '{{name}} の内容がファイルの種類と一致しません',

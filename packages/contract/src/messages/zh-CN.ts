@@ -108,6 +108,7 @@ export const zhCN: Record<MessageKey, string> = {
   'crud.importDone': '导入完成：成功 {{added}} 行，失败 {{failed}} 行',
   'tenant.unknown': '所选租户不存在',
   'upload.noFile': '请选择要上传的文件',
+  'upload.malformed': '上传的数据不完整或格式错误，请重新发送文件',
   'upload.badFolder': '上传目录名只能包含字母、数字、_ 和 -',
   'upload.typeRefused': '不允许上传此类型的文件（{{name}}）。允许：图片（png、jpg、gif、webp）、视频（mp4、webm）和文档（pdf、doc、docx、xls、xlsx、ppt、pptx、txt、zip）',
   'upload.contentMismatch': '文件 {{name}} 的内容与其文件类型不符',
