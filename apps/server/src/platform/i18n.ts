@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { LANG_HEADER, toLanguage, type Envelope, type Language, type MessageKey } from '@isps/contract';
+import { LANG_HEADER, answerLanguage, type Envelope, type Language, type MessageKey } from '@isps/contract';
 import { envelope, type Params } from './envelope.ts';
 
 declare module 'fastify' {
@@ -17,7 +17,7 @@ export const i18nPlugin = fp(
     app.decorateRequest('lang', {
       getter() {
         const header = this.headers[LANG_HEADER];
-        return toLanguage(Array.isArray(header) ? header[0] : header);
+        return answerLanguage(Array.isArray(header) ? header[0] : header, this.headers['accept-language']);
       },
     });
     app.decorateReply('ok', function ok<T>(this: { request: { lang: Language } }, result: T, key: MessageKey = 'common.ok', params?: Params) {

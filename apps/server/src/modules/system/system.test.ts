@@ -83,10 +83,14 @@ describe.each(dialects)('system API on %s', (dialect) => {
       expect(typeof answer.envelope.timestamp).toBe('number');
     });
 
-    it('answers a missing token with 401 and a Japanese message when no language is sent', async () => {
+    it('answers in the lang header’s language, else Accept-Language’s, else Chinese', async () => {
       const answer = await get(null, ApiPath.userPermission);
       expect(answer.statusCode).toBe(401);
-      expect(answer.envelope).toMatchObject({ success: false, code: 401, message: translate('ja-JP', 'error.unauthorized') });
+      expect(answer.envelope).toMatchObject({ success: false, code: 401, message: translate('zh-CN', 'error.unauthorized') });
+      const browser = await get(null, ApiPath.userPermission, { 'accept-language': 'fr-FR,ja;q=0.9,en;q=0.8' });
+      expect(browser.envelope.message).toBe(translate('ja-JP', 'error.unauthorized'));
+      const named = await get(null, ApiPath.userPermission, { lang: 'en-US', 'accept-language': 'ja' });
+      expect(named.envelope.message).toBe(translate('en-US', 'error.unauthorized'));
     });
 
     it.each(LANGUAGES)('names the invalid field with a localised prefix (%s)', async (lang) => {
