@@ -34,6 +34,10 @@ export interface Config {
   sms: { provider: 'log' | 'webhook'; webhookUrl: string | null };
   /** CAS server base URL (…/cas) whose serviceValidate checks single sign-on tickets; null disables CAS */
   casServerUrl: string | null;
+  /** the console's own CAS service URL (CAS_SERVICE_URL): tickets are validated for it only, never for a URL a caller names */
+  casServiceUrl: string | null;
+  /** connect-and-answer limit of connections a user can aim (data-source test, SMS webhook, CAS server) */
+  outboundTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -75,6 +79,7 @@ const rules = {
   SMS_PROVIDER: { schema: z.enum(['log', 'webhook']), allowed: 'log or webhook' } as Rule<'log' | 'webhook'>,
   SMS_WEBHOOK_URL: { schema: z.string().regex(/^https?:\/\/.+/), allowed: 'an http(s):// URL' } as Rule<string>,
   CAS_SERVER_URL: { schema: z.string().regex(/^https?:\/\/[^?#]+$/), allowed: 'the http(s):// base URL of the CAS server, without query' } as Rule<string>,
+  CAS_SERVICE_URL: { schema: z.string().regex(/^https?:\/\/[^#\s]+$/), allowed: "the http(s):// URL of the console's CAS login page" } as Rule<string>,
 };
 
 type RuleName = keyof typeof rules;
@@ -123,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsProvider: read('SMS_PROVIDER', 'log'),
     smsWebhookUrl: read('SMS_WEBHOOK_URL') ?? null,
     casServerUrl: read('CAS_SERVER_URL') ?? null,
+    casServiceUrl: read('CAS_SERVICE_URL') ?? null,
   };
   if (config.smsProvider === 'webhook' && !config.smsWebhookUrl) problems.push('SMS_WEBHOOK_URL must be set when SMS_PROVIDER is webhook');
   if (problems.length > 0) throw new ConfigError(problems);
@@ -149,7 +155,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtp: { url: config.smtpUrl, from: config.smtpFrom as string },
     sms: { provider: config.smsProvider as 'log' | 'webhook', webhookUrl: config.smsWebhookUrl },
     casServerUrl: config.casServerUrl ? config.casServerUrl.replace(/\/+$/, '') : null,
+    casServiceUrl: config.casServiceUrl,
+    outboundTimeoutMs: 5000,
   };
+}
+
+/** DATA_DIR holds the database, the secrets and the uploads: only the server's user may enter it (0700). */
+export function privateDataDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
 }
 
 interface Secrets {
@@ -169,7 +183,7 @@ export function resolveDataSourceKey(config: Config, env: Record<string, string 
     if (key.length >= 32) return key;
     throw new ConfigError([`${file} holds no valid key; restore it or set DATA_SOURCE_KEY`]);
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  privateDataDir(config.dataDir);
   const key = randomBytes(32).toString('base64url');
   writeFileSync(file, key, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
@@ -185,7 +199,7 @@ export function resolveTokenPepper(config: Config): string {
     if (typeof secrets.tokenPepper === 'string' && secrets.tokenPepper.length >= 32) return secrets.tokenPepper;
     throw new ConfigError([`${file} holds no valid tokenPepper; restore it or set TOKEN_PEPPER`]);
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  privateDataDir(config.dataDir);
   const secrets: Secrets = { tokenPepper: randomBytes(32).toString('base64url') };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' });
   // the mode passed to writeFileSync is filtered by umask; make sure nobody else can read it

@@ -1,5 +1,5 @@
 import Sqlite from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
 import { createPool } from 'mysql2';
@@ -14,9 +14,13 @@ export interface DatabaseHandle {
 }
 
 function sqliteDialect(file: string): Dialect {
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  // SQLite gives the -wal and -shm files the mode of the database file: create it readable by the server's user only
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
   const database = new Sqlite(file);
   database.pragma('journal_mode = WAL');
+  for (const companion of [`${file}-wal`, `${file}-shm`]) if (existsSync(companion)) chmodSync(companion, 0o600);
   database.pragma('foreign_keys = ON');
   // FULL: an acknowledged write survives a power loss, not only a process crash
   database.pragma('synchronous = FULL');

@@ -49,6 +49,9 @@ const TYPES: Record<string, FileType> = {
 };
 
 const HEAD_BYTES = 4100;
+/** uploads are readable by the server's user only */
+const PRIVATE_DIR = 0o700;
+const PRIVATE_FILE = 0o600;
 const MAX_NAME_LENGTH = 80;
 
 export function uploadRoot(dataDir: string): string {
@@ -115,18 +118,18 @@ export async function storeUpload(dataDir: string, incoming: IncomingFile, biz: 
   }
   const root = uploadRoot(dataDir);
   const temporaryDir = join(root, '.partial');
-  await mkdir(temporaryDir, { recursive: true });
+  await mkdir(temporaryDir, { recursive: true, mode: PRIVATE_DIR });
   const random = randomBytes(16).toString('hex');
   const temporary = join(temporaryDir, `${random}.part`);
   try {
-    await pipeline(incoming.file, createWriteStream(temporary, { flags: 'wx' }));
+    await pipeline(incoming.file, createWriteStream(temporary, { flags: 'wx', mode: PRIVATE_FILE }));
     if (incoming.file.truncated) throw new AppError('badRequest', 'upload.tooLarge', { max: UPLOAD_MAX_BYTES / 1024 / 1024 });
     const head = await readHead(temporary);
     const fits = type.signature ? type.signature(head) : !head.includes(0);
     if (head.length === 0 || !fits) refuse('upload.contentMismatch', { name: shownName });
     const stored = `${folder}/${yyyyMMdd(now)}/${random}_${safeFileName(incoming.filename, extension)}`;
     const day = join(root, folder, yyyyMMdd(now));
-    await mkdir(day, { recursive: true });
+    await mkdir(day, { recursive: true, mode: PRIVATE_DIR });
     await flushToDisk(temporary);
     await rename(temporary, join(root, stored));
     // the rename itself lives in the folder's entries

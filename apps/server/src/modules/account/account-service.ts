@@ -46,11 +46,11 @@ async function activeUserByPhone(app: FastifyInstance, phone: string) {
 export async function requestSmsCode(app: FastifyInstance, body: SmsBody, lang: Language): Promise<void> {
   if (body.smsmode === SmsMode.register) {
     if (await taken(app, 'phone', body.mobile)) refuse('duplicate.phone');
-    return sendSmsCode(app, SmsMode.register, body.mobile, lang);
+    return sendSmsCode(app, SmsMode.register, body.mobile, null, lang);
   }
   const user = await activeUserByPhone(app, body.mobile);
   if (!user) return;
-  return sendSmsCode(app, body.smsmode, body.mobile, lang);
+  return sendSmsCode(app, body.smsmode, body.mobile, user.id, lang);
 }
 
 /** Self-registration: a normal user holding only the plain user role, phone proven by an SMS code. */
@@ -60,7 +60,7 @@ export async function register(app: FastifyInstance, body: RegisterBody): Promis
   for (const field of ['username', 'email', 'phone'] as const) {
     if (await taken(app, field, body[field])) refuse(duplicateKey[field]);
   }
-  await consumeSmsCode(app, SmsMode.register, body.phone, body.smscode);
+  await consumeSmsCode(app, SmsMode.register, body.phone, null, body.smscode);
   const username = body.username.trim();
   let id: string;
   try {
@@ -81,9 +81,9 @@ export async function register(app: FastifyInstance, body: RegisterBody): Promis
 
 /** An SMS code stands for the password: users with two-step verification (or administrators who must) still give their code. */
 export async function phoneLogin(app: FastifyInstance, mobile: string, code: string, ip: string): Promise<LoginResult | SecondFactorChallenge> {
-  await consumeSmsCode(app, SmsMode.login, mobile, code);
   const user = await activeUserByPhone(app, mobile);
   if (!user) refuse('sms.codeWrong');
+  await consumeSmsCode(app, SmsMode.login, mobile, user.id, code);
   if (Number(user.status) !== USER_STATUS_NORMAL) refuse('login.frozen');
   const challenge = await secondFactorGate(app, user);
   if (challenge) return challenge;
@@ -105,7 +105,7 @@ export async function resetFindAccount(app: FastifyInstance, username: string): 
 
 export async function resetSendCode(app: FastifyInstance, username: string, lang: Language): Promise<ResetAccountResult> {
   const user = await resettableUser(app, username);
-  await sendSmsCode(app, SmsMode.reset, user.phone, lang);
+  await sendSmsCode(app, SmsMode.reset, user.phone, user.id, lang);
   return { maskedPhone: maskPhone(user.phone) };
 }
 
@@ -114,7 +114,7 @@ const resetKey = (token: string) => `reset:${createHash('sha256').update(token).
 /** Step 2: the code sent to the account's phone buys a short-lived permission to set a new password. */
 export async function resetVerify(app: FastifyInstance, username: string, code: string): Promise<ResetVerifyResult> {
   const user = await resettableUser(app, username);
-  await consumeSmsCode(app, SmsMode.reset, user.phone, code);
+  await consumeSmsCode(app, SmsMode.reset, user.phone, user.id, code);
   const resetToken = randomBytes(32).toString('base64url');
   await app.cache.set(resetKey(resetToken), user.id, AccountLimits.resetSessionMs);
   return { resetToken };

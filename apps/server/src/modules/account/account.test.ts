@@ -99,7 +99,7 @@ describe.each(await testDialects())('account flows on %s', (dialect) => {
   beforeAll(async () => {
     cas = await startCasResponder('http://console/user/apilogin');
     t = await buildTestApp(dialect, {
-      env: { CAS_SERVER_URL: cas.url },
+      env: { CAS_SERVER_URL: cas.url, CAS_SERVICE_URL: 'http://console/user/apilogin' },
       // the SMS gateway lives in the API scope; the extra routes hook reaches it
       extraRoutes: async (scope) => {
         scope.sms.provider = sms;
@@ -306,8 +306,13 @@ describe.each(await testDialects())('account flows on %s', (dialect) => {
   });
 
   it('answers the spec 500 reaction while the system authorisation is over, until a valid code activates it', async () => {
+    // activation can be required only while an authorisation runs: install a short one and let it run out
+    const first = (await post<IssuedActivationCode>(app, AccountPath.activationIssue, { days: 1 }, { token: admin })).envelope.result;
+    expect((await post(app, AccountPath.activate, { code: first.code })).envelope.success).toBe(true);
+    expect((await injectAs(app, admin, { method: 'PUT', url: api(app, AccountPath.accountSettings), payload: { activationRequired: true } })).envelope.success).toBe(true);
     const issued = (await post<IssuedActivationCode>(app, AccountPath.activationIssue, { days: 30 }, { token: admin })).envelope.result;
-    await injectAs(app, admin, { method: 'PUT', url: api(app, AccountPath.accountSettings), payload: { activationRequired: true } });
+    t.clock.advance(24 * 60 * 60_000 + 1000);
+    admin = await adminAgain(app);
     const clientPatterns = [/授权.*过期/, /authori[sz]ation.*expired/i, /ライセンス.*期限/];
     for (const [i, lang] of LANGUAGES.entries()) {
       const blocked = await get(app, ApiPath.currentUserDeparts, { token: admin, lang });

@@ -30,6 +30,12 @@ export async function activationStatus(app: FastifyInstance): Promise<Activation
   return status;
 }
 
+/** Is an authorisation installed that still runs? */
+export async function hasValidAuthorization(app: FastifyInstance): Promise<boolean> {
+  const authorizedUntil = await readSetting(app, SettingKey.authorizedUntil);
+  return authorizedUntil !== null && authorizedUntil > new Date(app.clock()).toISOString();
+}
+
 /** onRequest for every protected route: with activation required and the authorisation over, the spec's 500 reaction. */
 export async function refuseWhenUnactivated(app: FastifyInstance): Promise<void> {
   if ((await activationStatus(app)).expired) throw new AppError('internal', 'activation.expired');

@@ -1,6 +1,7 @@
 import type { LoginResult, SecondFactorChallenge } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { refuse } from '../../platform/envelope.ts';
+import { fetchText } from '../../platform/outbound.ts';
 import { secondFactorGate } from './two-factor-service.ts';
 import { USER_STATUS_NORMAL } from './user-directory.ts';
 
@@ -20,18 +21,18 @@ export function casUserOf(xml: string): string | null {
 }
 
 /**
- * GET /cas/client/validateLogin: the ticket is checked by the CAS server, its user must be an active local user. The
- * ticket stands for the password only: users with two-step verification (or administrators who must) still give their code.
+ * GET /cas/client/validateLogin: the ticket is checked by the CAS server for the console's own service URL
+ * (CAS_SERVICE_URL), never for a service the caller names, and its user must be an active local user. The ticket stands
+ * for the password only: users with two-step verification (or administrators who must) still give their code.
  */
-export async function validateCasTicket(app: FastifyInstance, ticket: string, service: string, ip: string): Promise<LoginResult | SecondFactorChallenge> {
+export async function validateCasTicket(app: FastifyInstance, ticket: string, ip: string): Promise<LoginResult | SecondFactorChallenge> {
   const base = app.settings.casServerUrl;
-  if (!base) refuse('cas.notConfigured');
+  const service = app.settings.casServiceUrl;
+  if (!base || !service) refuse('cas.notConfigured');
   const url = `${base}/serviceValidate?${new URLSearchParams({ ticket, service }).toString()}`;
   let xml: string;
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(5000), headers: { accept: 'application/xml, text/xml' } });
-    if (!response.ok) throw new Error(`CAS server answered ${response.status}`);
-    xml = (await response.text()).slice(0, 100_000);
+    xml = await fetchText(url, app.settings.outboundTimeoutMs);
   } catch (error) {
     app.log.warn({ err: error }, 'CAS ticket validation failed');
     refuse('cas.ticketInvalid');

@@ -20,9 +20,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf } from '../../platform/access.ts';
-import { AppError, envelope } from '../../platform/envelope.ts';
+import { AppError, envelope, refuse } from '../../platform/envelope.ts';
 import { checkRegistrationValue, phoneLogin, register, requestSmsCode, resetFindAccount, resetPassword, resetSendCode, resetVerify } from './account-service.ts';
-import { activate, activationStatus, forgetActivationStatus, issueActivationCode } from './activation-service.ts';
+import { activate, activationStatus, forgetActivationStatus, hasValidAuthorization, issueActivationCode } from './activation-service.ts';
 import { validateCasTicket } from './cas-service.ts';
 import { SettingKey, readAccountSettings, writeSetting } from './settings.ts';
 import { completeLogin, confirmEnrollment, disable, enroll, enrollDuringLogin, isSystemAdmin, twoFactorStatus } from './two-factor-service.ts';
@@ -139,7 +139,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     AccountPath.casValidate,
     { schema: { tags, summary: 'Validate a CAS ticket and start a session', querystring: casValidateQuery }, config: { permission: 'public', rateLimit: login } },
     async (request, reply) => {
-      const result = await validateCasTicket(app, request.query.ticket, request.query.service, request.ip);
+      const result = await validateCasTicket(app, request.query.ticket, request.ip);
       return reply.ok(result, needsSecondFactor(result) ? 'login.secondFactorRequired' : 'login.ok');
     },
   );
@@ -183,6 +183,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       await requireSystemAdmin(app, caller.id);
       const { twoFactorForAdmins, activationRequired } = request.body;
       if (twoFactorForAdmins !== undefined) await writeSetting(app, SettingKey.twoFactorForAdmins, twoFactorForAdmins ? '1' : '0', caller.username);
+      // requiring activation without a valid authorisation would lock every caller out at once
+      if (activationRequired === true && !(await hasValidAuthorization(app))) refuse('activation.noAuthorization');
       if (activationRequired !== undefined) await writeSetting(app, SettingKey.activationRequired, activationRequired ? '1' : '0', caller.username);
       forgetActivationStatus();
       return reply.ok(await readAccountSettings(app), 'settings.saved');

@@ -8,6 +8,8 @@ interface StoredCode {
   digest: string;
   expiresAt: number;
   attempts: number;
+  /** the account the code was sent for (login, reset); null for a registration, which has none yet */
+  account: string | null;
 }
 
 interface HourlyCount {
@@ -16,7 +18,8 @@ interface HourlyCount {
 }
 
 const normalisePhone = (phone: string) => phone.replace(/[\s-]/g, '');
-const codeKey = (mode: SmsModeValue, phone: string) => `sms:code:${mode}:${normalisePhone(phone)}`;
+// a code is bound to its purpose, its phone and its account: a code sent for one account never serves another sharing the phone
+const codeKey = (mode: SmsModeValue, phone: string, account: string | null) => `sms:code:${mode}:${normalisePhone(phone)}:${account ?? '-'}`;
 const cooldownKey = (mode: SmsModeValue, phone: string) => `sms:cooldown:${mode}:${normalisePhone(phone)}`;
 const hourlyKey = (phone: string) => `sms:hourly:${normalisePhone(phone)}`;
 const digestOf = (code: string) => createHash('sha256').update(code).digest('hex');
@@ -35,18 +38,18 @@ async function claimSendSlot(app: FastifyInstance, mode: SmsModeValue, phone: st
   await app.cache.set(cooldownKey(mode, phone), String(now + AccountLimits.smsCooldownMs), AccountLimits.smsCooldownMs);
 }
 
-/** Sends a fresh six-digit code to the phone, valid ten minutes; an earlier code of the same purpose stops working. */
-export async function sendSmsCode(app: FastifyInstance, mode: SmsModeValue, phone: string, lang: Language): Promise<void> {
+/** Sends a fresh six-digit code to the phone for the account, valid ten minutes; an earlier code of the same purpose stops working. */
+export async function sendSmsCode(app: FastifyInstance, mode: SmsModeValue, phone: string, account: string | null, lang: Language): Promise<void> {
   await claimSendSlot(app, mode, phone);
   const code = String(randomInt(0, 10 ** AccountLimits.smsCodeLength)).padStart(AccountLimits.smsCodeLength, '0');
-  const stored: StoredCode = { digest: digestOf(code), expiresAt: app.clock() + AccountLimits.smsCodeLifetimeMs, attempts: 0 };
-  await app.cache.set(codeKey(mode, phone), JSON.stringify(stored), AccountLimits.smsCodeLifetimeMs);
+  const stored: StoredCode = { digest: digestOf(code), expiresAt: app.clock() + AccountLimits.smsCodeLifetimeMs, attempts: 0, account };
+  await app.cache.set(codeKey(mode, phone, account), JSON.stringify(stored), AccountLimits.smsCodeLifetimeMs);
   const minutes = AccountLimits.smsCodeLifetimeMs / 60_000;
   try {
     await app.sms.send({ phone: normalisePhone(phone), code, text: translate(lang, 'sms.message', { code, minutes }) });
   } catch (error) {
     app.log.error({ err: error, provider: app.sms.provider.name }, 'SMS could not be sent');
-    await app.cache.del(codeKey(mode, phone));
+    await app.cache.del(codeKey(mode, phone, account));
     await app.cache.del(cooldownKey(mode, phone));
     refuse('sms.sendFailed');
   }
@@ -56,15 +59,16 @@ export async function sendSmsCode(app: FastifyInstance, mode: SmsModeValue, phon
  * Uses up the phone's code for this purpose, or refuses. Taking the code first makes it single use even under
  * concurrent calls; a wrong guess puts it back with one attempt fewer, and the fifth wrong guess discards it.
  */
-export async function consumeSmsCode(app: FastifyInstance, mode: SmsModeValue, phone: string, code: string): Promise<void> {
-  const raw = await app.cache.take(codeKey(mode, phone));
+export async function consumeSmsCode(app: FastifyInstance, mode: SmsModeValue, phone: string, account: string | null, code: string): Promise<void> {
+  const key = codeKey(mode, phone, account);
+  const raw = await app.cache.take(key);
   const stored = raw ? (JSON.parse(raw) as StoredCode) : null;
   const now = app.clock();
-  if (!stored || stored.expiresAt <= now) refuse('sms.codeWrong');
+  if (!stored || stored.expiresAt <= now || stored.account !== account) refuse('sms.codeWrong');
   if (stored.digest === digestOf(code.trim())) return;
   const attempts = stored.attempts + 1;
   if (attempts < AccountLimits.codeAttempts) {
-    await app.cache.set(codeKey(mode, phone), JSON.stringify({ ...stored, attempts }), stored.expiresAt - now);
+    await app.cache.set(key, JSON.stringify({ ...stored, attempts }), stored.expiresAt - now);
   }
   refuse('sms.codeWrong');
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
+import { postJson } from '../../platform/outbound.ts';
 
 export interface SmsMessage {
   phone: string;
@@ -33,18 +34,12 @@ export class WebhookSmsProvider implements SmsProvider {
   ) {}
 
   async send(message: SmsMessage): Promise<void> {
-    const response = await fetch(this.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ phone: message.phone, text: message.text, code: message.code }),
-      signal: AbortSignal.timeout(this.timeoutMs),
-    });
-    if (!response.ok) throw new Error(`SMS webhook answered ${response.status}`);
+    await postJson(this.url, { phone: message.phone, text: message.text, code: message.code }, this.timeoutMs);
   }
 }
 
 export function createSmsProvider(config: Config, log: FastifyBaseLogger): SmsProvider {
-  if (config.sms.provider === 'webhook' && config.sms.webhookUrl) return new WebhookSmsProvider(config.sms.webhookUrl);
+  if (config.sms.provider === 'webhook' && config.sms.webhookUrl) return new WebhookSmsProvider(config.sms.webhookUrl, config.outboundTimeoutMs);
   return new LogSmsProvider(log);
 }
 

@@ -12,6 +12,8 @@ interface StoredChallenge {
   userId: string;
   attempts: number;
   expiresAt: number;
+  /** the account had a confirmed factor when its first factor was proven: such a challenge never enrols a new one */
+  enrolled: boolean;
 }
 
 /** the name authenticator apps show above the code */
@@ -96,7 +98,7 @@ export async function secondFactorGate(app: FastifyInstance, user: Selectable<Sy
   if (!enrolled && !(await requiredFor(app, user.id))) return null;
   const challenge = randomBytes(32).toString('base64url');
   const expiresAt = app.clock() + AccountLimits.secondFactorChallengeMs;
-  const stored: StoredChallenge = { userId: user.id, attempts: 0, expiresAt };
+  const stored: StoredChallenge = { userId: user.id, attempts: 0, expiresAt, enrolled };
   await app.cache.set(challengeKey(challenge), JSON.stringify(stored), AccountLimits.secondFactorChallengeMs);
   return { secondFactorRequired: true, challenge, enrolled };
 }
@@ -111,6 +113,7 @@ async function readChallenge(app: FastifyInstance, challenge: string): Promise<S
 /** An administrator who must use a second factor but has none yet enrols inside the login. */
 export async function enrollDuringLogin(app: FastifyInstance, challenge: string): Promise<TwoFactorEnrollment> {
   const stored = await readChallenge(app, challenge);
+  if (stored.enrolled !== false) refuse('twoFactor.enrolled');
   const user = await app.userDirectory.findActiveUserById(app, stored.userId);
   if (!user) refuse('twoFactor.challengeExpired');
   return enroll(app, user);
@@ -122,7 +125,9 @@ export async function completeLogin(app: FastifyInstance, challenge: string, cod
   if (!user) refuse('twoFactor.challengeExpired');
   const row = await totpRow(app, user.id);
   const pending = row !== undefined && Number(row.confirmed) !== 1;
-  if (!row || !(await acceptCode(app, user.id, code, user.username, pending))) {
+  // a pending secret is confirmed only by the login that enrolled it
+  const usable = row !== undefined && (!pending || stored.enrolled === false);
+  if (!row || !usable || !(await acceptCode(app, user.id, code, user.username, pending))) {
     const attempts = stored.attempts + 1;
     if (attempts >= AccountLimits.codeAttempts) await app.cache.del(challengeKey(challenge));
     else await app.cache.set(challengeKey(challenge), JSON.stringify({ ...stored, attempts }), stored.expiresAt - app.clock());

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPath, LANGUAGES, VisitorPath, isValidIdCard, translate, type VisitorInfo, type VisitorLoginResult } from '@isps/contract';
+import { ApiPath, LANGUAGES, Limits, VisitorPath, isValidIdCard, translate, type VisitorInfo, type VisitorLoginResult } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { USER_PASSWORD, api, buildTestApp, createTestUser, injectAs, login, testDialects, tryLogin, type TestApp } from '../../test/harness.ts';
 
@@ -82,5 +82,33 @@ describe.each(await testDialects())('visitor area on %s', (dialect) => {
     expect((await post(VisitorPath.logout, {}, visitorToken)).envelope.success).toBe(true);
     expect((await info(visitorToken)).statusCode).toBe(401);
     expect((await info(byIdCard.envelope.result.token)).statusCode).toBe(200);
+  });
+
+  it('locks a visitor account after five failures within ten minutes for ten minutes, like staff accounts', async () => {
+    const phone = '13600000009';
+    expect((await post(VisitorPath.register, { ...registration, idCard: idCard(21), phone })).envelope.success).toBe(true);
+    for (let i = 1; i < Limits.loginFailureLimit; i += 1) {
+      expect((await post(VisitorPath.login, { account: phone, password: '000000' })).envelope.message).toBe(translate('en-US', 'visitor.wrongCredentials'));
+    }
+    const minutes = Limits.loginLockMs / 60_000;
+    const minutesLeft = { minutes };
+    expect((await post(VisitorPath.login, { account: phone, password: '000000' })).envelope.message).toBe(translate('en-US', 'login.locked', minutesLeft));
+    for (const lang of LANGUAGES) {
+      const locked = await post(VisitorPath.login, { account: phone, password: '246813' }, null, lang);
+      expect(locked.envelope).toMatchObject({ success: false, code: 500, message: translate(lang, 'login.locked', { minutes }) });
+    }
+    // the right password does not help while the lock lasts; ten minutes later it does
+    t.clock.advance(Limits.loginLockMs - 60_000);
+    expect((await post(VisitorPath.login, { account: phone, password: '246813' })).envelope.message).toBe(translate('en-US', 'login.locked', { minutes: 1 }));
+    t.clock.advance(60_000 + 1000);
+    expect((await post(VisitorPath.login, { account: phone, password: '246813' })).envelope.success).toBe(true);
+    // failures spread beyond the window do not add up
+    for (let i = 0; i < Limits.loginFailureLimit - 1; i += 1) await post(VisitorPath.login, { account: phone, password: '000000' });
+    t.clock.advance(Limits.loginFailureWindowMs + 1000);
+    expect((await post(VisitorPath.login, { account: phone, password: '000000' })).envelope.message).toBe(translate('en-US', 'visitor.wrongCredentials'));
+    expect((await post(VisitorPath.login, { account: phone, password: '246813' })).envelope.success).toBe(true);
+    // an unknown account locks the same way, so locking tells nothing about which accounts exist
+    for (let i = 1; i < Limits.loginFailureLimit; i += 1) await post(VisitorPath.login, { account: '13600009999', password: '000000' });
+    expect((await post(VisitorPath.login, { account: '13600009999', password: '000000' })).envelope.message).toBe(translate('en-US', 'login.locked', { minutes }));
   });
 });
