@@ -18,7 +18,8 @@ export interface SeedOutcome {
   generatedAdminPassword: string | null;
 }
 
-const SEED_BY = 'system';
+/** create_by of every seeded row: a menu or button carrying it is a built-in one */
+export const SEED_BY = 'system';
 
 /** Strong by construction: random base64url plus one character of each class isStrongPassword asks for. */
 export function generateAdminPassword(): string {

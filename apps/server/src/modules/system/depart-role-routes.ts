@@ -25,8 +25,9 @@ import { callerOf, type CurrentUser } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity, type RegisteredEntity } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
+import { assertMayChangeDataRules, assertMayGiveDepartRoles, assertMayGivePermissions, assertMayManageUsers, permissionChanges } from '../../platform/grants.ts';
 import { menuDataRules } from './permission-routes.ts';
-import { editedPermissionIds, grantableIds, permissionTree } from './role-routes.ts';
+import { editedPermissionIds, permissionTree } from './role-routes.ts';
 
 const tags = ['departRole'];
 
@@ -161,12 +162,7 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const current = await groupPermissionIds(app.db, departId);
       const wanted = editedPermissionIds(current, idsOf(body.permissionIds, 'permissionIds'), lastIdsOf(body.lastpermissionIds));
       const existing = wanted.length === 0 ? [] : (await app.db.selectFrom('sys_permission').select('id').where('id', 'in', wanted).where('del_flag', '=', 0).execute()).map((r) => r.id);
-      // a caller who is not the administrator may neither add nor remove what they do not hold themselves
-      const grantable = await grantableIds(app, caller);
-      if (grantable !== 'all') {
-        const changed = [...existing.filter((id) => !current.has(id)), ...[...current].filter((id) => !existing.includes(id))];
-        if (changed.some((id) => !grantable.has(id))) refuse('role.notGrantable');
-      }
+      await assertMayGivePermissions(app, caller, permissionChanges(current, existing));
       const removed = [...current].filter((id) => !existing.includes(id));
       await app.db.transaction().execute(async (trx) => {
         await trx.deleteFrom('sys_depart_permission').where('depart_id', '=', departId).execute();
@@ -212,6 +208,7 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const wanted = editedPermissionIds(current, idsOf(body.permissionIds, 'permissionIds'), lastIdsOf(body.lastpermissionIds));
       const held = await groupPermissionIds(app.db, role.depart_id);
       if (wanted.some((id) => !held.has(id))) throw new AppError('badRequest', 'departRole.permissionOutsideGroup');
+      await assertMayGivePermissions(app, caller, permissionChanges(current, wanted));
       await app.db.transaction().execute(async (trx) => {
         await trx.deleteFrom('sys_depart_role_permission').where('role_id', '=', role.id).execute();
         await insertChunked(trx, 'sys_depart_role_permission', wanted.map((permissionId) => ({ ...audit(caller.username, now()), id: randomUUID(), depart_id: role.depart_id, role_id: role.id, permission_id: permissionId })));
@@ -251,6 +248,7 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const wanted = idsOf(body.dataRuleIds, 'dataRuleIds');
       if (wanted.length > 0) await heldMenu(departId, body.permissionId);
       if ((await menuDataRules(app.db, body.permissionId, wanted)).length !== wanted.length) throw new AppError('badRequest', 'error.badRequest', { detail: 'dataRuleIds' });
+      await assertMayChangeDataRules(app, caller, body.permissionId, { before: await groupRuleIds(app.db, departId, body.permissionId), after: wanted });
       await app.db.transaction().execute(async (trx) => {
         await trx.deleteFrom('sys_depart_data_rule').where('depart_id', '=', departId).where('permission_id', '=', body.permissionId).execute();
         await insertChunked(trx, 'sys_depart_data_rule', wanted.map((ruleId) => ({ ...audit(caller.username, now()), id: randomUUID(), depart_id: departId, permission_id: body.permissionId, rule_id: ruleId })));
@@ -287,6 +285,8 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const wanted = idsOf(body.dataRuleIds, 'dataRuleIds');
       const offered = new Set(await groupRuleIds(app.db, role.depart_id, body.permissionId));
       if (wanted.some((id) => !offered.has(id))) throw new AppError('badRequest', 'departRole.ruleOutsideGroup');
+      const held = await app.db.selectFrom('sys_depart_role_data_rule').select('rule_id').where('role_id', '=', role.id).where('permission_id', '=', body.permissionId).execute();
+      await assertMayChangeDataRules(app, caller, body.permissionId, { before: held.map((h) => h.rule_id), after: wanted });
       await app.db.transaction().execute(async (trx) => {
         await trx.deleteFrom('sys_depart_role_data_rule').where('role_id', '=', role.id).where('permission_id', '=', body.permissionId).execute();
         await insertChunked(
@@ -316,6 +316,8 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const named = [...new Set([...added, ...taken])];
       const found = named.length === 0 ? [] : await roles.scoped(caller).where('id', 'in', named).execute();
       if (found.length !== named.length) throw new AppError('notFound', 'crud.notFound');
+      await assertMayManageUsers(app, caller, userIds);
+      await assertMayGiveDepartRoles(app, caller, named);
       // SPEC section 6: a group's roles are for the group's users only
       const groupsOfAdded = [...new Set(found.filter((r) => added.includes(r.id as string)).map((r) => r.depart_id as string))];
       if (groupsOfAdded.length > 0) {

@@ -22,6 +22,7 @@ import { SYSTEM_ADMIN_ROLE, callerOf } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity, readableFields, type CrudContext } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
+import { assertMayAddPermissionEntry, assertMayChangeDataRules, assertMayDeletePermissionEntries, assertMayEditPermissionEntry } from '../../platform/grants.ts';
 
 const tags = ['permission'];
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -30,10 +31,11 @@ type Row = Record<string, any>;
 const now = (app: FastifyInstance) => new Date(app.clock()).toISOString();
 
 /** A data rule belongs to a menu (not a button) and names a field the menu's list has. */
-async function checkRule({ app }: CrudContext, values: Row, existing?: Row) {
+async function checkRule({ app, caller }: CrudContext, values: Row, existing?: Row) {
   const permissionId = String(values.permissionId ?? existing?.permission_id ?? '');
   const menu = await app.db.selectFrom('sys_permission').select(['id', 'component', 'menu_type']).where('id', '=', permissionId).where('del_flag', '=', 0).executeTakeFirst();
   if (!menu || Number(menu.menu_type) === MenuType.button) throw new AppError('badRequest', 'dataRule.menuMissing');
+  await assertMayChangeDataRules(app, caller, permissionId);
   const column = values.ruleColumn ?? existing?.rule_column;
   const entity = entityDeclarations.find((e) => e.component === menu.component);
   if (entity && typeof column === 'string' && !readableFields(entity).has(column)) throw new AppError('badRequest', 'dataRule.unknownColumn', { column });
@@ -58,6 +60,8 @@ export async function menuDataRules(db: Kysely<Database>, permissionId: string, 
 export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
   registerEntity(app, permissionEntity, {
     columnsOnAdd: () => ({ is_leaf: 1, perms_type: '1' }),
+    beforeAdd: ({ app: a, caller }, values) => assertMayAddPermissionEntry(a, caller, values),
+    beforeEdit: ({ app: a, caller }, values, existing) => assertMayEditPermissionEntry(a, caller, values, existing),
     afterAdd: async ({ app: a, caller }, id, values) => {
       if (values.parentId) await a.db.updateTable('sys_permission').set({ is_leaf: 0 }).where('id', '=', values.parentId).execute();
       // the administrator role holds every permission, new ones included
@@ -69,7 +73,8 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
           .execute();
       }
     },
-    beforeDelete: async ({ app: a }, rows) => {
+    beforeDelete: async ({ app: a, caller }, rows) => {
+      await assertMayDeletePermissionEntries(a, caller, rows);
       const ids = rows.map((r) => r.id as string);
       await a.db.deleteFrom('sys_role_permission').where('permission_id', 'in', ids).execute();
       await a.db.deleteFrom('sys_depart_permission').where('permission_id', 'in', ids).execute();
@@ -82,7 +87,8 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
   registerEntity(app, dataRuleEntity, {
     beforeAdd: (ctx, values) => checkRule(ctx, values),
     beforeEdit: (ctx, values, existing) => checkRule(ctx, values, existing),
-    beforeDelete: async ({ app: a }, rows) => {
+    beforeDelete: async ({ app: a, caller }, rows) => {
+      for (const menuId of new Set(rows.map((r) => r.permission_id as string))) await assertMayChangeDataRules(a, caller, menuId);
       await a.db.deleteFrom('sys_role_data_rule').where('rule_id', 'in', rows.map((r) => r.id as string)).execute();
     },
   });
@@ -120,6 +126,8 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
       if (ids.some((id) => !ID_PATTERN.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'dataRuleIds' });
       const known = ids.length ? await app.db.selectFrom('sys_permission_data_rule').select('id').where('permission_id', '=', permissionId).where('id', 'in', ids).execute() : [];
       if (known.length !== ids.length) throw new AppError('badRequest', 'error.badRequest', { detail: 'dataRuleIds' });
+      const held = await app.db.selectFrom('sys_role_data_rule').select('rule_id').where('role_id', '=', roleId).where('permission_id', '=', permissionId).execute();
+      await assertMayChangeDataRules(app, caller, permissionId, { before: held.map((h) => h.rule_id), after: ids });
       await app.db.transaction().execute(async (trx) => {
         await trx.deleteFrom('sys_role_data_rule').where('role_id', '=', roleId).where('permission_id', '=', permissionId).execute();
         for (const ruleId of ids) {

@@ -57,12 +57,15 @@ describe.each(await testDialects())('menus, permissions and data rules on %s', (
   it('adds menus, submenus and buttons that the administrator holds at once, as a tree', async () => {
     const top = await add(permissionEntity, { menuType: 0, name: 'Reports', url: '/reports', component: 'layouts/RouteView', icon: 'bar-chart', sortNo: 90 });
     const sub = await add(permissionEntity, { menuType: 1, name: 'Monthly', parentId: top, url: '/reports/monthly', component: 'reports/monthly', sortNo: 1 });
-    await add(permissionEntity, { menuType: 2, name: 'Print', parentId: sub, perms: 'reports:monthly:print', sortNo: 1 });
+    // a new button carries a code the console knows and no live entry carries: here one whose built-in button is deleted
+    const builtIn = await app.db.selectFrom('sys_permission').select('id').where('perms', '=', 'message:order:export').executeTakeFirstOrThrow();
+    expect((await call(admin, 'DELETE', `${crudPath(permissionEntity, 'delete')}?id=${builtIn.id}`)).envelope.success).toBe(true);
+    await add(permissionEntity, { menuType: 2, name: 'Print', parentId: sub, perms: 'message:order:export', sortNo: 1 });
     const result = (await call<PermissionResult>(admin, 'GET', ApiPath.userPermission)).envelope.result;
     const reports = result.menu.find((m) => m.path === '/reports');
     expect(reports).toMatchObject({ meta: expect.objectContaining({ title: 'Reports', icon: 'bar-chart' }) });
     expect(reports?.children?.[0]).toMatchObject({ path: '/reports/monthly', component: 'reports/monthly' });
-    expect(result.auth.map((a) => a.action)).toContain('reports:monthly:print');
+    expect(result.auth.map((a) => a.action)).toContain('message:order:export');
     const tree = (await call<TreeRow[]>(admin, 'GET', treePath(permissionEntity))).envelope.result;
     const node = tree.find((n) => n.id === top);
     expect(node?.children?.[0]?.children?.[0]).toMatchObject({ name: 'Print', menuType: 2 });

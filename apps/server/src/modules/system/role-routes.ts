@@ -1,21 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ID_PATTERN, permissionCode, roleEntity, RolePath, splitIds, type PermissionTreeNode, type RoleOption } from '@isps/contract';
-import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SYSTEM_ADMIN_ROLE, callerOf, heldBy, type CurrentUser } from '../../platform/access.ts';
+import { SYSTEM_ADMIN_ROLE, callerOf } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
+import { assertMayChangeRoles, assertMayGivePermissions, assertMayUseRoleCode, permissionChanges } from '../../platform/grants.ts';
 
 const tags = ['system'];
-
-/** Permission ids the caller may hand out: all for the administrator, else those the caller holds. */
-export async function grantableIds(app: FastifyInstance, caller: CurrentUser): Promise<Set<string> | 'all'> {
-  if (caller.systemAdmin) return 'all';
-  const rows = await app.db.selectFrom('sys_permission as p').select('p.id').where(heldBy(app.db, caller)).execute();
-  return new Set(rows.map((r) => r.id));
-}
 
 /**
  * The permission ids a save leaves. Without `last` it is the list sent. With `last` (the ids the console loaded
@@ -54,11 +47,15 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
   const isAdminRole = (row: Record<string, unknown>) => row.role_code === SYSTEM_ADMIN_ROLE;
 
   const roles = registerEntity(app, roleEntity, {
-    beforeEdit: (_ctx, values, existing) => {
+    beforeAdd: ({ caller }, values) => assertMayUseRoleCode(caller, values.roleCode),
+    beforeEdit: async ({ app: a, caller }, values, existing) => {
       if (isAdminRole(existing) && values.roleCode !== undefined && values.roleCode !== SYSTEM_ADMIN_ROLE) refuse('role.adminProtected');
+      await assertMayChangeRoles(a, caller, [existing]);
+      assertMayUseRoleCode(caller, values.roleCode);
     },
-    beforeDelete: async ({ app: a }, rows) => {
+    beforeDelete: async ({ app: a, caller }, rows) => {
       if (rows.some(isAdminRole)) refuse('role.adminProtected');
+      await assertMayChangeRoles(a, caller, rows);
       const ids = rows.map((r) => r.id as string);
       await a.db.deleteFrom('sys_user_role').where('role_id', 'in', ids).execute();
       await a.db.deleteFrom('sys_role_permission').where('role_id', 'in', ids).execute();
@@ -94,15 +91,10 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
     if (isAdminRole(role)) refuse('role.adminProtected');
     const [sent, last] = [splitIds(body.permissionIds), body.lastpermissionIds === undefined ? undefined : splitIds(body.lastpermissionIds)];
     if ([...sent, ...(last ?? [])].some((id) => !ID_PATTERN.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'permissionIds' });
-    const grantable = await grantableIds(app, caller);
     const current = new Set((await app.db.selectFrom('sys_role_permission').select('permission_id').where('role_id', '=', role.id as string).execute()).map((r) => r.permission_id));
     const wanted = editedPermissionIds(current, sent, last);
     const existing = wanted.length === 0 ? [] : (await app.db.selectFrom('sys_permission').select('id').where('id', 'in', wanted).where('del_flag', '=', 0).execute()).map((r) => r.id);
-    // a caller who is not the administrator may neither add nor remove what they do not hold themselves
-    if (grantable !== 'all') {
-      const changed = [...existing.filter((id) => !current.has(id)), ...[...current].filter((id) => !existing.includes(id))];
-      if (changed.some((id) => !grantable.has(id))) refuse('role.notGrantable');
-    }
+    await assertMayGivePermissions(app, caller, permissionChanges(current, existing));
     const now = new Date(app.clock()).toISOString();
     await app.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('sys_role_permission').where('role_id', '=', role.id as string).execute();

@@ -1,0 +1,215 @@
+import { MenuType, Perm, entityDeclarations, entityPermissionCodes } from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import { SYSTEM_ADMIN_ROLE, heldBy, type CurrentUser } from './access.ts';
+import { refuse } from './envelope.ts';
+import { SEED_BY } from '../db/seed/index.ts';
+import { seededPermissionCodes } from '../db/seed/menus.ts';
+
+// Roles given to users and the protection of system administrators: a caller who is not a system administrator
+// gives or takes only roles they hold, and cannot touch a holder of the system administrator role.
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
+
+const unique = (ids: Iterable<string>) => [...new Set(ids)];
+
+/** The ids of the roles the caller holds (their own user roles, not group roles). */
+export async function heldRoleIds(app: FastifyInstance, caller: Pick<CurrentUser, 'id'>): Promise<Set<string>> {
+  const rows = await app.db.selectFrom('sys_user_role').select('role_id').where('user_id', '=', caller.id).execute();
+  return new Set(rows.map((r) => r.role_id));
+}
+
+/** The ids of the system administrator role (compared the way the access check finds it). */
+export async function systemAdminRoleIds(app: FastifyInstance): Promise<Set<string>> {
+  const rows = await app.db.selectFrom('sys_role').select('id').where('role_code', '=', SYSTEM_ADMIN_ROLE).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Those of `userIds` holding the system administrator role (deleted users too: they keep their roles). */
+export async function systemAdminHolders(app: FastifyInstance, userIds: readonly string[]): Promise<string[]> {
+  const ids = unique(userIds);
+  if (ids.length === 0) return [];
+  const holders = new Set<string>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = await app.db
+      .selectFrom('sys_user_role as ur')
+      .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
+      .select('ur.user_id')
+      .where('r.role_code', '=', SYSTEM_ADMIN_ROLE)
+      .where('ur.user_id', 'in', ids.slice(i, i + 1000))
+      .execute();
+    for (const r of rows) holders.add(r.user_id);
+  }
+  return [...holders];
+}
+
+/** Refuses ('error.adminProtected') any change to a holder of the system administrator role by a caller who is not one. */
+export async function assertMayManageUsers(app: FastifyInstance, caller: CurrentUser, userIds: readonly string[]): Promise<void> {
+  if (caller.systemAdmin || userIds.length === 0) return;
+  if ((await systemAdminHolders(app, userIds)).length > 0) refuse('error.adminProtected');
+}
+
+/** The roles a replacement of a user's roles adds and removes. */
+export function roleChanges(current: Iterable<string>, next: Iterable<string>): { added: string[]; removed: string[] } {
+  const [before, after] = [new Set(current), new Set(next)];
+  return { added: [...after].filter((id) => !before.has(id)), removed: [...before].filter((id) => !after.has(id)) };
+}
+
+/**
+ * A caller who is not a system administrator adds to or removes from users only roles they hold themselves, and
+ * never the system administrator role.
+ */
+export async function assertMayGiveRoles(app: FastifyInstance, caller: CurrentUser, change: { added?: readonly string[]; removed?: readonly string[] }): Promise<void> {
+  const changed = unique([...(change.added ?? []), ...(change.removed ?? [])]);
+  if (caller.systemAdmin || changed.length === 0) return;
+  const adminRoles = await systemAdminRoleIds(app);
+  if (changed.some((id) => adminRoles.has(id))) refuse('grant.adminRoleOnly');
+  const held = await heldRoleIds(app, caller);
+  if (changed.some((id) => !held.has(id))) refuse('grant.roleNotHeld');
+}
+
+/** The permission ids the caller holds through roles and group roles. */
+async function permissionIdsHeldBy(app: FastifyInstance, caller: CurrentUser): Promise<Set<string>> {
+  const rows = await app.db.selectFrom('sys_permission as p').select('p.id').where(heldBy(app.db, caller)).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** A caller who is not a system administrator gives or takes a group role only when holding all its permissions. */
+export async function assertMayGiveDepartRoles(app: FastifyInstance, caller: CurrentUser, departRoleIds: readonly string[]): Promise<void> {
+  const ids = unique(departRoleIds);
+  if (caller.systemAdmin || ids.length === 0) return;
+  const needed = await app.db.selectFrom('sys_depart_role_permission').select('permission_id').distinct().where('role_id', 'in', ids).execute();
+  if (needed.length === 0) return;
+  const held = await permissionIdsHeldBy(app, caller);
+  if (needed.some((r) => !held.has(r.permission_id))) refuse('grant.departRoleNotHeld');
+}
+
+const isSystemAdminCode = (code: unknown) => typeof code === 'string' && code.trim().toLowerCase() === SYSTEM_ADMIN_ROLE;
+
+/** Only a system administrator names a role with the system administrator role's code. */
+export function assertMayUseRoleCode(caller: CurrentUser, code: unknown): void {
+  if (!caller.systemAdmin && isSystemAdminCode(code)) refuse('grant.adminRoleCode');
+}
+
+/**
+ * A caller who is not a system administrator edits or deletes a role only when it is not the system administrator
+ * role and holds no permission the caller lacks.
+ */
+export async function assertMayChangeRoles(app: FastifyInstance, caller: CurrentUser, roles: readonly Row[]): Promise<void> {
+  if (caller.systemAdmin || roles.length === 0) return;
+  if (roles.some((r) => isSystemAdminCode(r.role_code))) refuse('role.adminProtected');
+  const needed = await app.db
+    .selectFrom('sys_role_permission')
+    .select('permission_id')
+    .distinct()
+    .where('role_id', 'in', roles.map((r) => r.id as string))
+    .execute();
+  if (needed.length === 0) return;
+  const held = await permissionIdsHeldBy(app, caller);
+  if (needed.some((r) => !held.has(r.permission_id))) refuse('grant.roleNotManageable');
+}
+
+// Permissions given to roles, groups and group roles, and the menu and button entries themselves: a caller who is
+// not a system administrator gives, takes, edits, moves and deletes only entries they hold; a built-in entry keeps
+// its permission code, and a new code is one the console knows and no live entry carries.
+
+/** The ids of the menu and button entries the caller holds (their roles, and group roles in the current group). */
+export async function heldPermissionIds(app: FastifyInstance, caller: Pick<CurrentUser, 'id' | 'orgCode'>): Promise<Set<string>> {
+  const rows = await app.db.selectFrom('sys_permission as p').select('p.id').where(heldBy(app.db, caller)).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The entries a replacement of a role's, group's or group role's permissions adds and removes. */
+export function permissionChanges(current: Iterable<string>, next: Iterable<string>): { added: string[]; removed: string[] } {
+  return roleChanges(current, next);
+}
+
+/**
+ * A caller who is not a system administrator adds to or removes from a role, group or group role only entries they
+ * hold ('role.notGrantable' / 'role.notRevocable'); every other entry keeps its state.
+ */
+export async function assertMayGivePermissions(app: FastifyInstance, caller: CurrentUser, change: { added?: readonly string[]; removed?: readonly string[] }): Promise<void> {
+  const [added, removed] = [unique(change.added ?? []), unique(change.removed ?? [])];
+  if (caller.systemAdmin || added.length + removed.length === 0) return;
+  const held = await heldPermissionIds(app, caller);
+  if (added.some((id) => !held.has(id))) refuse('role.notGrantable');
+  if (removed.some((id) => !held.has(id))) refuse('role.notRevocable');
+}
+
+/** Data rules of a menu (defined, or given to a role, group or group role) change only by a holder of the menu. */
+export async function assertMayChangeDataRules(app: FastifyInstance, caller: CurrentUser, menuId: string, change?: { before: Iterable<string>; after: Iterable<string> }): Promise<void> {
+  if (caller.systemAdmin) return;
+  if (change) {
+    const { added, removed } = roleChanges(change.before, change.after);
+    if (added.length + removed.length === 0) return;
+  }
+  if (!(await heldPermissionIds(app, caller)).has(menuId)) refuse('dataRule.menuNotHeld');
+}
+
+/** Every permission code the console knows: the seeded tree's, the declared screens', and those routes check. */
+export function permissionCodeRegistry(app: FastifyInstance): Set<string> {
+  const codes = new Set<string>([...seededPermissionCodes(), ...entityDeclarations.flatMap(entityPermissionCodes), ...Object.values(Perm)]);
+  for (const route of app.routeCatalogue) if (route.permission && route.permission !== 'public' && route.permission !== 'authenticated') codes.add(route.permission);
+  return codes;
+}
+
+const codeOf = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+const parentOf = (value: unknown): string | null => (typeof value === 'string' && value !== '' && value !== '0' ? value : null);
+/** The code an entry makes effective: only buttons' codes are checked by the server. */
+const effectiveCode = (menuType: number, code: string | null) => (menuType === MenuType.button ? code : null);
+
+/** A built-in entry: made by the seed, or carrying a seeded code. */
+export function isSeededEntry(row: { create_by?: unknown; perms?: unknown }): boolean {
+  const code = codeOf(row.perms);
+  return row.create_by === SEED_BY || (code !== null && seededPermissionCodes().includes(code));
+}
+
+/** A code given to an entry is one the console knows and no other live entry carries. */
+async function assertCodeAvailable(app: FastifyInstance, code: string | null, exceptId: string | null): Promise<void> {
+  if (code === null) return;
+  if (!permissionCodeRegistry(app).has(code)) refuse('permission.unknownCode', { code });
+  let query = app.db.selectFrom('sys_permission').select('id').where('perms', '=', code).where('del_flag', '=', 0);
+  if (exceptId) query = query.where('id', '<>', exceptId);
+  if (await query.executeTakeFirst()) refuse('permission.duplicateCode', { code });
+}
+
+/** A new entry (form or import): below a held parent for a caller who is not a system administrator; a known, free code. */
+export async function assertMayAddPermissionEntry(app: FastifyInstance, caller: CurrentUser, values: Row): Promise<void> {
+  if (!caller.systemAdmin) {
+    const parent = parentOf(values.parentId);
+    if (parent === null || !(await heldPermissionIds(app, caller)).has(parent)) refuse('permission.parentNotHeld');
+  }
+  await assertCodeAvailable(app, codeOf(values.perms), null);
+}
+
+/**
+ * An edit of an entry. Nobody rewrites a built-in entry's code. A caller who is not a system administrator edits
+ * only held entries, moves or retypes them only between held parents, and never gives an entry a code or makes one
+ * take effect (that would hand the caller the code).
+ */
+export async function assertMayEditPermissionEntry(app: FastifyInstance, caller: CurrentUser, values: Row, existing: Row): Promise<void> {
+  const codeBefore = codeOf(existing.perms);
+  const codeAfter = values.perms === undefined ? codeBefore : codeOf(values.perms);
+  const codeChanged = codeAfter !== codeBefore;
+  if (codeChanged && isSeededEntry(existing)) refuse('permission.seededCode');
+  if (!caller.systemAdmin) {
+    const held = await heldPermissionIds(app, caller);
+    if (!held.has(existing.id as string)) refuse('permission.entryNotHeld');
+    const [parentBefore, typeBefore] = [parentOf(existing.parent_id), Number(existing.menu_type)];
+    const parentAfter = values.parentId === undefined ? parentBefore : parentOf(values.parentId);
+    const typeAfter = values.menuType === undefined || values.menuType === null ? typeBefore : Number(values.menuType);
+    if (parentAfter !== parentBefore || typeAfter !== typeBefore) {
+      for (const parent of [parentBefore, parentAfter]) if (parent === null || !held.has(parent)) refuse('permission.parentNotHeld');
+    }
+    const [effectiveBefore, effectiveAfter] = [effectiveCode(typeBefore, codeBefore), effectiveCode(typeAfter, codeAfter)];
+    if ((codeChanged && codeAfter !== null) || (effectiveAfter !== null && effectiveAfter !== effectiveBefore)) refuse('permission.codeAdminOnly');
+  }
+  if (codeChanged) await assertCodeAvailable(app, codeAfter, existing.id as string);
+}
+
+/** A caller who is not a system administrator deletes only entries they hold. */
+export async function assertMayDeletePermissionEntries(app: FastifyInstance, caller: CurrentUser, rows: readonly Row[]): Promise<void> {
+  if (caller.systemAdmin || rows.length === 0) return;
+  const held = await heldPermissionIds(app, caller);
+  if (rows.some((r) => !held.has(r.id as string))) refuse('permission.entryNotHeld');
+}
