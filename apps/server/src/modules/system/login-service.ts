@@ -32,7 +32,12 @@ export async function issueCaptcha(app: FastifyInstance, checkKey: string): Prom
   }
   const stored: StoredCaptcha = { code: image.text, expiresAt: app.clock() + Limits.captchaLifetimeMs };
   await app.cache.set(captchaKey(checkKey), JSON.stringify(stored), Limits.captchaLifetimeMs);
-  return `data:image/svg+xml;base64,${Buffer.from(image.data).toString('base64')}`;
+  return `data:image/svg+xml;base64,${Buffer.from(fitCaptchaSlot(image.data)).toString('base64')}`;
+}
+
+/** The origin console shows the image unscaled in a 105×35 slot; drawn at 150×50, it keeps its viewBox and shrinks. */
+function fitCaptchaSlot(svg: string): string {
+  return svg.replace(/^<svg([^>]*?) width="\d+" height="\d+"/, '<svg$1 width="105" height="35"');
 }
 
 async function checkCaptcha(app: FastifyInstance, body: LoginBody): Promise<void> {

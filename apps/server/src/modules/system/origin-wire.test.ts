@@ -51,6 +51,13 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('origin conso
     expect(again.envelope.success).toBe(true);
   });
 
+  it('draws the captcha for the origin’s 105×35 slot, scaled from its own drawing', async () => {
+    const image = await injectAs<string>(app, null, { method: 'GET', url: api(app, '/sys/randomImage/1764066000999') });
+    const svg = Buffer.from(image.envelope.result.split(',')[1] ?? '', 'base64').toString();
+    expect(svg).toMatch(/^<svg[^>]* width="105" height="35"/);
+    expect(svg).toMatch(/^<svg[^>]* viewBox="0,0,150,50"/);
+  });
+
   it('refuses a captcha key that is neither text nor a whole number with a 400', async () => {
     for (const checkKey of [{ nested: 1 }, 1.5, true]) {
       const answer = await injectAs(app, null, { method: 'POST', url: api(app, '/sys/login'), payload: { username: 'admin', password: 'x', captcha: 'abcd', checkKey } });
