@@ -1,5 +1,6 @@
 import { createConnection } from 'mysql2/promise';
 import pg from 'pg';
+import { withDeadline } from '../../platform/outbound.ts';
 
 export interface ConnectionSettings {
   dbType: string;
@@ -10,7 +11,6 @@ export interface ConnectionSettings {
   password: string;
 }
 
-const TIMEOUT_MS = 5000;
 
 function endpointOf(url: string, defaultPort: number): { host: string; port: number; database: string | null } | null {
   const text = url.trim().replace(/^jdbc:/, '');
@@ -25,58 +25,41 @@ function endpointOf(url: string, defaultPort: number): { host: string; port: num
   }
 }
 
-function reasonOf(error: unknown): string {
-  const e = error as { code?: string; message?: string };
-  return (e.code && !/^\d+$/.test(e.code) ? e.code : (e.message ?? 'unknown')).slice(0, 200);
-}
-
-/** Really connects (and runs `select 1`) with the given settings: 'ok', 'unsupported' or the failure reason. */
-export async function testDataSourceConnection(settings: ConnectionSettings): Promise<'ok' | 'unsupported' | string> {
+/**
+ * Really connects (and runs `select 1`) with the given settings within `timeoutMs`: 'ok', 'unsupported' or 'failed'.
+ * Why it failed is logged, never answered: a driver's error tells which hosts and ports answer.
+ */
+export async function testDataSourceConnection(settings: ConnectionSettings, timeoutMs: number, log?: (error: unknown) => void): Promise<'ok' | 'unsupported' | 'failed'> {
   const type = settings.dbType.toLowerCase();
-  if (type === 'postgresql' || type === 'postgres') {
-    const endpoint = endpointOf(settings.dbUrl, 5432);
-    if (!endpoint) return 'invalid address';
-    const client = new pg.Client({
-      host: endpoint.host,
-      port: endpoint.port,
-      user: settings.user,
-      password: settings.password,
-      database: settings.dbName || endpoint.database || undefined,
-      connectionTimeoutMillis: TIMEOUT_MS,
-      query_timeout: TIMEOUT_MS,
-    });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      await client.query('select 1');
-      return 'ok';
-    } catch (error) {
-      return reasonOf(error);
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  }
-  if (type === 'mysql' || type === 'mariadb') {
-    const endpoint = endpointOf(settings.dbUrl, 3306);
-    if (!endpoint) return 'invalid address';
-    try {
-      const connection = await createConnection({
-        host: endpoint.host,
-        port: endpoint.port,
-        user: settings.user,
-        password: settings.password,
-        database: settings.dbName || endpoint.database || undefined,
-        connectTimeout: TIMEOUT_MS,
-      });
-      try {
+  const postgres = type === 'postgresql' || type === 'postgres';
+  if (!postgres && type !== 'mysql' && type !== 'mariadb') return 'unsupported';
+  const endpoint = endpointOf(settings.dbUrl, postgres ? 5432 : 3306);
+  if (!endpoint) return 'failed';
+  const target = { host: endpoint.host, port: endpoint.port, user: settings.user, password: settings.password, database: settings.dbName || endpoint.database || undefined };
+  let close: () => Promise<void> = async () => undefined;
+  try {
+    await withDeadline(timeoutMs, async () => {
+      if (postgres) {
+        const client = new pg.Client({ ...target, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+        client.on('error', () => undefined);
+        close = () => client.end().catch(() => undefined);
+        await client.connect();
+        await client.query('select 1');
+      } else {
+        const pending = createConnection({ ...target, connectTimeout: timeoutMs });
+        close = async () => {
+          const connection = await pending.catch(() => null);
+          connection?.destroy();
+        };
+        const connection = await pending;
         await connection.query('select 1');
-      } finally {
-        await connection.end().catch(() => undefined);
       }
-      return 'ok';
-    } catch (error) {
-      return reasonOf(error);
-    }
+    });
+    return 'ok';
+  } catch (error) {
+    log?.(error);
+    return 'failed';
+  } finally {
+    void close();
   }
-  return 'unsupported';
 }

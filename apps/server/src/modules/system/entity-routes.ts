@@ -158,21 +158,37 @@ const testBody = z.object({
   dbName: z.string().max(100).nullish(),
   dbUsername: z.string().max(100).nullish(),
   dbPassword: z.string().max(200).nullish(),
+  dbDriver: z.string().max(100).nullish(),
 });
 
+/** The fields that say where a test connects: changing any of them needs the password again. */
+const addressFields = [
+  ['dbType', 'db_type'],
+  ['dbUrl', 'db_url'],
+  ['dbName', 'db_name'],
+  ['dbUsername', 'db_username'],
+] as const;
+
 function dataSourceTestRoute(app: FastifyInstance, routes: FastifyInstance) {
-  routes.post(ApiPath.dataSourceTest, { schema: { tags, summary: 'Try to connect with data-source settings', body: testBody }, config: { permission: permissionCode(dataSourceEntity, 'test') } }, async (request, reply) => {
+  routes.post(ApiPath.dataSourceTest, { schema: { tags, summary: 'Try to connect with data-source settings (system administrators)', body: testBody }, config: { permission: permissionCode(dataSourceEntity, 'test') } }, async (request, reply) => {
+    // the server connects where the caller says: only system administrators may aim it
+    if (!callerOf(request).systemAdmin) throw new AppError('forbidden', 'error.forbidden', { code: 'admin' });
     const body = request.body as z.infer<typeof testBody>;
-    let password = body.dbPassword ?? '';
-    if (!password && body.id) {
-      // the form never holds the stored password: a saved source is tested with it
-      const stored = await app.db.selectFrom('sys_data_source').select('db_password').where('id', '=', body.id).executeTakeFirst();
-      password = stored?.db_password ? app.secretBox.decrypt(stored.db_password) : '';
+    let settings = { dbType: body.dbType, dbUrl: body.dbUrl, dbName: body.dbName || null, user: body.dbUsername ?? '', password: body.dbPassword ?? '' };
+    if (!settings.password && body.id) {
+      // the stored password goes only to the stored address: a changed address must carry the password again
+      const stored = await app.db.selectFrom('sys_data_source').selectAll().where('id', '=', body.id).executeTakeFirst();
+      if (stored?.db_password) {
+        const changed =
+          addressFields.some(([given, column]) => (body[given] ?? '') !== ((stored[column] as string | null) ?? '')) ||
+          (body.dbDriver !== undefined && (body.dbDriver ?? '') !== (stored.db_driver ?? ''));
+        if (changed) refuse('dataSource.passwordRequired');
+        settings = { dbType: stored.db_type, dbUrl: stored.db_url, dbName: stored.db_name, user: stored.db_username ?? '', password: app.secretBox.decrypt(stored.db_password) };
+      }
     }
-    const outcome = await testDataSourceConnection({ dbType: body.dbType, dbUrl: body.dbUrl, dbName: body.dbName ?? null, user: body.dbUsername ?? '', password });
+    const outcome = await testDataSourceConnection(settings, app.settings.outboundTimeoutMs, (error) => request.log.info({ err: error }, 'data-source test failed'));
     if (outcome === 'unsupported') refuse('dataSource.unsupportedType');
-    if (outcome !== 'ok') refuse('dataSource.connectionFailed', { reason: outcome });
+    if (outcome !== 'ok') refuse('dataSource.connectionFailed');
     return reply.ok(null, 'dataSource.connectionSuccess');
   });
 }
-
