@@ -12,6 +12,8 @@ export const ApiPath = {
   thirdAppEnabledType: '/sys/thirdApp/getEnabledType',
   dictItems: '/sys/dict/getDictItems/:code',
   dashboardSummary: '/dashboard/summary',
+  loginInfo: '/sys/loginfo',
+  visitInfo: '/sys/visitInfo',
   duplicateCheck: '/sys/duplicate/check',
   checkRuleByCode: '/sys/checkRule/checkByCode',
   fillRuleExecute: '/sys/fillRule/executeRuleByCode/:code',

@@ -1,11 +1,25 @@
 import { ApiPath, Perm } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { callerOf } from '../../platform/access.ts';
 import { dashboardSummary } from './service.ts';
+import { loginInfo, visitInfo } from './visits.ts';
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     ApiPath.dashboardSummary,
     { schema: { tags: ['dashboard'], summary: 'Counts for the home page' }, config: { permission: Perm.dashboardView } },
-    async (_request, reply) => reply.ok(await dashboardSummary(app)),
+    async (request, reply) => reply.ok(await dashboardSummary(app, callerOf(request))),
+  );
+
+  // the origin console's home page charts
+  app.get(
+    ApiPath.loginInfo,
+    { schema: { tags: ['dashboard'], summary: 'Sign-ins ever, today and today’s distinct addresses' }, config: { permission: Perm.dashboardView } },
+    async (request, reply) => reply.ok(await loginInfo(app, callerOf(request))),
+  );
+  app.get(
+    ApiPath.visitInfo,
+    { schema: { tags: ['dashboard'], summary: 'Sign-ins and distinct addresses of the last seven days' }, config: { permission: Perm.dashboardView } },
+    async (request, reply) => reply.ok(await visitInfo(app, callerOf(request))),
   );
 };
