@@ -166,6 +166,7 @@ export const enUS = {
   'reset.stepExpired': 'The password reset has expired, please start again',
   'login.secondFactorRequired': 'Please enter the 6-digit code of your authenticator app',
   'twoFactor.codeWrong': 'Verification Error',
+  'twoFactor.codeForContactChange': 'Enter a current code of your authenticator app to change the phone or e-mail of your account',
   'twoFactor.challengeExpired': 'This login step has expired, please log in again',
   'twoFactor.enrolled': 'Two-step verification is on',
   'twoFactor.disabled': 'Two-step verification is off',

@@ -167,6 +167,7 @@ export const jaJP: Record<MessageKey, string> = {
   'reset.stepExpired': 'パスワードのリセットが無効になりました。最初からやり直してください',
   'login.secondFactorRequired': '認証アプリの 6 桁のコードを入力してください',
   'twoFactor.codeWrong': '認証エラー',
+  'twoFactor.codeForContactChange': 'アカウントの電話番号またはメールアドレスを変更するには、認証アプリの現在のコードを入力してください',
   'twoFactor.challengeExpired': 'このログイン手順は無効になりました。再度ログインしてください',
   'twoFactor.enrolled': '2 段階認証を有効にしました',
   'twoFactor.disabled': '2 段階認証を無効にしました',

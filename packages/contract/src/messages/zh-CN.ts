@@ -167,6 +167,7 @@ export const zhCN: Record<MessageKey, string> = {
   'reset.stepExpired': '密码重置已失效，请重新开始',
   'login.secondFactorRequired': '请输入身份验证器应用中的 6 位验证码',
   'twoFactor.codeWrong': '验证失败',
+  'twoFactor.codeForContactChange': '修改本账号的手机号或邮箱，请输入身份验证器中的当前验证码',
   'twoFactor.challengeExpired': '登录步骤已失效，请重新登录',
   'twoFactor.enrolled': '两步验证已开启',
   'twoFactor.disabled': '两步验证已关闭',

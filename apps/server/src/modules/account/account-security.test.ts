@@ -5,7 +5,9 @@ import {
   AccountLimits,
   AccountPath,
   LANGUAGES,
+  crudPath,
   translate,
+  userEntity,
   type IssuedActivationCode,
   type LoginResult,
   type ResetVerifyResult,
@@ -261,5 +263,34 @@ describe.each(await testDialects())('account security on %s', (dialect) => {
     const wrong = good === '111111' ? '222222' : '111111';
     for (let i = 0; i < AccountLimits.codeAttempts; i += 1) await post(AccountPath.resetVerify, { username: 'attempts-a', smscode: wrong });
     expect((await post(AccountPath.resetVerify, { username: 'attempts-a', smscode: good })).envelope.message).toBe(translate('en-US', 'sms.codeWrong'));
+  });
+
+  it('changes the phone or e-mail of an own account that has a second factor only with a current code of it', async () => {
+    const adminId = (await app.db.selectFrom('sys_user').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()).id;
+    const edit = (payload: Record<string, unknown>, lang = 'en-US') =>
+      injectAs(app, admin, { method: 'PUT', url: api(app, crudPath(userEntity, 'edit')), payload: { id: adminId, ...payload }, headers: { lang } });
+    // without a factor the own phone changes as before
+    expect((await edit({ phone: '13700000201' })).envelope.success).toBe(true);
+    const enrollment = (await post<TwoFactorEnrollment>(AccountPath.twoFactorEnroll, {}, { token: admin })).envelope.result;
+    expect((await post(AccountPath.twoFactorConfirm, { code: totpCode(enrollment.secret, t.clock.now()) }, { token: admin })).envelope.success).toBe(true);
+    t.clock.advance(30_000);
+    for (const lang of LANGUAGES) {
+      for (const change of [{ phone: '13700000202' }, { email: 'taken-over@example.test' }]) {
+        const refused = await edit(change, lang);
+        expect(refused.envelope).toMatchObject({ success: false, code: 500, message: translate(lang, 'twoFactor.codeForContactChange') });
+      }
+    }
+    const wrong = totpCode(enrollment.secret, t.clock.now()) === '000000' ? '111111' : '000000';
+    expect((await edit({ phone: '13700000202', totpCode: wrong })).envelope.message).toBe(translate('en-US', 'twoFactor.codeWrong'));
+    const row = () => app.db.selectFrom('sys_user').select(['phone', 'email']).where('id', '=', adminId).executeTakeFirstOrThrow();
+    expect(await row()).toMatchObject({ phone: '13700000201' });
+    // other fields, and the unchanged phone, need no code
+    expect((await edit({ realname: 'Administrator', phone: '13700000201' })).envelope.success).toBe(true);
+    const code = totpCode(enrollment.secret, t.clock.now());
+    expect((await edit({ phone: '13700000202', email: 'admin@example.test', totpCode: code })).envelope.success).toBe(true);
+    expect(await row()).toMatchObject({ phone: '13700000202', email: 'admin@example.test' });
+    // the code works once
+    expect((await edit({ phone: '13700000203', totpCode: code })).envelope.message).toBe(translate('en-US', 'twoFactor.codeWrong'));
+    await app.db.deleteFrom('sys_user_totp').execute();
   });
 });

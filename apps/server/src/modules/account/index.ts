@@ -2,12 +2,14 @@ import fp from 'fastify-plugin';
 import { accountRoutes } from './routes.ts';
 import { refuseWhenUnactivated } from './activation-service.ts';
 import { SmsGateway, createSmsProvider } from './sms.ts';
-import { secondFactorGate } from './two-factor-service.ts';
+import { requireFactorForContactChange, secondFactorGate } from './two-factor-service.ts';
 import type { UserDirectory } from './user-directory.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     sms: SmsGateway;
+    /** refuses unless a user with a second factor gives a current code (`code` as sent) to change their own phone or e-mail */
+    guardOwnContactChange?: (user: { id: string; username: string }, code: unknown) => Promise<void>;
   }
 }
 
@@ -20,6 +22,7 @@ export const accountPlugin = fp<{ users: UserDirectory }>(
     api.decorate('userDirectory', options.users);
     api.decorate('sms', new SmsGateway(createSmsProvider(api.settings, api.log)));
     api.decorate('secondFactorGate', (user) => secondFactorGate(api, user));
+    api.decorate('guardOwnContactChange', (user: { id: string; username: string }, code: unknown) => requireFactorForContactChange(api, user, code));
     api.addHook('onRequest', async (request) => {
       if (request.is404) return;
       const access = request.routeOptions.config.permission;

@@ -92,6 +92,17 @@ export async function disable(app: FastifyInstance, user: { id: string; username
   await app.db.deleteFrom('sys_user_totp').where('id', '=', row.id).execute();
 }
 
+/**
+ * Changing the phone or e-mail of one's own account (where recovery codes go) needs the account's second factor when it
+ * has one: a current code, used once, so a stolen session alone cannot take over the account's recovery.
+ */
+export async function requireFactorForContactChange(app: FastifyInstance, user: { id: string; username: string }, code: unknown): Promise<void> {
+  const row = await totpRow(app, user.id);
+  if (Number(row?.confirmed ?? 0) !== 1) return;
+  if (typeof code !== 'string' || code.trim() === '') refuse('twoFactor.codeForContactChange');
+  if (!(await acceptCode(app, user.id, code.trim(), user.username, false))) refuse('twoFactor.codeWrong');
+}
+
 /** The login gate: users who enrolled, and administrators when the setting says so, get a challenge instead of a session. */
 export async function secondFactorGate(app: FastifyInstance, user: Selectable<SysUser>): Promise<SecondFactorChallenge | null> {
   const enrolled = Number((await totpRow(app, user.id))?.confirmed ?? 0) === 1;

@@ -112,7 +112,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     // a password an administrator chose is an initial one: the user replaces it at the first sign-in
     columnsOnAdd: () => ({ must_change_password: 1, org_code: null }),
     afterAdd: async ({ app: a }, id) => syncOrgCode(a, id),
-    beforeEdit: async ({ app: a }, values, existing) => {
+    beforeEdit: async ({ app: a, caller, request }, values, existing) => {
+      // one's own phone or e-mail (where recovery codes go) changes only with the account's second factor, when it has one
+      const contactChanged = (['phone', 'email'] as const).some((f) => values[f] !== undefined && (values[f] || null) !== (existing[f] ?? null));
+      if (contactChanged && caller.id === existing.id) await a.guardOwnContactChange?.(caller, (request.body as { totpCode?: unknown } | undefined)?.totpCode);
       if (isAdmin(existing)) {
         const renamed = values.username !== undefined && values.username !== existing.username;
         const rolesChanged = values.selectedroles !== undefined && !sameIds(values.selectedroles, await linkedIds(a, 'sys_user_role', existing.id));
