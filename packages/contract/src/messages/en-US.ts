@@ -126,7 +126,7 @@ export const enUS = {
   'fillRule.notFound': 'Fill rule {{code}} does not exist',
   'dataSource.connectionSuccess': 'Connection succeeded',
   'dataSource.connectionFailed': 'Connection failed',
-  'dataSource.passwordRequired': 'The stored password is used only for the stored address: enter the password to test changed settings',
+  'dataSource.passwordRequired': 'The stored password is used only for the stored address: enter the password again to change or test the address, database, user or driver',
   'dataSource.unsupportedType': 'Testing is available for PostgreSQL and MariaDB/MySQL only',
   'dict.cacheRefreshed': 'Cache refreshed',
   'dict.hasItems': 'Delete the dictionary items first',

@@ -127,7 +127,7 @@ export const jaJP: Record<MessageKey, string> = {
   'fillRule.notFound': '採番ルール {{code}} は存在しません',
   'dataSource.connectionSuccess': '接続に成功しました',
   'dataSource.connectionFailed': '接続に失敗しました',
-  'dataSource.passwordRequired': '保存済みのパスワードは保存済みの接続先にのみ使われます。変更した設定をテストするにはパスワードを入力してください',
+  'dataSource.passwordRequired': '保存済みのパスワードは保存済みの接続先にのみ使われます。接続先、データベース、ユーザー、ドライバーを変更またはテストするにはパスワードを再入力してください',
   'dataSource.unsupportedType': 'テストは PostgreSQL と MariaDB/MySQL のみ対応しています',
   'dict.cacheRefreshed': 'キャッシュを更新しました',
   'dict.hasItems': '先に辞書項目を削除してください',

@@ -127,7 +127,7 @@ export const zhCN: Record<MessageKey, string> = {
   'fillRule.notFound': '填值规则 {{code}} 不存在',
   'dataSource.connectionSuccess': '连接成功',
   'dataSource.connectionFailed': '连接失败',
-  'dataSource.passwordRequired': '已保存的密码只用于已保存的地址：测试修改后的连接设置请重新输入密码',
+  'dataSource.passwordRequired': '已保存的密码只用于已保存的地址：修改或测试地址、数据库、用户名或驱动时请重新输入密码',
   'dataSource.unsupportedType': '仅支持测试 PostgreSQL 和 MariaDB/MySQL',
   'dict.cacheRefreshed': '刷新缓存完成',
   'dict.hasItems': '请先删除字典项',

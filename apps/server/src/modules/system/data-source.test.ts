@@ -105,4 +105,24 @@ describe.each(await testDialects())('data-source connection test on %s', (dialec
     expect(cells).not.toContain(SECRET);
     expect(cells).not.toContain(String(row.db_password));
   });
+
+  it('keeps the stored password at its address: an edit that moves the source must carry the password again', async () => {
+    const created = await call(admin, 'POST', crudPath(dataSourceEntity, 'add'), { name: 'Archive', code: 'archive', ...stored, dbPassword: SECRET });
+    const id = String((created.envelope.result as { id: string }).id);
+    const edit = (payload: Record<string, unknown>, lang = 'en-US') => call(admin, 'PUT', crudPath(dataSourceEntity, 'edit'), { id, ...payload }, lang);
+    for (const change of [{ dbUrl: `127.0.0.1:${silent.port}` }, { dbName: 'other' }, { dbType: 'mysql' }, { dbUsername: 'someone' }, { dbDriver: 'org.example.Driver' }]) {
+      for (const lang of LANGUAGES) {
+        const refused = await edit({ ...change, dbPassword: '' }, lang);
+        expect(refused.envelope, JSON.stringify(change)).toMatchObject({ success: false, code: 500, message: translate(lang, 'dataSource.passwordRequired') });
+      }
+    }
+    const row = () => app.db.selectFrom('sys_data_source').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect((await row()).db_url).toBe(stored.dbUrl);
+    // other fields, and the same address, keep the stored password
+    expect((await edit({ name: 'Archive 2', ...stored, dbPassword: '' })).envelope.success).toBe(true);
+    expect(app.secretBox.decrypt(String((await row()).db_password))).toBe(SECRET);
+    // with the password typed again the source moves
+    expect((await edit({ dbUrl: `127.0.0.1:${silent.port}`, dbPassword: 'New#Secret1' })).envelope.success).toBe(true);
+    expect(app.secretBox.decrypt(String((await row()).db_password))).toBe('New#Secret1');
+  });
 });

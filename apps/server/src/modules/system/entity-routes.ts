@@ -142,8 +142,16 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
     beforeAdd: ({ app: a }, values) => {
       values.dbPassword = typeof values.dbPassword === 'string' && values.dbPassword !== '' ? a.secretBox.encrypt(values.dbPassword) : null;
     },
-    beforeEdit: ({ app: a }, values) => {
-      if (typeof values.dbPassword === 'string' && values.dbPassword !== '') values.dbPassword = a.secretBox.encrypt(values.dbPassword);
+    beforeEdit: ({ app: a }, values, existing) => {
+      if (typeof values.dbPassword === 'string' && values.dbPassword !== '') {
+        values.dbPassword = a.secretBox.encrypt(values.dbPassword);
+        return;
+      }
+      // the stored password never follows a source to another address: moving it needs the password again
+      const moved = [...addressFields, ['dbDriver', 'db_driver'] as const].some(
+        ([field, column]) => values[field] !== undefined && ((values[field] as string | null) ?? '') !== ((existing[column] as string | null) ?? ''),
+      );
+      if (moved && existing.db_password) refuse('dataSource.passwordRequired');
     },
     routes: (routes) => dataSourceTestRoute(app, routes),
   });
