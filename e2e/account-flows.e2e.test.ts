@@ -32,7 +32,7 @@ beforeAll(async () => {
   const port = await freePort();
   cas = await startCasResponder(`http://127.0.0.1:${port}/user/apilogin`);
   // the log SMS provider writes codes at info level; the test reads them like an operator would
-  server = await startServer({ LOG_LEVEL: 'info', CAS_SERVER_URL: cas.url }, undefined, { port });
+  server = await startServer({ LOG_LEVEL: 'info', CAS_SERVER_URL: cas.url, CAS_SERVICE_URL: `http://127.0.0.1:${port}/user/apilogin` }, undefined, { port });
   admin = await adminSessionOn(server, ADMIN_PASSWORD);
   browser = await launchBrowser();
 });
