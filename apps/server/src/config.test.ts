@@ -51,6 +51,13 @@ describe('configuration', () => {
     expect(problems.join()).not.toContain('secret');
   });
 
+  it('reads the CAS server and the one service URL tickets are validated for, and a few seconds for outbound calls', () => {
+    expect(loadConfig({})).toMatchObject({ casServerUrl: null, casServiceUrl: null, outboundTimeoutMs: 5000 });
+    const config = loadConfig({ CAS_SERVER_URL: 'https://sso.example.com/cas/', CAS_SERVICE_URL: 'https://console.example.com/user/apilogin' });
+    expect(config).toMatchObject({ casServerUrl: 'https://sso.example.com/cas', casServiceUrl: 'https://console.example.com/user/apilogin' });
+    expect(problemsOf({ CAS_SERVICE_URL: 'console/user/apilogin' }).join()).toContain('CAS_SERVICE_URL');
+  });
+
   it('never echoes a rejected secret', () => {
     const [problem] = problemsOf({ ADMIN_PASSWORD: 'short' });
     expect(problem).toContain('ADMIN_PASSWORD');

@@ -163,7 +163,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 /** DATA_DIR holds the database, the secrets and the uploads: only the server's user may enter it (0700). */
 export function privateDataDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+  try {
+    chmodSync(dir, 0o700);
+  } catch {
+    // a folder the server does not own (a mounted volume) keeps the mode its owner gave it
+  }
 }
 
 interface Secrets {
@@ -172,6 +176,8 @@ interface Secrets {
 
 /** The data-source encryption key: DATA_SOURCE_KEY when given, else DATA_DIR/data-source.key, created (0600) at first start. */
 export function resolveDataSourceKey(config: Config, env: Record<string, string | undefined> = process.env): string {
+  // called at every start: a DATA_DIR made by hand (or by an older version) is closed to other users too
+  privateDataDir(config.dataDir);
   const given = env.DATA_SOURCE_KEY;
   if (given) {
     if (given.length < 32) throw new ConfigError(['DATA_SOURCE_KEY must be a random string of at least 32 characters']);

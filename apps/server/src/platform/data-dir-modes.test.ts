@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FilePath } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { resolveDataSourceKey, resolveTokenPepper } from '../config.ts';
-import { adminToken, api, buildTestApp, injectAs, type TestApp } from '../test/harness.ts';
+import { adminToken, api, buildTestApp, createNamespace, injectAs, type TestApp } from '../test/harness.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
@@ -16,11 +16,15 @@ describe('DATA_DIR files', () => {
   let app: FastifyInstance;
 
   beforeAll(async () => {
-    t = await buildTestApp('sqlite');
+    const namespace = await createNamespace('sqlite');
+    // a DATA_DIR an operator made by hand, open to everyone
+    chmodSync(namespace.dataDir, 0o755);
+    t = await buildTestApp('sqlite', { namespace });
     app = t.app;
   });
   afterAll(async () => {
     await t?.close();
+    await t?.namespace.drop();
   });
 
   it('are readable by the server user only: database, its journal files, secrets, key and uploads', async () => {
