@@ -7,6 +7,8 @@ export const FilePath = {
   upload: '/sys/common/upload',
   /** GET: a stored file by its relative path */
   static: '/sys/common/static/*',
+  /** GET ?pageNo=&pageSize=: the uploads of the caller's tenant, recent first */
+  list: '/sys/common/files',
 } as const;
 
 /** The largest file an upload takes (the multipart limit of the server). */

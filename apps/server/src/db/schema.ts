@@ -248,6 +248,7 @@ export interface SysAnnouncement extends Audited {
   attachments: string | null;
   video: string | null;
   del_flag: number;
+  tenant_id: string | null;
 }
 
 export interface SysAnnouncementSend extends Audited {
@@ -255,6 +256,8 @@ export interface SysAnnouncementSend extends Audited {
   user_id: string;
   read_flag: number;
   read_time: string | null;
+  /** the tenant of its announcement */
+  tenant_id: string | null;
 }
 
 export interface SysMessage extends Audited {
@@ -268,6 +271,7 @@ export interface SysMessage extends Audited {
   es_result: string | null;
   es_send_time: string | null;
   remark: string | null;
+  tenant_id: string | null;
 }
 
 export interface SysMessageTemplate extends Audited {
@@ -276,6 +280,13 @@ export interface SysMessageTemplate extends Audited {
   template_content: string;
   template_type: string;
   template_test_json: string | null;
+  tenant_id: string | null;
+}
+
+/** An upload, by the path its upload answered, and the tenant it belongs to. */
+export interface SysFile extends Audited {
+  file_path: string;
+  tenant_id: string | null;
 }
 
 export interface SysSetting extends Audited {
@@ -389,6 +400,7 @@ export interface Database {
   sys_announcement_send: SysAnnouncementSend;
   sys_message: SysMessage;
   sys_message_template: SysMessageTemplate;
+  sys_file: SysFile;
   sys_setting: SysSetting;
   sys_user_totp: SysUserTotp;
   sys_activation_code: SysActivationCode;

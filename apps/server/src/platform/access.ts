@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database, SysPermission } from '../db/schema.ts';
 import { AppError } from './envelope.ts';
+import { tenantScopeOf } from './tenancy.ts';
 
 /** What a route needs: nothing, any valid token, or a permission code held through the caller's roles. */
 export type RouteAccess = 'public' | 'authenticated' | PermCode;
@@ -13,14 +14,14 @@ export interface CurrentUser {
   username: string;
   mustChangePassword: boolean;
   permissions: ReadonlySet<string>;
-  /** the user's own tenant: rows the user writes to tenant-scoped tables carry it */
+  /** the user's own tenant (their sign-in log entries, #{sys_tenant_id} of data rules) */
   tenantId: string | null;
-  /** the tenant whose rows the user may see and change, or null for every tenant (system administrators, and
-   * users without a tenant in a console that does not partition its data) */
+  /** the tenant whose rows the user sees, changes and writes (platform/tenancy.ts): their own, or for a system
+   * administrator the one chosen with the `tenant-id` header; null for none (a user without a tenant sees nothing) */
   tenantScope: string | null;
   /** the current group's org code (data rules name it as #{sys_org_code}) */
   orgCode: string | null;
-  /** holds the system administrator role: every tenant, no data rules */
+  /** holds the system administrator role: may choose the tenant he works in, no data rules */
   systemAdmin: boolean;
 }
 
@@ -73,7 +74,7 @@ export function heldBy(db: Kysely<Database>, user: { id: string; orgCode: string
   };
 }
 
-async function loadCurrentUser(app: FastifyInstance, userId: string): Promise<CurrentUser | null> {
+async function loadCurrentUser(app: FastifyInstance, request: FastifyRequest, userId: string): Promise<CurrentUser | null> {
   const user = await app.db
     .selectFrom('sys_user')
     .select(['id', 'username', 'must_change_password', 'status', 'del_flag', 'tenant_id', 'org_code'])
@@ -99,7 +100,7 @@ async function loadCurrentUser(app: FastifyInstance, userId: string): Promise<Cu
   return {
     id: user.id,
     tenantId: user.tenant_id,
-    tenantScope: systemAdmin ? null : user.tenant_id,
+    tenantScope: await tenantScopeOf(app, request, { tenantId: user.tenant_id, systemAdmin: Boolean(systemAdmin) }),
     username: user.username,
     orgCode: user.org_code,
     systemAdmin: Boolean(systemAdmin),
@@ -141,7 +142,7 @@ export const accessPlugin = fp(
       }
       const token = headerToken(request);
       const userId = token ? await app.tokens.resolve(token) : null;
-      const user = userId ? await loadCurrentUser(app, userId) : null;
+      const user = userId ? await loadCurrentUser(app, request, userId) : null;
       if (!token || !user) throw new AppError('unauthorized', 'error.unauthorized');
       request.currentUser = user;
       request.accessToken = token;
@@ -155,6 +156,13 @@ export const accessPlugin = fp(
   },
   { name: 'access', dependencies: ['services', 'errors'] },
 );
+
+/** The caller of a public route when the request carries a valid token, else null (the uploads it may read back). */
+export async function optionalCaller(app: FastifyInstance, request: FastifyRequest): Promise<CurrentUser | null> {
+  const token = headerToken(request);
+  const userId = token ? await app.tokens.resolve(token) : null;
+  return userId ? loadCurrentUser(app, request, userId) : null;
+}
 
 /** The caller of an authenticated route; the access hook guarantees it is set. */
 export function callerOf(request: FastifyRequest): CurrentUser {

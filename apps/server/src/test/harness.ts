@@ -227,10 +227,18 @@ export async function adminToken(app: FastifyInstance): Promise<string> {
   return login(app, 'admin', ADMIN_PASSWORD);
 }
 
+/** The seeded tenant, which the administrator and (unless told otherwise) every test user belong to. */
+export async function defaultTenantId(app: FastifyInstance): Promise<string> {
+  const tenant = await app.db.selectFrom('sys_tenant').select('id').where('code', '=', 'default').executeTakeFirstOrThrow();
+  return tenant.id;
+}
+
+/** A user in the default tenant, or in `tenantId` (null: a user without a tenant, who sees no tenant-scoped rows). */
 export async function createTestUser(app: FastifyInstance, username: string, options: { roles?: string[]; orgCodes?: string[]; mustChangePassword?: boolean; tenantId?: string | null } = {}) {
+  const tenantId = options.tenantId === undefined ? await defaultTenantId(app) : options.tenantId;
   return createUser(
     app,
-    { username, realname: username, password: USER_PASSWORD, roleCodes: options.roles ?? [], orgCodes: options.orgCodes ?? [], mustChangePassword: options.mustChangePassword ?? false, tenantId: options.tenantId ?? null },
+    { username, realname: username, password: USER_PASSWORD, roleCodes: options.roles ?? [], orgCodes: options.orgCodes ?? [], mustChangePassword: options.mustChangePassword ?? false, tenantId },
     'test',
   );
 }

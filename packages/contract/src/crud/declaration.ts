@@ -79,6 +79,8 @@ export interface FieldDeclaration {
   column?: string;
   /** value used on add when the field is left empty */
   defaultValue?: string | number;
+  /** written only by system administrators (a row's tenant): others' value is ignored and their form hides it */
+  systemAdminOnly?: boolean;
   /**
    * Not a column: ids of another entity's rows joined by commas, kept in a link table (a user's roles in
    * sys_user_role). Rows carry the ids and `<field>_dictText` with the linked rows' labels; an `exact` search by one

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TENANT_DICT } from '../http.ts';
 import { idSchema } from '../ids.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { field, textSchema } from './fields.ts';
@@ -26,9 +27,11 @@ export const roleEntity: EntityDeclaration = {
       required: true,
       defaultValue: RoleType.user,
     },
+    tenantId: field.dict('role.field.tenantId', TENANT_DICT, { schema: idSchema, systemAdminOnly: true }),
     description: field.text('role.field.description', 126, { widget: { kind: 'textarea' } }),
   },
   columns: ['roleName', 'roleCode', 'roleType', 'description', 'createTime'],
+  detailFields: ['tenantId'],
   search: { roleName: 'contains', roleCode: 'contains', roleType: 'exact', createTime: 'range' },
   sortable: ['roleName', 'roleCode', 'roleType', 'createTime'],
   defaultSort: { field: 'createTime', order: 'desc' },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isStrongPassword } from '../auth.ts';
-import { ID_PATTERN } from '../ids.ts';
+import { TENANT_DICT } from '../http.ts';
+import { ID_PATTERN, idSchema } from '../ids.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { emailSchema, field, phoneSchema, textSchema, timeSchema } from './fields.ts';
 
@@ -34,10 +35,11 @@ export const departEntity: EntityDeclaration = {
     departOrder: field.integer('depart.field.departOrder', 0, 9999, { required: true, defaultValue: 0 }),
     mobile: { label: 'depart.field.mobile', kind: 'string', schema: phoneSchema, widget: { kind: 'input' } },
     address: field.text('depart.field.address', 255),
+    tenantId: field.dict('depart.field.tenantId', TENANT_DICT, { schema: idSchema, systemAdminOnly: true }),
     memo: field.text('depart.field.memo', 500),
   },
   columns: ['departName', 'orgCode', 'orgType', 'departOrder', 'mobile', 'address', 'createTime'],
-  detailFields: ['memo'],
+  detailFields: ['memo', 'tenantId'],
   search: { departName: 'contains', orgCode: 'contains', mobile: 'contains' },
   sortable: ['departName', 'orgCode', 'departOrder', 'createTime'],
   defaultSort: { field: 'departOrder', order: 'asc' },
@@ -74,10 +76,11 @@ export const userEntity: EntityDeclaration = {
       widget: { kind: 'treeSelect', entity: 'depart', multiple: true },
     }),
     orgCode: field.text('user.field.orgCode', 64, { readOnly: true }),
+    tenantId: field.dict('user.field.tenantId', TENANT_DICT, { schema: idSchema, systemAdminOnly: true }),
     status: field.dictInteger('user.field.status', 'user_status', { readOnly: true, defaultValue: UserStatus.normal }),
   },
   columns: ['username', 'realname', 'sex', 'phone', 'email', 'selecteddeparts', 'selectedroles', 'status', 'createTime'],
-  detailFields: ['workNo', 'birthday', 'orgCode'],
+  detailFields: ['workNo', 'birthday', 'orgCode', 'tenantId'],
   search: { username: 'contains', realname: 'contains', workNo: 'contains', sex: 'exact', phone: 'contains', status: 'exact', selecteddeparts: 'exact', selectedroles: 'exact' },
   sortable: ['username', 'realname', 'sex', 'status', 'createTime'],
   defaultSort: { field: 'createTime', order: 'desc' },

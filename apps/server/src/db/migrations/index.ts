@@ -14,6 +14,7 @@ import { departRoleTables } from './0800-depart-roles.ts';
 import { departDataRuleTables } from './0810-depart-data-rules.ts';
 import { manualRunTimes } from './0820-manual-run-times.ts';
 import { logTenants } from './0830-log-tenants.ts';
+import { tenancy } from './0900-tenancy.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0810-depart-data-rules': departDataRuleTables,
   '0820-manual-run-times': manualRunTimes,
   '0830-log-tenants': logTenants,
+  '0900-tenancy': tenancy,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

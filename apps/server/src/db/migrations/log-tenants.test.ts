@@ -18,7 +18,7 @@ describe.each(dialects)('log entries written before tenants on %s', (dialect) =>
     const db = t.app.db;
     const audit = { create_time: '2026-01-01T00:00:00.000Z', update_by: null, update_time: null };
     await createTestUser(t.app, 'old_a', { tenantId: 'tenant-a' });
-    await createTestUser(t.app, 'old_free');
+    await createTestUser(t.app, 'old_free', { tenantId: null });
     const user = async (username: string) => (await db.selectFrom('sys_user').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
     const [a, free] = [await user('old_a'), await user('old_free')];
     const postOfB = randomUUID();

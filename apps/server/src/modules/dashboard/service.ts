@@ -1,19 +1,24 @@
 import { LogOperateType, LogType, type DashboardSummary } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
+import type { CurrentUser } from '../../platform/access.ts';
+import { tenantScoped } from '../../platform/tenancy.ts';
 
 const DAY_MS = 86_400_000;
 
-/** Counts for the home page; days are UTC calendar days, oldest first, today last. */
-export async function dashboardSummary(app: FastifyInstance): Promise<DashboardSummary> {
+/** Counts for the home page, of the caller's tenant only; days are UTC calendar days, oldest first, today last. */
+export async function dashboardSummary(app: FastifyInstance, caller: CurrentUser): Promise<DashboardSummary> {
   const count = async (table: 'sys_user' | 'sys_role' | 'sys_depart') => {
-    let query = app.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n'));
+    let query = tenantScoped(app.db.selectFrom(table), caller).select((eb) => eb.fn.countAll().as('n'));
     if (table !== 'sys_role') query = query.where('del_flag', '=', 0);
     return Number((await query.executeTakeFirst())?.n ?? 0);
   };
+  const online = await tenantScoped(app.db.selectFrom('sys_user_token as t').innerJoin('sys_user as u', 'u.id', 't.user_id'), caller, 'u.tenant_id')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('t.expires_at', '>', new Date(app.clock()).toISOString())
+    .executeTakeFirst();
   const todayStart = Math.floor(app.clock() / DAY_MS) * DAY_MS;
   const firstDay = todayStart - 6 * DAY_MS;
-  const logins = await app.db
-    .selectFrom('sys_log')
+  const logins = await tenantScoped(app.db.selectFrom('sys_log'), caller)
     .select('create_time')
     .where('log_type', '=', LogType.login)
     .where('operate_type', '=', LogOperateType.login)
@@ -28,7 +33,7 @@ export async function dashboardSummary(app: FastifyInstance): Promise<DashboardS
     userCount: await count('sys_user'),
     roleCount: await count('sys_role'),
     departCount: await count('sys_depart'),
-    onlineTokenCount: await app.tokens.countActive(),
+    onlineTokenCount: Number(online?.n ?? 0),
     loginsToday: days[6]?.count ?? 0,
     loginsLast7Days: days,
   };

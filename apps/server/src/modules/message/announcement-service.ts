@@ -23,6 +23,7 @@ import type { z } from 'zod';
 import type { Insertable, Selectable } from 'kysely';
 import type { CurrentUser } from '../../platform/access.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
+import { tenantScoped, writeTenant } from '../../platform/tenancy.ts';
 import type { Database, SysAnnouncement } from '../../db/schema.ts';
 import { contains, pageOf } from './list-helpers.ts';
 import { sanitizeRichText } from './sanitize.ts';
@@ -105,14 +106,19 @@ function validate(input: AnnouncementInput): void {
   if (problem) throw new AppError('badRequest', problem);
 }
 
-async function findLive(app: FastifyInstance, id: string): Promise<Row> {
-  const row = await app.db.selectFrom('sys_announcement').selectAll().where('id', '=', id).where('del_flag', '=', 0).executeTakeFirst();
+/** The caller's announcements (their tenant's), not deleted. */
+function announcementsOf(app: FastifyInstance, caller: CurrentUser) {
+  return tenantScoped(app.db.selectFrom('sys_announcement'), caller).where('del_flag', '=', 0);
+}
+
+async function findLive(app: FastifyInstance, caller: CurrentUser, id: string): Promise<Row> {
+  const row = await announcementsOf(app, caller).selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) refuse('crud.notFound');
   return row;
 }
 
-export async function listAnnouncements(app: FastifyInstance, query: z.infer<typeof announcementListQuery>): Promise<Page<Announcement>> {
-  let base = app.db.selectFrom('sys_announcement').where('del_flag', '=', 0);
+export async function listAnnouncements(app: FastifyInstance, caller: CurrentUser, query: z.infer<typeof announcementListQuery>): Promise<Page<Announcement>> {
+  let base = announcementsOf(app, caller);
   if (query.titile) base = base.where(contains('titile', query.titile));
   if (query.msgCategory) base = base.where('msg_category', '=', query.msgCategory);
   if (query.sendStatus) base = base.where('send_status', '=', query.sendStatus);
@@ -139,50 +145,52 @@ export async function addAnnouncement(app: FastifyInstance, caller: CurrentUser,
     send_time: null,
     cancel_time: null,
     del_flag: 0,
+    tenant_id: writeTenant(caller),
     create_by: caller.username,
     create_time: nowIso(app),
     update_by: null,
     update_time: null,
   };
   await app.db.insertInto('sys_announcement').values(row).execute();
-  return toAnnouncement(await findLive(app, row.id));
+  return toAnnouncement(await findLive(app, caller, row.id));
 }
 
 export async function editAnnouncement(app: FastifyInstance, caller: CurrentUser, id: string, input: AnnouncementInput): Promise<Announcement> {
-  const existing = toAnnouncement(await findLive(app, id));
+  const existing = toAnnouncement(await findLive(app, caller, id));
   const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   const merged = { ...existing, ...given } as AnnouncementInput;
   validate(merged);
-  await app.db
-    .updateTable('sys_announcement')
+  await tenantScoped(app.db.updateTable('sys_announcement'), caller)
     .set({ ...authoredColumns(merged), sender: blankToNull(merged.sender) ?? existing.sender, update_by: caller.username, update_time: nowIso(app) })
     .where('id', '=', id)
     .execute();
-  return toAnnouncement(await findLive(app, id));
+  return toAnnouncement(await findLive(app, caller, id));
 }
 
-/** Who receives a released announcement's notices: the send rows, or null for everyone (a broadcast). */
+/** Who receives a released announcement's notices: the send rows, or null for everyone of its tenant. */
 async function recipientsOf(app: FastifyInstance, row: Row): Promise<string[] | null> {
   if (row.msg_type === MsgType.all) return null;
   const sends = await app.db.selectFrom('sys_announcement_send').select('user_id').where('annt_id', '=', row.id).execute();
   return sends.map((s) => s.user_id);
 }
 
-async function notify(app: FastifyInstance, recipients: string[] | null, message: RealtimeMessage): Promise<void> {
-  if (recipients === null) await app.realtime.broadcast({ ...message, cmd: RealtimeCmd.topic });
+/** Pushes to the recipients, or for everyone to every active user of the announcement's tenant (never other tenants). */
+async function notify(app: FastifyInstance, row: Row, recipients: string[] | null, message: RealtimeMessage): Promise<void> {
+  if (recipients === null) await app.realtime.sendToUsers(await activeUserIds(app, row.tenant_id), { ...message, cmd: RealtimeCmd.topic });
   else await app.realtime.sendToUsers(recipients, { ...message, cmd: RealtimeCmd.user });
 }
 
 export async function deleteAnnouncements(app: FastifyInstance, caller: CurrentUser, ids: string[]): Promise<void> {
-  const rows = await app.db.selectFrom('sys_announcement').selectAll().where('id', 'in', ids).where('del_flag', '=', 0).execute();
+  const rows = await announcementsOf(app, caller).selectAll().where('id', 'in', ids).execute();
   if (rows.length === 0) refuse('crud.notFound');
-  await app.db.updateTable('sys_announcement').set({ del_flag: 1, update_by: caller.username, update_time: nowIso(app) }).where('id', 'in', rows.map((r) => r.id)).execute();
+  await tenantScoped(app.db.updateTable('sys_announcement'), caller).set({ del_flag: 1, update_by: caller.username, update_time: nowIso(app) }).where('id', 'in', rows.map((r) => r.id)).execute();
   for (const row of rows.filter((r) => r.send_status === SendStatus.released)) {
-    await notify(app, await recipientsOf(app, row), { cmd: RealtimeCmd.user, msgId: row.id, msgTxt: row.titile, data: { action: 'delete' } });
+    await notify(app, row, await recipientsOf(app, row), { cmd: RealtimeCmd.user, msgId: row.id, msgTxt: row.titile, data: { action: 'delete' } });
   }
 }
 
-async function insertSendRows(app: FastifyInstance, anntId: string, userIds: string[], by: string, readFlag = 0): Promise<void> {
+/** Send rows carry their announcement's tenant. */
+async function insertSendRows(app: FastifyInstance, anntId: string, tenantId: string | null, userIds: string[], by: string, readFlag = 0): Promise<void> {
   const existing = new Set(
     (await app.db.selectFrom('sys_announcement_send').select('user_id').where('annt_id', '=', anntId).execute()).map((r) => r.user_id),
   );
@@ -195,6 +203,7 @@ async function insertSendRows(app: FastifyInstance, anntId: string, userIds: str
       user_id: userId,
       read_flag: readFlag,
       read_time: readFlag ? now : null,
+      tenant_id: tenantId,
       create_by: by,
       create_time: now,
       update_by: null,
@@ -204,45 +213,46 @@ async function insertSendRows(app: FastifyInstance, anntId: string, userIds: str
   }
 }
 
-async function activeUserIds(app: FastifyInstance, only?: string[]): Promise<string[]> {
+/** Active users of a tenant (an announcement reaches only its own tenant's users). */
+async function activeUserIds(app: FastifyInstance, tenantId: string | null, only?: string[]): Promise<string[]> {
   if (only && only.length === 0) return [];
-  let query = app.db.selectFrom('sys_user').select('id').where('del_flag', '=', 0).where('status', '=', 1);
+  let query = tenantScoped(app.db.selectFrom('sys_user'), { tenantScope: tenantId }).select('id').where('del_flag', '=', 0).where('status', '=', 1);
   if (only) query = query.where('id', 'in', only);
   return (await query.execute()).map((r) => r.id);
 }
 
 /** Release (SPEC section 7 doReleaseData): send rows for every recipient, then a notice to each within the request. */
 export async function releaseAnnouncement(app: FastifyInstance, caller: CurrentUser, id: string): Promise<void> {
-  const row = await findLive(app, id);
+  const row = await findLive(app, caller, id);
   if (row.send_status === SendStatus.released) refuse('announcement.alreadyReleased');
   const everyone = row.msg_type === MsgType.all;
-  const recipients = await activeUserIds(app, everyone ? undefined : splitIds(row.user_ids));
+  const recipients = await activeUserIds(app, row.tenant_id, everyone ? undefined : splitIds(row.user_ids));
   await app.db
     .updateTable('sys_announcement')
     .set({ send_status: SendStatus.released, send_time: nowIso(app), cancel_time: null, update_by: caller.username, update_time: nowIso(app) })
     .where('id', '=', id)
     .execute();
-  await insertSendRows(app, id, recipients, caller.username);
-  await notify(app, everyone ? null : recipients, { cmd: RealtimeCmd.user, msgId: id, msgTxt: row.titile, data: { action: 'release', msgCategory: row.msg_category } });
+  await insertSendRows(app, id, row.tenant_id, recipients, caller.username);
+  await notify(app, row, everyone ? null : recipients, { cmd: RealtimeCmd.user, msgId: id, msgTxt: row.titile, data: { action: 'release', msgCategory: row.msg_category } });
 }
 
 /** Revoke (doReovkeData): recipients no longer see it, and their consoles reload their notices. */
 export async function revokeAnnouncement(app: FastifyInstance, caller: CurrentUser, id: string): Promise<void> {
-  const row = await findLive(app, id);
+  const row = await findLive(app, caller, id);
   if (row.send_status !== SendStatus.released) refuse('announcement.notReleased');
   await app.db
     .updateTable('sys_announcement')
     .set({ send_status: SendStatus.revoked, cancel_time: nowIso(app), update_by: caller.username, update_time: nowIso(app) })
     .where('id', '=', id)
     .execute();
-  await notify(app, await recipientsOf(app, row), { cmd: RealtimeCmd.user, msgId: id, msgTxt: row.titile, data: { action: 'revoke' } });
+  await notify(app, row, await recipientsOf(app, row), { cmd: RealtimeCmd.user, msgId: id, msgTxt: row.titile, data: { action: 'revoke' } });
 }
 
-/** An announcement for everyone released before this user existed still reaches them: their send rows are added on read. */
-async function ensureEveryoneRows(app: FastifyInstance, userId: string): Promise<void> {
-  const missing = await app.db
-    .selectFrom('sys_announcement as a')
-    .select('a.id')
+/** An announcement for everyone (of the caller's tenant) released before this user existed still reaches them: their send rows are added on read. */
+async function ensureEveryoneRows(app: FastifyInstance, caller: CurrentUser): Promise<void> {
+  const userId = caller.id;
+  const missing = await tenantScoped(app.db.selectFrom('sys_announcement as a'), caller, 'a.tenant_id')
+    .select(['a.id', 'a.tenant_id'])
     .where('a.msg_type', '=', MsgType.all)
     .where('a.send_status', '=', SendStatus.released)
     .where('a.del_flag', '=', 0)
@@ -250,22 +260,21 @@ async function ensureEveryoneRows(app: FastifyInstance, userId: string): Promise
       eb.not(eb.exists(eb.selectFrom('sys_announcement_send as s').select('s.id').whereRef('s.annt_id', '=', 'a.id').where('s.user_id', '=', userId))),
     )
     .execute();
-  for (const { id } of missing) {
+  for (const { id, tenant_id } of missing) {
     try {
-      await insertSendRows(app, id, [userId], 'system');
+      await insertSendRows(app, id, tenant_id, [userId], 'system');
     } catch {
       // a concurrent request of the same user inserted it first (unique annt_id + user_id)
     }
   }
 }
 
-/** The caller's visible notices: released, not deleted, in effect now, with their send row. */
-function visibleNotices(app: FastifyInstance, userId: string) {
+/** The caller's visible notices (of the tenant worked in): released, not deleted, in effect now, with their send row. */
+function visibleNotices(app: FastifyInstance, caller: CurrentUser) {
   const now = nowIso(app);
-  return app.db
-    .selectFrom('sys_announcement_send as s')
+  return tenantScoped(app.db.selectFrom('sys_announcement_send as s'), caller, 's.tenant_id')
     .innerJoin('sys_announcement as a', 'a.id', 's.annt_id')
-    .where('s.user_id', '=', userId)
+    .where('s.user_id', '=', caller.id)
     .where('a.send_status', '=', SendStatus.released)
     .where('a.del_flag', '=', 0)
     .where((eb) => eb.or([eb('a.start_time', 'is', null), eb('a.start_time', '<=', now)]))
@@ -337,8 +346,8 @@ function toNotice(row: NoticeRow): UserNotice {
 
 /** listByUser: the bell's unread notices, recent first. */
 export async function noticeSummary(app: FastifyInstance, caller: CurrentUser): Promise<NoticeSummary> {
-  await ensureEveryoneRows(app, caller.id);
-  const unread = (category: string) => visibleNotices(app, caller.id).where('s.read_flag', '=', 0).where('a.msg_category', '=', category);
+  await ensureEveryoneRows(app, caller);
+  const unread = (category: string) => visibleNotices(app, caller).where('s.read_flag', '=', 0).where('a.msg_category', '=', category);
   const part = async (category: string) => {
     const rows = await unread(category).select(noticeColumns).orderBy('a.send_time', 'desc').orderBy('a.id').limit(NOTICE_LIST_LIMIT).execute();
     const counted = await unread(category).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
@@ -350,8 +359,8 @@ export async function noticeSummary(app: FastifyInstance, caller: CurrentUser): 
 
 /** getMyAnnouncementSend: the caller's notices, read and unread, paged. */
 export async function myNotices(app: FastifyInstance, caller: CurrentUser, query: z.infer<typeof myNoticeQuery>): Promise<Page<UserNotice>> {
-  await ensureEveryoneRows(app, caller.id);
-  let base = visibleNotices(app, caller.id);
+  await ensureEveryoneRows(app, caller);
+  let base = visibleNotices(app, caller);
   if (query.titile) base = base.where(contains('a.titile', query.titile));
   if (query.msgCategory) base = base.where('a.msg_category', '=', query.msgCategory);
   if (query.readFlag) base = base.where('s.read_flag', '=', Number(query.readFlag));
@@ -370,17 +379,17 @@ export async function myNotices(app: FastifyInstance, caller: CurrentUser, query
 
 /** queryById: administrators see any announcement; anyone else only one they received (with their read flag). */
 export async function announcementForCaller(app: FastifyInstance, caller: CurrentUser, id: string): Promise<Announcement> {
-  if (caller.permissions.has(AnnouncementPerm.list)) return toAnnouncement(await findLive(app, id));
-  await ensureEveryoneRows(app, caller.id);
-  const notice = await visibleNotices(app, caller.id).select('s.read_flag').where('a.id', '=', id).executeTakeFirst();
+  if (caller.permissions.has(AnnouncementPerm.list)) return toAnnouncement(await findLive(app, caller, id));
+  await ensureEveryoneRows(app, caller);
+  const notice = await visibleNotices(app, caller).select('s.read_flag').where('a.id', '=', id).executeTakeFirst();
   if (!notice) refuse('crud.notFound');
-  return toAnnouncement(await findLive(app, id), Number(notice.read_flag) === 1 ? 1 : 0);
+  return toAnnouncement(await findLive(app, caller, id), Number(notice.read_flag) === 1 ? 1 : 0);
 }
 
 /** editByAnntIdAndUserId: the caller has read this notice. */
 export async function markNoticeRead(app: FastifyInstance, caller: CurrentUser, anntId: string): Promise<void> {
-  await ensureEveryoneRows(app, caller.id);
-  const notice = await visibleNotices(app, caller.id).select('s.id').where('a.id', '=', anntId).executeTakeFirst();
+  await ensureEveryoneRows(app, caller);
+  const notice = await visibleNotices(app, caller).select('s.id').where('a.id', '=', anntId).executeTakeFirst();
   if (!notice) refuse('crud.notFound');
   await app.db.updateTable('sys_announcement_send').set({ read_flag: 1, read_time: nowIso(app), update_by: caller.username, update_time: nowIso(app) }).where('id', '=', notice.id).where('read_flag', '=', 0).execute();
   // the caller's other open consoles refresh their bells too
@@ -388,13 +397,13 @@ export async function markNoticeRead(app: FastifyInstance, caller: CurrentUser, 
 }
 
 export async function markAllNoticesRead(app: FastifyInstance, caller: CurrentUser): Promise<void> {
-  await ensureEveryoneRows(app, caller.id);
-  await app.db.updateTable('sys_announcement_send').set({ read_flag: 1, read_time: nowIso(app), update_by: caller.username, update_time: nowIso(app) }).where('user_id', '=', caller.id).where('read_flag', '=', 0).execute();
+  await ensureEveryoneRows(app, caller);
+  await tenantScoped(app.db.updateTable('sys_announcement_send'), caller).set({ read_flag: 1, read_time: nowIso(app), update_by: caller.username, update_time: nowIso(app) }).where('user_id', '=', caller.id).where('read_flag', '=', 0).execute();
   await app.realtime.sendToUser(caller.id, { cmd: RealtimeCmd.user, data: { action: 'read' } });
 }
 
 /** An in-app message of the message center: a released system message to one user, pushed to their consoles. */
-export async function deliverSystemMessage(app: FastifyInstance, by: string, userId: string, title: string, html: string, busId: string): Promise<string> {
+export async function deliverSystemMessage(app: FastifyInstance, by: string, tenantId: string | null, userId: string, title: string, html: string, busId: string): Promise<string> {
   const id = randomUUID();
   const now = nowIso(app);
   await app.db
@@ -423,13 +432,14 @@ export async function deliverSystemMessage(app: FastifyInstance, by: string, use
       attachments: null,
       video: null,
       del_flag: 0,
+      tenant_id: tenantId,
       create_by: by,
       create_time: now,
       update_by: null,
       update_time: null,
     })
     .execute();
-  await insertSendRows(app, id, [userId], by);
+  await insertSendRows(app, id, tenantId, [userId], by);
   await app.realtime.sendToUser(userId, { cmd: RealtimeCmd.user, msgId: id, msgTxt: title, data: { action: 'release', msgCategory: MsgCategory.systemMessage } });
   return id;
 }

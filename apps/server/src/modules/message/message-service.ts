@@ -20,6 +20,7 @@ import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { CurrentUser } from '../../platform/access.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
+import { tenantScoped, writeTenant } from '../../platform/tenancy.ts';
 import type { SysMessage as MessageRow, SysMessageTemplate as TemplateRow } from '../../db/schema.ts';
 import { deliverSystemMessage } from './announcement-service.ts';
 import { contains, pageOf } from './list-helpers.ts';
@@ -61,8 +62,8 @@ function toTemplate(row: Selectable<TemplateRow>): SysMessageTemplate {
   };
 }
 
-export async function listMessages(app: FastifyInstance, query: z.infer<typeof messageListQuery>): Promise<Page<SysMessage>> {
-  let base = app.db.selectFrom('sys_message');
+export async function listMessages(app: FastifyInstance, caller: CurrentUser, query: z.infer<typeof messageListQuery>): Promise<Page<SysMessage>> {
+  let base = tenantScoped(app.db.selectFrom('sys_message'), caller);
   if (query.esTitle) base = base.where(contains('es_title', query.esTitle));
   if (query.esReceiver) base = base.where(contains('es_receiver', query.esReceiver));
   if (query.esType) base = base.where('es_type', '=', query.esType);
@@ -73,8 +74,8 @@ export async function listMessages(app: FastifyInstance, query: z.infer<typeof m
   return pageOf(rows.map(toMessage), total, query.pageNo, query.pageSize);
 }
 
-export async function findMessage(app: FastifyInstance, id: string): Promise<SysMessage> {
-  const row = await app.db.selectFrom('sys_message').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findMessage(app: FastifyInstance, caller: CurrentUser, id: string): Promise<SysMessage> {
+  const row = await tenantScoped(app.db.selectFrom('sys_message'), caller).selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) refuse('crud.notFound');
   return toMessage(row);
 }
@@ -95,19 +96,19 @@ export async function addMessage(app: FastifyInstance, caller: CurrentUser, inpu
       es_result: null,
       es_send_time: null,
       remark: input.remark ?? null,
+      tenant_id: writeTenant(caller),
       create_by: caller.username,
       create_time: nowIso(app),
       update_by: null,
       update_time: null,
     })
     .execute();
-  return findMessage(app, id);
+  return findMessage(app, caller, id);
 }
 
 export async function editMessage(app: FastifyInstance, caller: CurrentUser, input: z.infer<typeof messageEditInput>): Promise<SysMessage> {
-  await findMessage(app, input.id);
-  await app.db
-    .updateTable('sys_message')
+  await findMessage(app, caller, input.id);
+  await tenantScoped(app.db.updateTable('sys_message'), caller)
     .set({
       ...(input.esTitle !== undefined ? { es_title: input.esTitle } : {}),
       ...(input.esContent !== undefined ? { es_content: input.esContent ?? null } : {}),
@@ -121,16 +122,16 @@ export async function editMessage(app: FastifyInstance, caller: CurrentUser, inp
     })
     .where('id', '=', input.id)
     .execute();
-  return findMessage(app, input.id);
+  return findMessage(app, caller, input.id);
 }
 
-export async function deleteMessages(app: FastifyInstance, ids: string[]): Promise<void> {
-  const result = await app.db.deleteFrom('sys_message').where('id', 'in', ids).executeTakeFirst();
+export async function deleteMessages(app: FastifyInstance, caller: CurrentUser, ids: string[]): Promise<void> {
+  const result = await tenantScoped(app.db.deleteFrom('sys_message'), caller).where('id', 'in', ids).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) refuse('crud.notFound');
 }
 
-export async function listTemplates(app: FastifyInstance, query: z.infer<typeof templateListQuery>): Promise<Page<SysMessageTemplate>> {
-  let base = app.db.selectFrom('sys_message_template');
+export async function listTemplates(app: FastifyInstance, caller: CurrentUser, query: z.infer<typeof templateListQuery>): Promise<Page<SysMessageTemplate>> {
+  let base = tenantScoped(app.db.selectFrom('sys_message_template'), caller);
   if (query.templateCode) base = base.where(contains('template_code', query.templateCode));
   if (query.templateName) base = base.where(contains('template_name', query.templateName));
   if (query.templateType) base = base.where('template_type', '=', query.templateType);
@@ -140,12 +141,13 @@ export async function listTemplates(app: FastifyInstance, query: z.infer<typeof 
   return pageOf(rows.map(toTemplate), total, query.pageNo, query.pageSize);
 }
 
-export async function findTemplate(app: FastifyInstance, id: string): Promise<SysMessageTemplate> {
-  const row = await app.db.selectFrom('sys_message_template').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findTemplate(app: FastifyInstance, caller: CurrentUser, id: string): Promise<SysMessageTemplate> {
+  const row = await tenantScoped(app.db.selectFrom('sys_message_template'), caller).selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) refuse('crud.notFound');
   return toTemplate(row);
 }
 
+/** Template codes are unique across tenants (the database holds one of each). */
 async function refuseDuplicateCode(app: FastifyInstance, code: string, exceptId: string | null): Promise<void> {
   let query = app.db.selectFrom('sys_message_template').select('id').where('template_code', '=', code);
   if (exceptId) query = query.where('id', '!=', exceptId);
@@ -164,20 +166,20 @@ export async function addTemplate(app: FastifyInstance, caller: CurrentUser, inp
       template_content: input.templateContent,
       template_type: input.templateType,
       template_test_json: input.templateTestJson || null,
+      tenant_id: writeTenant(caller),
       create_by: caller.username,
       create_time: nowIso(app),
       update_by: null,
       update_time: null,
     })
     .execute();
-  return findTemplate(app, id);
+  return findTemplate(app, caller, id);
 }
 
 export async function editTemplate(app: FastifyInstance, caller: CurrentUser, input: z.infer<typeof templateEditInput>): Promise<SysMessageTemplate> {
-  await findTemplate(app, input.id);
+  await findTemplate(app, caller, input.id);
   if (input.templateCode !== undefined) await refuseDuplicateCode(app, input.templateCode, input.id);
-  await app.db
-    .updateTable('sys_message_template')
+  await tenantScoped(app.db.updateTable('sys_message_template'), caller)
     .set({
       ...(input.templateCode !== undefined ? { template_code: input.templateCode } : {}),
       ...(input.templateName !== undefined ? { template_name: input.templateName } : {}),
@@ -189,11 +191,11 @@ export async function editTemplate(app: FastifyInstance, caller: CurrentUser, in
     })
     .where('id', '=', input.id)
     .execute();
-  return findTemplate(app, input.id);
+  return findTemplate(app, caller, input.id);
 }
 
-export async function deleteTemplates(app: FastifyInstance, ids: string[]): Promise<void> {
-  const result = await app.db.deleteFrom('sys_message_template').where('id', 'in', ids).executeTakeFirst();
+export async function deleteTemplates(app: FastifyInstance, caller: CurrentUser, ids: string[]): Promise<void> {
+  const result = await tenantScoped(app.db.deleteFrom('sys_message_template'), caller).where('id', 'in', ids).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) refuse('crud.notFound');
 }
 
@@ -207,15 +209,15 @@ function paramsOf(testData: SendMsgBody['testData']): Record<string, unknown> {
 }
 
 async function deliverInApp(app: FastifyInstance, lang: Language, caller: CurrentUser, receiver: string, title: string, html: string, messageId: string) {
-  const user = await app.db
-    .selectFrom('sys_user')
+  // only a user of the tenant worked in receives it
+  const user = await tenantScoped(app.db.selectFrom('sys_user'), caller)
     .select('id')
     .where((eb) => eb.or([eb('username', '=', receiver), eb('id', '=', receiver)]))
     .where('del_flag', '=', 0)
     .where('status', '=', 1)
     .executeTakeFirst();
   if (!user) throw new DeliveryFailure(translate(lang, 'message.unknownReceiver', { receiver }));
-  await deliverSystemMessage(app, caller.username, user.id, title, html, messageId);
+  await deliverSystemMessage(app, caller.username, writeTenant(caller), user.id, title, html, messageId);
 }
 
 async function deliverEmail(app: FastifyInstance, lang: Language, receiver: string, title: string, content: string, html: boolean) {
@@ -238,7 +240,7 @@ export async function sendTemplateMessage(
   lang: Language,
   body: SendMsgBody,
 ): Promise<{ message: SysMessage; failure: string | null }> {
-  const template = await app.db.selectFrom('sys_message_template').selectAll().where('template_code', '=', body.templateCode).executeTakeFirst();
+  const template = await tenantScoped(app.db.selectFrom('sys_message_template'), caller).selectAll().where('template_code', '=', body.templateCode).executeTakeFirst();
   if (!template) refuse('message.templateNotFound', { code: body.templateCode });
   let params: Record<string, unknown>;
   try {
@@ -264,6 +266,7 @@ export async function sendTemplateMessage(
       es_result: null,
       es_send_time: null,
       remark: `template ${template.template_code}`,
+      tenant_id: writeTenant(caller),
       create_by: caller.username,
       create_time: nowIso(app),
       update_by: null,
@@ -279,8 +282,7 @@ export async function sendTemplateMessage(
     if (!(error instanceof DeliveryFailure)) app.log.error({ err: error }, 'message delivery failed');
     failure = error instanceof DeliveryFailure ? error.message : 'internal error';
   }
-  await app.db
-    .updateTable('sys_message')
+  await tenantScoped(app.db.updateTable('sys_message'), caller)
     .set({
       es_send_status: failure ? MessageSendStatus.failed : MessageSendStatus.sent,
       es_send_num: 1,
@@ -291,5 +293,5 @@ export async function sendTemplateMessage(
     })
     .where('id', '=', id)
     .execute();
-  return { message: await findMessage(app, id), failure };
+  return { message: await findMessage(app, caller, id), failure };
 }

@@ -65,7 +65,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['announcement'];
 
   app.get(AnnouncementPath.list, { schema: { tags, summary: 'Announcements, paged', querystring: announcementListQuery }, config: { permission: AnnouncementPerm.list } }, async (request, reply) =>
-    reply.ok(await listAnnouncements(app, request.query)),
+    reply.ok(await listAnnouncements(app, callerOf(request), request.query)),
   );
   app.post(AnnouncementPath.add, { schema: { tags, summary: 'Write an announcement (a draft)', body: announcementInput }, config: { permission: AnnouncementPerm.add } }, async (request, reply) =>
     reply.ok(await addAnnouncement(app, callerOf(request), request.body), 'crud.added'),
@@ -123,10 +123,10 @@ const messageCenterRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['message'];
 
   app.get(MessagePath.list, { schema: { tags, summary: 'Messages, paged', querystring: messageListQuery }, config: { permission: MessagePerm.list } }, async (request, reply) =>
-    reply.ok(await listMessages(app, request.query)),
+    reply.ok(await listMessages(app, callerOf(request), request.query)),
   );
   app.get(MessagePath.queryById, { schema: { tags, summary: 'One message', querystring: idQuery }, config: { permission: MessagePerm.list } }, async (request, reply) =>
-    reply.ok(await findMessage(app, request.query.id)),
+    reply.ok(await findMessage(app, callerOf(request), request.query.id)),
   );
   app.post(MessagePath.add, { schema: { tags, summary: 'Record a message', body: messageInput }, config: { permission: MessagePerm.add } }, async (request, reply) =>
     reply.ok(await addMessage(app, callerOf(request), request.body), 'crud.added'),
@@ -135,19 +135,19 @@ const messageCenterRoutes: FastifyPluginAsyncZod = async (app) => {
     reply.ok(await editMessage(app, callerOf(request), request.body), 'crud.edited'),
   );
   app.delete(MessagePath.delete, { schema: { tags, summary: 'Delete a message', querystring: idQuery }, config: { permission: MessagePerm.delete } }, async (request, reply) => {
-    await deleteMessages(app, [request.query.id]);
+    await deleteMessages(app, callerOf(request), [request.query.id]);
     return reply.ok(null, 'crud.deleted');
   });
   app.delete(MessagePath.deleteBatch, { schema: { tags, summary: 'Delete messages', querystring: idsQuery }, config: { permission: MessagePerm.delete } }, async (request, reply) => {
-    await deleteMessages(app, idsOf(request.query.ids));
+    await deleteMessages(app, callerOf(request), idsOf(request.query.ids));
     return reply.ok(null, 'crud.deleted');
   });
 
   app.get(MessageTemplatePath.list, { schema: { tags, summary: 'Message templates, paged', querystring: templateListQuery }, config: { permission: MessagePerm.templateList } }, async (request, reply) =>
-    reply.ok(await listTemplates(app, request.query)),
+    reply.ok(await listTemplates(app, callerOf(request), request.query)),
   );
   app.get(MessageTemplatePath.queryById, { schema: { tags, summary: 'One template', querystring: idQuery }, config: { permission: MessagePerm.templateList } }, async (request, reply) =>
-    reply.ok(await findTemplate(app, request.query.id)),
+    reply.ok(await findTemplate(app, callerOf(request), request.query.id)),
   );
   app.post(MessageTemplatePath.add, { schema: { tags, summary: 'Add a template', body: templateInput }, config: { permission: MessagePerm.templateAdd } }, async (request, reply) =>
     reply.ok(await addTemplate(app, callerOf(request), request.body), 'crud.added'),
@@ -156,11 +156,11 @@ const messageCenterRoutes: FastifyPluginAsyncZod = async (app) => {
     reply.ok(await editTemplate(app, callerOf(request), request.body), 'crud.edited'),
   );
   app.delete(MessageTemplatePath.delete, { schema: { tags, summary: 'Delete a template', querystring: idQuery }, config: { permission: MessagePerm.templateDelete } }, async (request, reply) => {
-    await deleteTemplates(app, [request.query.id]);
+    await deleteTemplates(app, callerOf(request), [request.query.id]);
     return reply.ok(null, 'crud.deleted');
   });
   app.delete(MessageTemplatePath.deleteBatch, { schema: { tags, summary: 'Delete templates', querystring: idsQuery }, config: { permission: MessagePerm.templateDelete } }, async (request, reply) => {
-    await deleteTemplates(app, idsOf(request.query.ids));
+    await deleteTemplates(app, callerOf(request), idsOf(request.query.ids));
     return reply.ok(null, 'crud.deleted');
   });
   app.post(MessageTemplatePath.sendMsg, { schema: { tags, summary: 'Test-send a template through a real channel', body: sendMsgBody }, config: { permission: MessagePerm.templateTestSend } }, async (request, reply) => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  TENANT_HEADER,
   ApiPath,
   DepartRolePath,
   LANGUAGES,
@@ -302,9 +303,13 @@ describe.each(await testDialects())('group permissions and group roles on %s', (
       const me = (await app.db.selectFrom('sys_user').select('id').where('username', '=', `gadmin${name}`).executeTakeFirstOrThrow()).id;
       expect((await call(token, 'POST', DepartRolePath.deptRoleUserAdd, { userId: me, newRoleId: foreign })).statusCode).toBe(404);
     }
-    expect((await call<Row>(admin, 'GET', `${crudPath(departRoleEntity, 'queryById')}?id=${roleIds.A}`)).envelope.result.roleName).toBe('Role A');
+    // the system administrator works in tenant A when he names it
+    const inA = { lang: 'en-US', [TENANT_HEADER]: tenants.A };
+    expect((await call<Row>(admin, 'GET', `${crudPath(departRoleEntity, 'queryById')}?id=${roleIds.A}`)).statusCode).toBe(404);
+    expect((await injectAs<Row>(app, admin, { method: 'GET', url: api(app, `${crudPath(departRoleEntity, 'queryById')}?id=${roleIds.A}`), headers: inA })).envelope.result.roleName).toBe('Role A');
     // the system administrator makes a role in tenant A's group: it is tenant A's
-    expect((await addRole({ departId: groupIds.A, roleName: 'By the administrator', roleCode: 'by_admin' })).envelope.success).toBe(true);
+    const byAdmin = await injectAs(app, admin, { method: 'POST', url: api(app, crudPath(departRoleEntity, 'add')), payload: { departId: groupIds.A, roleName: 'By the administrator', roleCode: 'by_admin' }, headers: inA });
+    expect(byAdmin.envelope.success).toBe(true);
     const seenByA = (await call<Page<Row>>(tokens.A!, 'GET', `${crudPath(departRoleEntity, 'list')}?pageSize=100`)).envelope.result.records;
     expect(seenByA.map((r) => r.roleCode).sort()).toEqual(['by_admin', 'same']);
   });

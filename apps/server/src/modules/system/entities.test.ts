@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  TENANT_HEADER,
   ApiPath,
   addressBookEntity,
   categoryEntity,
@@ -80,8 +81,13 @@ describe.each(dialects)('system entities on %s', (dialect) => {
         expect((await call(token, 'DELETE', `${crudPath(entity, 'delete')}?id=${String(foreign.id)}`)).statusCode).toBe(404);
       }
     }
-    const all = (await list(positionEntity)).envelope.result.records.map((r) => r.code);
-    expect(all).toEqual(expect.arrayContaining(['POS-A', 'POS-B']));
+    // the system administrator sees his own tenant's rows, and another's only when he names it
+    const codesIn = async (tenantId?: string) =>
+      (await injectAs<Page<Row>>(app, admin, { method: 'GET', url: api(app, `${crudPath(positionEntity, 'list')}?pageSize=100`), headers: tenantId ? { [TENANT_HEADER]: tenantId } : {} })).envelope.result.records.map((r) => r.code);
+    expect(await codesIn()).not.toEqual(expect.arrayContaining(['POS-A']));
+    expect(await codesIn(tenantA)).toEqual(expect.arrayContaining(['POS-A']));
+    expect(await codesIn(tenantA)).not.toContain('POS-B');
+    expect(await codesIn(tenantB)).toEqual(expect.arrayContaining(['POS-B']));
   });
 
   it('lists the address book with group names and finds a group\'s people by the group', async () => {

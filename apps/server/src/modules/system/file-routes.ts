@@ -2,10 +2,14 @@ import send from '@fastify/send';
 import { z } from 'zod';
 import { FilePath } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
+import { callerOf, optionalCaller } from '../../platform/access.ts';
 import { AppError, envelope } from '../../platform/envelope.ts';
+import { tenantScoped, writeTenant } from '../../platform/tenancy.ts';
 import { contentDisposition, findStoredFile, storeUpload, uploadRoot } from '../../platform/files.ts';
 
 const tags = ['system'];
+const uploadListQuery = z.object({ pageNo: z.coerce.number().int().min(1).default(1), pageSize: z.coerce.number().int().min(1).max(200).default(10) });
 
 /** Upload and read back files (announcement images, attachments, videos). */
 export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -21,7 +25,27 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
       const biz = part.fields.biz;
       const folder = biz && !Array.isArray(biz) && biz.type === 'field' ? String(biz.value) : undefined;
       const stored = await storeUpload(app.settings.dataDir, part, folder, app.clock());
+      const caller = callerOf(request);
+      // every upload belongs to the tenant it was uploaded in
+      await app.db
+        .insertInto('sys_file')
+        .values({ id: randomUUID(), file_path: stored, tenant_id: writeTenant(caller), create_by: caller.username, create_time: new Date(app.clock()).toISOString(), update_by: null, update_time: null })
+        .execute();
       return { ...reply.ok(stored), message: stored };
+    },
+  );
+
+  app.get(
+    FilePath.list,
+    { schema: { tags, summary: 'Uploads of the caller\'s tenant, recent first', querystring: uploadListQuery }, config: { permission: 'authenticated' } },
+    async (request, reply) => {
+      const { pageNo, pageSize } = request.query;
+      const base = tenantScoped(app.db.selectFrom('sys_file'), callerOf(request));
+      const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+      const total = Number(counted?.n ?? 0);
+      const rows = await base.select(['id', 'file_path', 'create_by', 'create_time']).orderBy('create_time', 'desc').orderBy('id').limit(pageSize).offset((pageNo - 1) * pageSize).execute();
+      const records = rows.map((r) => ({ id: r.id, filePath: r.file_path, createBy: r.create_by, createTime: r.create_time }));
+      return reply.ok({ records, total, size: pageSize, current: pageNo, pages: Math.ceil(total / pageSize) });
     },
   );
 
@@ -30,14 +54,22 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: { tags, summary: 'A stored file, by the path its upload answered', params: z.object({ '*': z.string().max(400) }) },
       // An <img src> in announcement HTML cannot send the X-Access-Token header, so reading is public. What keeps
-      // files private is that a stored name carries 128 random bits (see storeUpload) and nothing lists a folder:
-      // only someone who was shown the path can fetch it, as with the announcement that links it.
+      // files private is that a stored name carries 128 random bits (see storeUpload) and the listing shows only the
+      // caller's tenant: only someone who was shown the path can fetch it, as with the announcement that links it.
+      // A request that does carry a token reads only its tenant's uploads.
       config: { permission: 'public' },
     },
     async (request, reply) => {
       const stored = request.params['*'];
       const file = await findStoredFile(app.settings.dataDir, stored);
       if (!file) throw new AppError('notFound', 'error.notFound');
+      const caller = await optionalCaller(app, request);
+      if (caller) {
+        const recorded = await app.db.selectFrom('sys_file').select('id').where('file_path', '=', stored).executeTakeFirst();
+        const mine = recorded && (await tenantScoped(app.db.selectFrom('sys_file'), caller).select('id').where('id', '=', recorded.id).executeTakeFirst());
+        // files stored before uploads were recorded stay readable by their path alone
+        if (recorded && !mine) throw new AppError('notFound', 'error.notFound');
+      }
       // @fastify/send answers byte ranges (206, or 416 with the size), which a video element needs to seek, and
       // conditional requests; the path was checked above and is looked up below the upload folder only
       const answer = await send(request.raw, stored.split('/').map(encodeURIComponent).join('/'), {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  TENANT_HEADER,
   crudPath,
   dataLogEntity,
   DataLogPath,
@@ -213,24 +214,29 @@ describe.each(dialects)('every declared screen on %s', (dialect) => {
         if (entityActions(entity).includes('delete')) expect((await call(token, 'DELETE', `${crudPath(entity, 'delete')}?id=${String(stranger.id)}`)).statusCode).toBe(404);
         expect((await list(entity, otherToken)).envelope.result.records.length, `${entity.name} untouched`).toBe(foreign.length);
       }
-      // sign-ins of users without a tenant (here the system administrator) belong to no tenant
+      // the system administrator's own sign-ins belong to his own tenant, not to A or B
       expect((await list(logEntity, token)).envelope.result.records.filter((r) => r.username === 'admin'), `admin's entries in ${name}'s log`).toEqual([]);
       const stranger = (await list(dataLogEntity, otherToken)).envelope.result.records[0] as Row;
       expect((await call(token, 'GET', `${DataLogPath.compare}?dataId1=${String(stranger.id)}&dataId2=${String(stranger.id)}`)).envelope.success, `${name} compares another tenant's versions`).toBe(false);
     }
-    // the system administrator reads every tenant's entries, as in every other screen
+    // the system administrator reads a tenant's entries when he names that tenant, and only then
+    const asAdminIn = (tenantId: string | null, path: string, method: 'GET' | 'PUT' = 'GET', payload?: Record<string, unknown>) =>
+      injectAs<Page<Row>>(app, admin, { method, url: api(app, path), headers: { lang: 'en-US', ...(tenantId ? { [TENANT_HEADER]: tenantId } : {}) }, ...(payload ? { payload } : {}) });
     for (const [name, token] of Object.entries(tokens)) {
       for (const [entity, by] of [[logEntity, 'username'], [dataLogEntity, 'createBy']] as const) {
+        const query = `${crudPath(entity, 'list')}?pageSize=1000&${by}=${name.toLowerCase()}_manager`;
         const own = (await list(entity, token, `${by}=${name.toLowerCase()}_manager`)).envelope.result.records;
-        const seen = (await list(entity, admin, `${by}=${name.toLowerCase()}_manager`)).envelope.result.records;
+        const seen = (await asAdminIn(tenants[name as 'A' | 'B'], query)).envelope.result.records;
         expect(own.length, `${entity.name} of ${name}`).toBeGreaterThan(0);
         expect(seen.map((r) => r.id).sort(), `${entity.name} of ${name} seen by the administrator`).toEqual(own.map((r) => r.id).sort());
+        expect((await asAdminIn(null, query)).envelope.result.records, `${entity.name} of ${name} in the administrator's own tenant`).toEqual([]);
       }
     }
     // a version written when the administrator changes a tenant's row belongs to that tenant, not to the administrator
     const position = entityDeclarations.find((e) => e.name === 'position') as EntityDeclaration;
     const ofB = (await list(position, tokens.B)).envelope.result.records[0] as Row;
-    expect((await call(admin, 'PUT', crudPath(position, 'edit'), { id: ofB.id, name: 'Renamed by the administrator' })).envelope.success).toBe(true);
+    expect((await asAdminIn(null, crudPath(position, 'edit'), 'PUT', { id: ofB.id, name: 'Renamed by the administrator' })).statusCode).toBe(404);
+    expect((await asAdminIn(tenants.B, crudPath(position, 'edit'), 'PUT', { id: ofB.id, name: 'Renamed by the administrator' })).envelope.success).toBe(true);
     const versions = async (token: string) => (await list(dataLogEntity, token, `dataId=${String(ofB.id)}`)).envelope.result.records.filter((r) => r.createBy === 'admin');
     expect(await versions(tokens.B as string)).toHaveLength(1);
     expect(await versions(tokens.A as string)).toHaveLength(0);

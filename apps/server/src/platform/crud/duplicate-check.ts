@@ -26,7 +26,7 @@ export const duplicateCheckRoutes: FastifyPluginAsync = async (app) => {
     const caller = callerOf(request);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     let check = (app.db as any).selectFrom(entity.table).select(entity.softDelete ? ['id', 'del_flag'] : ['id']).where(columnOf(entity, unique.field), '=', fieldVal.trim());
-    if (entity.tenantScoped && !unique.global) check = caller.tenantId === null ? check.where('tenant_id', 'is', null) : check.where('tenant_id', '=', caller.tenantId);
+    if (entity.tenantScoped && !unique.global) check = caller.tenantScope === null ? check.where('tenant_id', 'is', null) : check.where('tenant_id', '=', caller.tenantScope);
     if (dataId) check = check.where('id', '<>', dataId);
     // the same answer add and edit give: deleted rows still hold their values
     const holder = await check.executeTakeFirst();
