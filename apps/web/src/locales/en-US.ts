@@ -89,6 +89,8 @@ export const enUS = {
   'exception.pageFailed': 'This page could not be shown',
   'exception.reload': 'Reload',
   'header.greeting': '{{greeting}}, {{name}}',
+  'header.tenant': 'Tenant',
+  'header.tenantOwn': 'My own tenant',
   'header.systemSettings': 'System settings',
   'header.menuSearch': 'Search the menu',
   'header.toggleSidebar': 'Collapse or expand the menu',

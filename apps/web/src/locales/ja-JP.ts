@@ -90,6 +90,8 @@ export const jaJP: Record<MessageKey, string> = {
   'exception.pageFailed': 'ページを表示できませんでした',
   'exception.reload': '再読み込み',
   'header.greeting': '{{greeting}}、{{name}}さん',
+  'header.tenant': 'テナント',
+  'header.tenantOwn': '自分のテナント',
   'header.systemSettings': 'システム設定',
   'header.menuSearch': 'メニュー検索',
   'header.toggleSidebar': 'メニューの折りたたみ・展開',

@@ -90,6 +90,8 @@ export const zhCN: Record<MessageKey, string> = {
   'exception.pageFailed': '页面加载失败',
   'exception.reload': '重新加载',
   'header.greeting': '{{greeting}}，{{name}}',
+  'header.tenant': '租户',
+  'header.tenantOwn': '本租户',
   'header.systemSettings': '系统设置',
   'header.menuSearch': '搜索菜单',
   'header.toggleSidebar': '收起或展开菜单',

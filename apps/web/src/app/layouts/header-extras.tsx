@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { NoticeBell } from '../../features/message/index.ts';
+import { TenantSelect } from './tenant-select.tsx';
 
 /**
  * Controls other parts of the console add to the header, drawn before the settings gear (the notification bell
@@ -22,3 +23,4 @@ export function HeaderExtras() {
 }
 
 registerHeaderExtra('notices', NoticeBell);
+registerHeaderExtra('tenant', TenantSelect);

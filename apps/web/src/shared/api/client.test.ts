@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LANG_HEADER, TOKEN_HEADER } from '@isps/contract';
+import { LANG_HEADER, TENANT_HEADER, TOKEN_HEADER } from '@isps/contract';
 import { setStored, StorageKey } from '../storage/index.ts';
 import { useSession } from '../session/session-store.ts';
 import { http, ApiError } from './client.ts';
@@ -48,6 +48,22 @@ afterEach(() => {
 });
 
 describe('request headers', () => {
+  it('sends the tenant chosen in the header (0 for the own one) on every call, and forgets it at sign-out', async () => {
+    setStored(StorageKey.token, 'tok-1');
+    respond(200, ok);
+    await http.get('/sys/thing');
+    expect(headersOf(calls[0]).get(TENANT_HEADER)).toBe('0');
+    setStored(StorageKey.tenant, 'tenant-b', null);
+    await http.post('/sys/thing', { a: 1 });
+    await http.delete('/sys/thing');
+    expect(headersOf(calls[1]).get(TENANT_HEADER)).toBe('tenant-b');
+    expect(headersOf(calls[2]).get(TENANT_HEADER)).toBe('tenant-b');
+    useSession.getState().clear();
+    setStored(StorageKey.token, 'tok-2');
+    await http.get('/sys/thing');
+    expect(headersOf(calls[3]).get(TENANT_HEADER)).toBe('0');
+  });
+
   it('sends the stored token and the chosen language', async () => {
     setStored(StorageKey.token, 'tok-1');
     setStored(StorageKey.language, 'en-US', null);

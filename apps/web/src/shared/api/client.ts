@@ -1,7 +1,8 @@
-import { ApiPath, LANG_HEADER, Limits, TOKEN_HEADER, serverMessages, type Envelope } from '@isps/contract';
+import { ApiPath, LANG_HEADER, Limits, TENANT_HEADER, TOKEN_HEADER, serverMessages, type Envelope } from '@isps/contract';
 import { i18n } from '../i18n/i18n.ts';
 import { storedLanguage } from '../i18n/language.ts';
 import { currentToken, useSession } from '../session/session-store.ts';
+import { StorageKey, getStored } from '../storage/index.ts';
 import { browser, feedback } from './feedback.ts';
 
 /** Base of every API call; VITE_API_BASE points the console at another server. */
@@ -61,6 +62,11 @@ export function buildUrl(url: string, baseURL: string, params: Params | undefine
   return `${joined}${joined.includes('?') ? '&' : '?'}${search}`;
 }
 
+/** The tenant chosen in the header's selector, '0' for the user's own. */
+export function chosenTenant(): string {
+  return getStored<string>(StorageKey.tenant) || '0';
+}
+
 export function buildHeaders(url: string, data: unknown, extra: Record<string, string> | undefined): Headers {
   const headers = new Headers({ Accept: 'application/json' });
   if (data !== undefined && !(data instanceof FormData)) headers.set('Content-Type', 'application/json;charset=UTF-8');
@@ -68,6 +74,8 @@ export function buildHeaders(url: string, data: unknown, extra: Record<string, s
     const token = currentToken();
     if (token) headers.set(TOKEN_HEADER, token);
     headers.set(LANG_HEADER, storedLanguage());
+    // the tenant a system administrator works in; the server ignores it for everyone else
+    headers.set(TENANT_HEADER, chosenTenant());
   }
   for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
   return headers;

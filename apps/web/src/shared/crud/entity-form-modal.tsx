@@ -3,6 +3,7 @@ import { Alert, App, Form, Modal } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage, storedLanguage } from '../i18n/index.ts';
+import { useTenantChooser } from '../permission/index.ts';
 import { useAddEntity } from './api/add-entity.ts';
 import { useEditEntity } from './api/edit-entity.ts';
 import { CheckRuleTrial } from './check-rules-editor.tsx';
@@ -32,7 +33,9 @@ export function EntityFormModal({ entity, mode, row, fixed = {}, onClose }: Enti
   // messages in the language the console shows (the same the server answers in)
   const lang = isLanguage(i18n.language) ? i18n.language : storedLanguage();
   const initialValues = useMemo(() => initialFormValues(entity, mode, row, fixed), [entity, mode, row, fixed]);
-  const fields = formFieldsOf(entity).filter((name) => entity.fields[name] && !(name in fixed));
+  const placesTenants = useTenantChooser();
+  // a row's tenant is set by system administrators only
+  const fields = formFieldsOf(entity).filter((name) => entity.fields[name] && !(name in fixed) && (placesTenants || !entity.fields[name].systemAdminOnly));
 
   const save = async () => {
     let values: Record<string, unknown>;

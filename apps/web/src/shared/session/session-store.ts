@@ -56,6 +56,8 @@ export const useSession = create<SessionState>()((set) => ({
   clear() {
     removeStored(StorageKey.token);
     removeStored(StorageKey.userInfo);
+    // the next person to sign in starts in their own tenant
+    removeStored(StorageKey.tenant);
     sessionStorage.removeItem(ButtonAuthKey.user);
     sessionStorage.removeItem(ButtonAuthKey.system);
     set({ token: null, userInfo: null, menu: null, auth: [], allAuth: [], departChoicePending: false });

@@ -7,6 +7,8 @@ export const StorageKey = {
   token: 'Access-Token',
   userInfo: 'Login_Userinfo',
   language: 'lang',
+  /** the tenant a system administrator chose to work in ('0' or none: his own) */
+  tenant: 'TENANT_ID',
 } as const;
 
 interface Stored<T> {

@@ -1,0 +1,40 @@
+import { TENANT_DICT } from '@isps/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Select } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { chosenTenant } from '../../shared/api/client.ts';
+import { dictItemsQuery } from '../../shared/api/get-dict-items.ts';
+import { useTenantChooser } from '../../shared/permission/index.ts';
+import { StorageKey, setStored } from '../../shared/storage/index.ts';
+
+/** The header's tenant selector: every call carries the choice (`tenant-id`), kept across reloads. */
+export function TenantSelect() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const chooser = useTenantChooser();
+  const tenants = useQuery({ ...dictItemsQuery(TENANT_DICT), enabled: chooser });
+  const [value, setValue] = useState(chosenTenant);
+  if (!chooser) return null;
+  const options = [{ value: '0', label: t('header.tenantOwn') }, ...(tenants.data ?? []).map((o) => ({ value: o.value, label: o.text }))];
+  // a tenant deleted since it was chosen shows as the own one, as the server then treats it
+  const shown = options.some((o) => o.value === value) ? value : '0';
+  const choose = (next: string) => {
+    setStored(StorageKey.tenant, next, null);
+    setValue(next);
+    // every list and figure on screen belongs to the tenant worked in
+    void queryClient.invalidateQueries();
+  };
+  return (
+    <Select
+      size="small"
+      value={shown}
+      options={options}
+      onChange={choose}
+      aria-label={t('header.tenant')}
+      title={t('header.tenant')}
+      popupMatchSelectWidth={false}
+      style={{ minWidth: 120, maxWidth: 200 }}
+    />
+  );
+}
