@@ -21,7 +21,8 @@ export async function withDeadline<T>(timeoutMs: number, run: (signal: AbortSign
 /** GETs a text answer (at most 100,000 characters); throws on any failure, a non-2xx answer or the deadline. */
 export function fetchText(url: string, timeoutMs: number): Promise<string> {
   return withDeadline(timeoutMs, async (signal) => {
-    const response = await fetch(url, { signal, headers: { accept: 'application/xml, text/xml' } });
+    // a redirect would aim the call at an address nobody configured
+    const response = await fetch(url, { signal, redirect: 'error', headers: { accept: 'application/xml, text/xml' } });
     if (!response.ok) throw new Error(`answered ${response.status}`);
     return (await response.text()).slice(0, 100_000);
   });
@@ -30,7 +31,7 @@ export function fetchText(url: string, timeoutMs: number): Promise<string> {
 /** POSTs JSON; throws on any failure, a non-2xx answer or the deadline. */
 export function postJson(url: string, body: unknown, timeoutMs: number): Promise<void> {
   return withDeadline(timeoutMs, async (signal) => {
-    const response = await fetch(url, { method: 'POST', signal, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(url, { method: 'POST', signal, redirect: 'error', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     await response.body?.cancel();
     if (!response.ok) throw new Error(`answered ${response.status}`);
   });

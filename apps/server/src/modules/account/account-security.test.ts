@@ -5,6 +5,7 @@ import {
   AccountLimits,
   AccountPath,
   LANGUAGES,
+  Limits,
   crudPath,
   translate,
   userEntity,
@@ -292,5 +293,57 @@ describe.each(await testDialects())('account security on %s', (dialect) => {
     // the code works once
     expect((await edit({ phone: '13700000203', totpCode: code })).envelope.message).toBe(translate('en-US', 'twoFactor.codeWrong'));
     await app.db.deleteFrom('sys_user_totp').execute();
+  });
+
+  it('locks the second step of an account after five wrong codes, however many challenges they are spread over', async () => {
+    await createTestUser(app, 'brute');
+    const session = (await tryLogin(app, 'brute', USER_PASSWORD)).envelope.result.token;
+    const enrollment = (await post<TwoFactorEnrollment>(AccountPath.twoFactorEnroll, {}, { token: session })).envelope.result;
+    expect((await post(AccountPath.twoFactorConfirm, { code: totpCode(enrollment.secret, t.clock.now()) }, { token: session })).envelope.success).toBe(true);
+    t.clock.advance(30_000);
+    const challenge = async () => ((await tryLogin(app, 'brute', USER_PASSWORD)).envelope.result as unknown as SecondFactorChallenge).challenge;
+    const good = () => totpCode(enrollment.secret, t.clock.now());
+    const wrong = () => (good() === '000000' ? '111111' : '000000');
+    // one wrong code on each fresh challenge, as someone who knows the password would try
+    for (let i = 1; i < Limits.loginFailureLimit; i += 1) {
+      const answer = await post(AccountPath.twoFactorLogin, { challenge: await challenge(), code: wrong() });
+      expect(answer.envelope.message).toBe(translate('en-US', 'twoFactor.codeWrong'));
+    }
+    const minutes = Limits.loginLockMs / 60_000;
+    expect((await post(AccountPath.twoFactorLogin, { challenge: await challenge(), code: wrong() })).envelope.message).toBe(translate('en-US', 'login.locked', { minutes }));
+    for (const lang of LANGUAGES) {
+      const locked = await post(AccountPath.twoFactorLogin, { challenge: await challenge(), code: good() }, { lang });
+      expect(locked.envelope).toMatchObject({ success: false, code: 500, message: translate(lang, 'login.locked', { minutes }) });
+    }
+    t.clock.advance(Limits.loginLockMs + 1000);
+    const done = await post<LoginResult>(AccountPath.twoFactorLogin, { challenge: await challenge(), code: good() });
+    expect(done.envelope.result.userInfo.username).toBe('brute');
+  });
+
+  it('follows no redirect of the CAS server or the SMS webhook', async () => {
+    const received: string[] = [];
+    const target = createHttpServer((req, res) => {
+      received.push(req.url ?? '');
+      res.end();
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+    const redirector = createHttpServer((req, res) => {
+      res.statusCode = 307;
+      res.setHeader('location', `${targetUrl}${req.url ?? '/'}`);
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    const redirectorUrl = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
+    try {
+      app.settings.casServerUrl = `${redirectorUrl}/cas`;
+      expect((await casValidate('ST-console', SERVICE)).envelope.message).toBe(translate('en-US', 'cas.ticketInvalid'));
+      await expect(new WebhookSmsProvider(`${redirectorUrl}/sms`, TIMEOUT_MS).send({ phone: '1', code: '1', text: '1' })).rejects.toThrow();
+      expect(received).toEqual([]);
+    } finally {
+      app.settings.casServerUrl = cas.url;
+      await new Promise((resolve) => redirector.close(resolve));
+      await new Promise((resolve) => target.close(resolve));
+    }
   });
 });
