@@ -59,6 +59,7 @@ async function startCas() {
 }
 
 const SERVICE = 'http://console.test/user/apilogin';
+// the deadline given to the app; the checks allow for a busy machine yet stay under the former five seconds
 const TIMEOUT_MS = 1500;
 
 describe.each(await testDialects())('account security on %s', (dialect) => {
@@ -210,7 +211,7 @@ describe.each(await testDialects())('account security on %s', (dialect) => {
       app.settings.casServerUrl = url;
       const started = performance.now();
       const answer = await casValidate('ST-console', SERVICE);
-      expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 1000);
+      expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 2500);
       expect(answer.envelope.success).toBe(false);
       messages.push(answer.envelope.message);
     }
@@ -228,7 +229,7 @@ describe.each(await testDialects())('account security on %s', (dialect) => {
         scope.sms.provider = new WebhookSmsProvider(url, app.settings.outboundTimeoutMs);
         const started = performance.now();
         const answer = await post(AccountPath.resetSendCode, { username: 'webhook-user' });
-        expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 1000);
+        expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 2500);
         messages.push(answer.envelope.message);
       }
     } finally {
