@@ -150,6 +150,25 @@ describe('the check rule editor', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Correct the rules to try a value')).toBeTruthy();
   });
 
+  it('tries a catastrophic-backtracking pattern at once and says when a value is too long for heavy rules', () => {
+    renderEditor(JSON.stringify({ localRules: [], globalRules: [{ pattern: '(a+)+$', message: 'Letters a only', priority: 1 }] }));
+    const trial = screen.getByRole('textbox', { name: 'Try a value' });
+    const started = performance.now();
+    fireEvent.change(trial, { target: { value: `${'a'.repeat(40)}!` } });
+    expect(screen.getByText('Refused: Letters a only')).toBeTruthy();
+    expect(performance.now() - started).toBeLessThan(1000);
+    cleanup();
+    renderEditor(JSON.stringify({ localRules: [], globalRules: [{ pattern: '(?:[ab]{1,40}c?){1,10}', message: 'm', priority: 1 }] }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Try a value' }), { target: { value: 'a'.repeat(1000) } });
+    expect(screen.getByText(translate('en-US', 'checkRule.tooComplex'))).toBeTruthy();
+  });
+
+  it('refuses backreferences and lookaround in an expression cell', async () => {
+    renderEditor(JSON.stringify({ localRules: [], globalRules: [{ pattern: 'x', message: 'm', priority: 1 }] }));
+    type(table('Global rules').getByRole('textbox', { name: 'Expression 1' }), '(a)\\1');
+    expect(await screen.findByText(translate('en-US', 'validation.regexUnsupported', { field: 'Expression' }))).toBeTruthy();
+  });
+
   it("shows the field's message by the tables, above the box that tries a value", async () => {
     const { form } = renderEditor();
     await act(async () => {
