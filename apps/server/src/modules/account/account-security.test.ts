@@ -319,6 +319,14 @@ describe.each(await testDialects())('account security on %s', (dialect) => {
     t.clock.advance(Limits.loginLockMs + 1000);
     const done = await post<LoginResult>(AccountPath.twoFactorLogin, { challenge: await challenge(), code: good() });
     expect(done.envelope.result.userInfo.username).toBe('brute');
+    // the signed-in steps that take a code count towards the same lock: switching the factor off is not a way around it
+    const token = done.envelope.result.token;
+    for (let i = 1; i < Limits.loginFailureLimit; i += 1) {
+      expect((await post(AccountPath.twoFactorDisable, { code: wrong() }, { token })).envelope.message).toBe(translate('en-US', 'twoFactor.codeWrong'));
+    }
+    expect((await post(AccountPath.twoFactorDisable, { code: wrong() }, { token })).envelope.message).toBe(translate('en-US', 'login.locked', { minutes }));
+    t.clock.advance(30_000);
+    expect((await post(AccountPath.twoFactorDisable, { code: good() }, { token })).envelope.message).toBe(translate('en-US', 'login.locked', { minutes }));
   });
 
   it('follows no redirect of the CAS server or the SMS webhook', async () => {

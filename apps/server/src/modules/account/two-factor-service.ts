@@ -77,6 +77,34 @@ async function acceptCode(app: FastifyInstance, userId: string, code: string, by
   return Number(result.numUpdatedRows) === 1;
 }
 
+interface Failures {
+  count: number;
+  since: number;
+}
+
+// counted per account across challenges: a known password buys new challenges, not new guesses
+const failuresKey = (userId: string) => `2fa:failures:${userId}`;
+const lockKey = (userId: string) => `2fa:lock:${userId}`;
+
+async function refuseIfLocked(app: FastifyInstance, userId: string): Promise<void> {
+  const left = Number((await app.cache.get(lockKey(userId))) ?? 0) - app.clock();
+  if (left > 0) refuse('login.locked', { minutes: Math.ceil(left / 60_000) });
+}
+
+/** Like wrong passwords: five wrong codes of one account within ten minutes lock its second step for ten minutes. */
+async function recordCodeFailure(app: FastifyInstance, userId: string): Promise<void> {
+  const now = app.clock();
+  const raw = await app.cache.get(failuresKey(userId));
+  const previous = raw ? (JSON.parse(raw) as Failures) : null;
+  const failures: Failures = previous && now - previous.since < Limits.loginFailureWindowMs ? { count: previous.count + 1, since: previous.since } : { count: 1, since: now };
+  if (failures.count >= Limits.loginFailureLimit) {
+    await app.cache.del(failuresKey(userId));
+    await app.cache.set(lockKey(userId), String(now + Limits.loginLockMs), Limits.loginLockMs);
+    refuse('login.locked', { minutes: Math.ceil(Limits.loginLockMs / 60_000) });
+  }
+  await app.cache.set(failuresKey(userId), JSON.stringify(failures), Limits.loginFailureWindowMs);
+}
+
 export async function confirmEnrollment(app: FastifyInstance, user: { id: string; username: string }, code: string): Promise<void> {
   const row = await totpRow(app, user.id);
   if (!row) refuse('twoFactor.notEnrolled');
@@ -88,7 +116,11 @@ export async function disable(app: FastifyInstance, user: { id: string; username
   const row = await totpRow(app, user.id);
   if (!row || Number(row.confirmed) !== 1) refuse('twoFactor.notEnrolled');
   if (await requiredFor(app, user.id)) refuse('twoFactor.requiredForAdmins');
-  if (!(await acceptCode(app, user.id, code, user.username, false))) refuse('twoFactor.codeWrong');
+  await refuseIfLocked(app, user.id);
+  if (!(await acceptCode(app, user.id, code, user.username, false))) {
+    await recordCodeFailure(app, user.id);
+    refuse('twoFactor.codeWrong');
+  }
   await app.db.deleteFrom('sys_user_totp').where('id', '=', row.id).execute();
 }
 
@@ -100,7 +132,11 @@ export async function requireFactorForContactChange(app: FastifyInstance, user: 
   const row = await totpRow(app, user.id);
   if (Number(row?.confirmed ?? 0) !== 1) return;
   if (typeof code !== 'string' || code.trim() === '') refuse('twoFactor.codeForContactChange');
-  if (!(await acceptCode(app, user.id, code.trim(), user.username, false))) refuse('twoFactor.codeWrong');
+  await refuseIfLocked(app, user.id);
+  if (!(await acceptCode(app, user.id, code.trim(), user.username, false))) {
+    await recordCodeFailure(app, user.id);
+    refuse('twoFactor.codeWrong');
+  }
 }
 
 /** The login gate: users who enrolled, and administrators when the setting says so, get a challenge instead of a session. */
@@ -128,34 +164,6 @@ export async function enrollDuringLogin(app: FastifyInstance, challenge: string)
   const user = await app.userDirectory.findActiveUserById(app, stored.userId);
   if (!user) refuse('twoFactor.challengeExpired');
   return enroll(app, user);
-}
-
-interface Failures {
-  count: number;
-  since: number;
-}
-
-// counted per account across challenges: a known password buys new challenges, not new guesses
-const failuresKey = (userId: string) => `2fa:failures:${userId}`;
-const lockKey = (userId: string) => `2fa:lock:${userId}`;
-
-async function refuseIfLocked(app: FastifyInstance, userId: string): Promise<void> {
-  const left = Number((await app.cache.get(lockKey(userId))) ?? 0) - app.clock();
-  if (left > 0) refuse('login.locked', { minutes: Math.ceil(left / 60_000) });
-}
-
-/** Like wrong passwords: five wrong codes of one account within ten minutes lock its second step for ten minutes. */
-async function recordCodeFailure(app: FastifyInstance, userId: string): Promise<void> {
-  const now = app.clock();
-  const raw = await app.cache.get(failuresKey(userId));
-  const previous = raw ? (JSON.parse(raw) as Failures) : null;
-  const failures: Failures = previous && now - previous.since < Limits.loginFailureWindowMs ? { count: previous.count + 1, since: previous.since } : { count: 1, since: now };
-  if (failures.count >= Limits.loginFailureLimit) {
-    await app.cache.del(failuresKey(userId));
-    await app.cache.set(lockKey(userId), String(now + Limits.loginLockMs), Limits.loginLockMs);
-    refuse('login.locked', { minutes: Math.ceil(Limits.loginLockMs / 60_000) });
-  }
-  await app.cache.set(failuresKey(userId), JSON.stringify(failures), Limits.loginFailureWindowMs);
 }
 
 export async function completeLogin(app: FastifyInstance, challenge: string, code: string, ip: string): Promise<LoginResult> {
