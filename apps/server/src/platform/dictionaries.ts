@@ -1,4 +1,4 @@
-import { LANGUAGES, dictItemText, type DictOption, type Language } from '@isps/contract';
+import { LANGUAGES, TENANT_DICT, dictItemText, type DictOption, type Language } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 
 const CACHE_KEY = 'dict:all';
@@ -20,8 +20,12 @@ async function loadAll(app: FastifyInstance): Promise<Record<string, DictOption[
     .orderBy('i.sort_order')
     .orderBy('i.item_value')
     .execute();
-  const byCode: Record<string, DictOption[]> = {};
+  // codes are data: `__proto__` or `constructor` is a key like any other, never the object's prototype
+  const byCode: Record<string, DictOption[]> = Object.create(null) as Record<string, DictOption[]>;
   for (const row of rows) (byCode[row.dict_code] ??= []).push(toOption(row));
+  // the tenants are a dictionary too: a row's tenant shows as `tenantId_dictText` and is picked from a list
+  const tenants = await app.db.selectFrom('sys_tenant').select(['id', 'name']).orderBy('name').orderBy('id').execute();
+  byCode[TENANT_DICT] = tenants.map((t) => toOption({ item_value: t.id, item_text: t.name }));
   return byCode;
 }
 
@@ -61,7 +65,8 @@ export async function importDictionaryOptions(app: FastifyInstance, lang: Langua
 }
 
 export async function dictionaryOptions(app: FastifyInstance, code: string, lang: Language): Promise<DictOption[]> {
-  return localised(lang, code, (await storedOptions(app))[code] ?? []);
+  const all = await storedOptions(app);
+  return localised(lang, code, Object.hasOwn(all, code) ? (all[code] ?? []) : []);
 }
 
 /** Drops the cached options; the next read loads them again. Called on every dictionary or item change. */

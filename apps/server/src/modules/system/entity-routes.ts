@@ -80,6 +80,8 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   });
   registerEntity(app, tenantEntity, {
+    // the tenants are the options of the tenant dictionary
+    afterChange: refresh,
     beforeAdd: (_ctx, values) => endAfterBegin(values),
     beforeEdit: (_ctx, values, existing) => endAfterBegin(values, existing),
   });
@@ -108,6 +110,13 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   });
 
+  const parseJson = (text: string): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return null;
+    }
+  };
   registerEntity(app, checkRuleEntity, {
     routes: (routes) => {
       const query = z.object({ ruleCode: z.string().max(100).optional(), value: z.string().max(1000).optional() });
@@ -117,9 +126,11 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!ruleCode || !value) return reply.ok(null, 'checkRule.passed');
         const rule = await app.db.selectFrom('sys_check_rule').select('rule_json').where('rule_code', '=', ruleCode).executeTakeFirst();
         if (!rule) refuse('checkRule.notFound', { code: ruleCode });
-        const rules = checkRuleSetSchema.parse(JSON.parse(rule.rule_json));
-        const outcome = runCheckRules(rules, value);
-        if (!outcome.passed) refuse('checkRule.failed', { message: outcome.message });
+        const rules = checkRuleSetSchema.safeParse(parseJson(rule.rule_json));
+        // a rule stored before patterns were checked as they are now cannot be run: refused, not a server error
+        if (!rules.success) refuse('checkRule.tooComplex');
+        const outcome = runCheckRules(rules.data, value);
+        if (!outcome.passed) refuse(outcome.tooComplex ? 'checkRule.tooComplex' : 'checkRule.failed', { message: outcome.message });
         return reply.ok(null, 'checkRule.passed');
       });
     },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
 import {
   crudPath,
   entityActions,
@@ -23,8 +24,9 @@ import { callerOf, type CurrentUser } from '../access.ts';
 import { OperationType, writeOperationLog } from '../audit-log.ts';
 import { allDictionaryOptions, importDictionaryOptions } from '../dictionaries.ts';
 import { AppError, refuse } from '../envelope.ts';
+import { checkAdminOnlyFields, tenantScoped, writeTenant } from '../tenancy.ts';
 import { activeDataRules, ruleConditions } from './data-rules.ts';
-import { exportWorkbook, readWorkbook } from './excel.ts';
+import { readWorkbook, streamWorkbook } from './excel.ts';
 import { listConditions, pagingOf, sortOf, type Query } from './query.ts';
 import { linkFields, linkIds, readableFields, toApiRow, toColumns, validateInput } from './values.ts';
 
@@ -52,6 +54,8 @@ export interface EntityHooks {
   afterEdit?(ctx: CrudContext, id: string, values: Row): Promise<void> | void;
   /** `complete` when the rows leave the database (not only marked deleted) */
   beforeDelete?(ctx: CrudContext, rows: Row[], complete: boolean): Promise<void> | void;
+  /** before rows leave the recycle bin (the caller's deleted rows among those asked for) */
+  beforeRestore?(ctx: CrudContext, rows: Row[]): Promise<void> | void;
   /** rows of other tables that belong to the deleted rows, removed in the transaction that deletes (or marks) them */
   deleteLinked?(trx: Kysely<Database>, ids: string[], complete: boolean): Promise<void>;
   /** after any add, edit, delete, restore or import (cache refresh and the like) */
@@ -81,6 +85,8 @@ function tableOfEntity(name: string): string {
   return entityDeclarations.find((e) => e.name === name)?.table ?? name;
 }
 const MAX_BATCH = 1000;
+const EXPORT_PAGE = 200;
+const MAX_EXPORT_ROWS = 50_000;
 
 function requireId(value: unknown): string {
   const id = Array.isArray(value) ? value[0] : value;
@@ -105,7 +111,7 @@ function nowIso(app: FastifyInstance): string {
 function applyScope<Q extends { where: (...args: never[]) => unknown }>(entity: EntityDeclaration, caller: CurrentUser, query: Q, deleted = false): Q {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let scoped = query as any;
-  if (entity.tenantScoped && caller.tenantScope !== null) scoped = scoped.where('tenant_id', '=', caller.tenantScope);
+  if (entity.tenantScoped) scoped = tenantScoped(scoped, caller);
   if (entity.softDelete) scoped = scoped.where('del_flag', '=', deleted ? 1 : 0);
   return scoped as Q;
 }
@@ -247,7 +253,8 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
   }
 
   async function log(ctx: CrudContext, operateType: number, content: string, started: number) {
-    await writeOperationLog(app, { operateType, userId: ctx.caller.id, username: ctx.caller.username, tenantId: ctx.caller.tenantId, ip: ctx.request.ip, content: `${entity.name}: ${content}`, costMs: performance.now() - started });
+    // the entry belongs to the tenant worked in, so that tenant's administrators read what was done to its rows
+    await writeOperationLog(app, { operateType, userId: ctx.caller.id, username: ctx.caller.username, tenantId: ctx.caller.tenantScope ?? ctx.caller.tenantId, ip: ctx.request.ip, content: `${entity.name}: ${content}`, costMs: performance.now() - started });
   }
 
   /** Refuses a value a unique field already holds (within the caller's tenant for tenant-scoped entities). */
@@ -293,7 +300,9 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     const validated = validateInput(entity, input, 'add', ctx.lang);
     if (!validated.ok) throw new AppError('badRequest', 'error.validation', { message: validated.message });
     const values = validated.values;
-    const tenantId = entity.tenantScoped ? ctx.caller.tenantId : null;
+    await checkAdminOnlyFields(app, entity, ctx.caller, values);
+    // a system administrator may place the row in another tenant; anyone else writes into the tenant worked in
+    const tenantId = entity.tenantScoped ? ((values.tenantId as string | undefined) || writeTenant(ctx.caller)) : null;
     await checkParent(ctx.caller, values, null);
     await checkUnique(ctx.lang, values, tenantId, null, values);
     await checkLinks(ctx, values);
@@ -434,9 +443,10 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const validated = validateInput(entity, body, 'edit', ctx.lang);
         if (!validated.ok) throw new AppError('badRequest', 'error.validation', { message: validated.message });
         const values = validated.values;
+        await checkAdminOnlyFields(app, entity, ctx.caller, values);
         const merged = { ...toApiRow(entity, existing), ...values };
         await checkParent(ctx.caller, values, id);
-        await checkUnique(ctx.lang, values, entity.tenantScoped ? (existing.tenant_id ?? null) : null, id, merged);
+        await checkUnique(ctx.lang, values, entity.tenantScoped ? ((values.tenantId as string | undefined) || (existing.tenant_id ?? null)) : null, id, merged);
         await checkLinks(ctx, values);
         await hooks.beforeEdit?.(ctx, values, existing);
             await db.transaction().execute(async (trx) => {
@@ -480,6 +490,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const started = performance.now();
         const ctx = contextOf(request);
         const ids = requireIds((request.body as Row | undefined)?.ids);
+        if (hooks.beforeRestore) await hooks.beforeRestore(ctx, await registered.scoped(ctx.caller, { deleted: true }).where('id', 'in', ids).execute());
         await applyScope(entity, ctx.caller, db.updateTable(table).set({ del_flag: 0, update_by: ctx.caller.username, update_time: nowIso(app) }) as UpdateQueryBuilder<Row, string, string, Row>, true)
           .where('id', 'in', ids)
           .execute();
@@ -511,13 +522,30 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const started = performance.now();
         const ctx = contextOf(request);
         const sort = sortOf(entity, request.query as Query);
-        const rows = await (await listRows(ctx.caller, request.query as Query)).orderBy(sort.column, sort.order).orderBy('id').limit(50_000).execute();
-        const buffer = await exportWorkbook(entity, await withDictText(rows, ctx.lang), ctx.lang);
-        await log(ctx, OperationType.export, `export ${rows.length}`, started);
+        const ordered = (await listRows(ctx.caller, request.query as Query)).orderBy(sort.column, sort.order).orderBy('id');
+        // rows are read and written a page at a time: memory stays flat and other requests keep their turn
+        const pageOf = (offset: number) => ordered.limit(EXPORT_PAGE).offset(offset).execute();
+        const first = await pageOf(0);
+        async function* pages() {
+          let rows = first;
+          for (let offset = 0; rows.length > 0; ) {
+            yield await withDictText(rows, ctx.lang);
+            offset += rows.length;
+            if (rows.length < EXPORT_PAGE || offset >= MAX_EXPORT_ROWS) return;
+            rows = await pageOf(offset);
+          }
+        }
+        const out = new PassThrough();
+        streamWorkbook(entity, pages(), ctx.lang, out)
+          .then((count) => log(ctx, OperationType.export, `export ${count}`, started))
+          .catch((error: unknown) => {
+            request.log.error({ err: error }, 'export failed while streaming');
+            out.destroy(error as Error);
+          });
         return reply
           .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
           .header('content-disposition', `attachment; filename="${entity.name}.xlsx"`)
-          .send(buffer);
+          .send(out);
       });
     }
 

@@ -1,8 +1,13 @@
 import { LANGUAGES, entityLabel, formFieldsOf, type DictOption, type EntityDeclaration, type Language } from '@isps/contract';
 import ExcelJS from 'exceljs';
-import { refuse } from '../envelope.ts';
+import { PassThrough, Readable } from 'node:stream';
+import { createInflateRaw } from 'node:zlib';
+import { AppError, refuse } from '../envelope.ts';
 
 const MAX_IMPORT_ROWS = 5000;
+/** what all parts of an imported workbook may unpack to: ample for MAX_IMPORT_ROWS rows, nothing like a zip bomb */
+export const MAX_IMPORT_INFLATED_BYTES = 32 * 1024 * 1024;
+const MAX_ZIP_ENTRIES = 1000;
 
 /** Columns of a spreadsheet: the list columns, then the other form fields (so an export imports back whole). */
 function sheetFields(entity: EntityDeclaration): string[] {
@@ -21,25 +26,49 @@ function optionsOf(entity: EntityDeclaration, name: string) {
   return widget?.kind === 'options' ? widget.options : undefined;
 }
 
-/** An xlsx of the rows with headers in the caller's language; dictionary fields show their text. */
-export async function exportWorkbook(entity: EntityDeclaration, rows: Record<string, unknown>[], lang: Language): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+/**
+ * Writes an xlsx of the rows to `out` as a stream, a page at a time, with headers in the caller's language;
+ * dictionary fields show their text. Other requests are served between pages. Answers the number of rows.
+ */
+export async function streamWorkbook(entity: EntityDeclaration, pages: AsyncIterable<Record<string, unknown>[]>, lang: Language, out: PassThrough): Promise<number> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet(entityLabel(lang, entity.title).slice(0, 31));
   const fields = sheetFields(entity);
   sheet.columns = fields.map((name) => ({ header: entityLabel(lang, labelKey(entity, name)), key: name, width: 20 }));
-  for (const row of rows) {
-    const out: Record<string, unknown> = {};
-    for (const name of fields) {
-      // dictionary fields and links show their texts (role and group names), which the import reads back
-      let value = entity.fields[name]?.dict || entity.fields[name]?.link ? row[`${name}_dictText`] : row[name];
-      // a fixed choice shows its text in the caller's language, like a dictionary field
-      const option = optionsOf(entity, name)?.find((o) => o.value === String(value));
-      if (option) value = entityLabel(lang, option.label);
-      out[name] = value === null || value === undefined ? '' : value;
+  let count = 0;
+  for await (const rows of pages) {
+    // a slow reader holds the next page back, so what waits for it stays about a page; a gone one ends the export
+    if (out.writableNeedDrain && !out.destroyed) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          out.off('drain', done);
+          out.off('close', done);
+          resolve();
+        };
+        out.on('drain', done);
+        out.on('close', done);
+      });
     }
-    sheet.addRow(out);
+    if (out.destroyed) return count;
+    for (const row of rows) {
+      const values: Record<string, unknown> = {};
+      for (const name of fields) {
+        // dictionary fields and links show their texts (role and group names), which the import reads back
+        let value = entity.fields[name]?.dict || entity.fields[name]?.link ? row[`${name}_dictText`] : row[name];
+        // a fixed choice shows its text in the caller's language, like a dictionary field
+        const option = optionsOf(entity, name)?.find((o) => o.value === String(value));
+        if (option) value = entityLabel(lang, option.label);
+        values[name] = value === null || value === undefined ? '' : value;
+      }
+      sheet.addRow(values).commit();
+      count++;
+    }
+    // between pages the event loop answers other requests
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+  sheet.commit();
+  await workbook.commit();
+  return count;
 }
 
 function cellText(value: ExcelJS.CellValue): unknown {
@@ -54,53 +83,163 @@ function cellText(value: ExcelJS.CellValue): unknown {
   return value;
 }
 
+interface ZipEntry {
+  name: string;
+  method: number;
+  compressedSize: number;
+  size: number;
+  headerOffset: number;
+}
+
+/** The entries of a zip's central directory; anything that is not a plain (non-zip64) zip is not a workbook. */
+function zipEntries(buffer: Buffer): ZipEntry[] {
+  const bad = () => refuse('crud.importBadFile');
+  let end = -1;
+  for (let i = buffer.length - 22; i >= Math.max(0, buffer.length - 22 - 0xffff); i--) {
+    if (buffer.readUInt32LE(i) === 0x06054b50) {
+      end = i;
+      break;
+    }
+  }
+  if (end < 0) bad();
+  const count = buffer.readUInt16LE(end + 10);
+  if (count > MAX_ZIP_ENTRIES) bad();
+  const entries: ZipEntry[] = [];
+  let at = buffer.readUInt32LE(end + 16);
+  for (let n = 0; n < count; n++) {
+    if (at + 46 > buffer.length || buffer.readUInt32LE(at) !== 0x02014b50) bad();
+    const nameLength = buffer.readUInt16LE(at + 28);
+    const entry = {
+      method: buffer.readUInt16LE(at + 10),
+      compressedSize: buffer.readUInt32LE(at + 20),
+      size: buffer.readUInt32LE(at + 24),
+      headerOffset: buffer.readUInt32LE(at + 42),
+      name: buffer.toString('utf8', at + 46, at + 46 + nameLength),
+    };
+    if (entry.compressedSize === 0xffffffff || entry.size === 0xffffffff || entry.headerOffset + 30 > buffer.length) bad();
+    entries.push(entry);
+    at += 46 + nameLength + buffer.readUInt16LE(at + 30) + buffer.readUInt16LE(at + 32);
+  }
+  return entries;
+}
+
+const ROW_TAG = /<(?:[A-Za-z_][\w.-]*:)?row[\s>/]/g;
+
+/**
+ * Refuses a workbook before it is parsed when its parts declare or actually unpack to more than
+ * MAX_IMPORT_INFLATED_BYTES, or a worksheet holds more than MAX_IMPORT_ROWS rows: each part is inflated as a stream
+ * and dropped, and the inflation stops the moment a bound is passed, so a zip bomb costs a few milliseconds.
+ */
+async function checkWorkbookBounds(buffer: Buffer): Promise<void> {
+  const entries = zipEntries(buffer);
+  const tooLarge = () => new AppError('refused', 'crud.importTooLarge', { max: MAX_IMPORT_INFLATED_BYTES / 1024 / 1024 });
+  const tooManyRows = () => new AppError('refused', 'crud.importTooManyRows', { max: MAX_IMPORT_ROWS });
+  if (entries.reduce((sum, e) => sum + e.size, 0) > MAX_IMPORT_INFLATED_BYTES) throw tooLarge();
+  let left = MAX_IMPORT_INFLATED_BYTES;
+  for (const entry of entries) {
+    const start = entry.headerOffset + 30 + buffer.readUInt16LE(entry.headerOffset + 26) + buffer.readUInt16LE(entry.headerOffset + 28);
+    if (buffer.readUInt32LE(entry.headerOffset) !== 0x04034b50 || start + entry.compressedSize > buffer.length) refuse('crud.importBadFile');
+    const data = buffer.subarray(start, start + entry.compressedSize);
+    const sheet = /^xl\/worksheets\/[^/]+\.xml$/i.test(entry.name);
+    let rows = 0;
+    let tail = '';
+    // the declared size may lie: the bound holds on what actually comes out
+    const take = (chunk: Buffer) => {
+      left -= chunk.length;
+      if (left < 0) throw tooLarge();
+      if (!sheet) return;
+      const text = tail + chunk.toString('latin1');
+      rows += text.match(ROW_TAG)?.length ?? 0;
+      if (rows > MAX_IMPORT_ROWS + 1) throw tooManyRows();
+      // a tag cut between two chunks is counted once, in the next one
+      const cut = text.lastIndexOf('<');
+      tail = cut >= 0 && text.length - cut < 64 && !/[\s>/]/.test(text.slice(cut + 1)) ? text.slice(cut) : '';
+    };
+    if (entry.method === 0) take(data);
+    else if (entry.method === 8) {
+      await new Promise<void>((resolve, reject) => {
+        const inflate = createInflateRaw();
+        let failed = false;
+        inflate.on('data', (chunk: Buffer) => {
+          if (failed) return;
+          try {
+            take(chunk);
+          } catch (error) {
+            failed = true;
+            inflate.destroy();
+            reject(error);
+          }
+        });
+        inflate.on('error', () => {
+          if (!failed) reject(new AppError('refused', 'crud.importBadFile'));
+          failed = true;
+        });
+        inflate.on('end', () => resolve());
+        inflate.end(data);
+      });
+    } else refuse('crud.importBadFile');
+  }
+}
+
 /**
  * Data rows of an uploaded workbook as field values, keyed by header (a label in any of the three languages, or
- * the field name). Dictionary texts are turned back into values.
+ * the field name). Dictionary texts are turned back into values. The first worksheet is read as a stream, after
+ * its bounds are checked, and reading stops at the row limit.
  */
 export async function readWorkbook(
   entity: EntityDeclaration,
   buffer: Buffer,
   dictionaries: Record<string, DictOption[]>,
 ): Promise<Array<{ row: number; values: Record<string, unknown> }>> {
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
-  } catch {
-    refuse('crud.importBadFile');
-  }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) refuse('crud.importBadFile');
+  await checkWorkbookBounds(buffer);
   const byHeader = new Map<string, string>();
   for (const name of Object.keys(entity.fields)) {
     if (entity.fields[name]?.readOnly || entity.fields[name]?.writeOnly) continue;
     byHeader.set(name.toLowerCase(), name);
     for (const lang of LANGUAGES) byHeader.set(entityLabel(lang, labelKey(entity, name)).toLowerCase(), name);
   }
-  const columns = new Map<number, string>();
-  sheet.getRow(1).eachCell((cell, col) => {
-    const name = byHeader.get(String(cellText(cell.value) ?? '').trim().toLowerCase());
-    if (name) columns.set(col, name);
-  });
-  if (columns.size === 0) refuse('crud.importUnknownColumns');
-  if (sheet.rowCount - 1 > MAX_IMPORT_ROWS) refuse('crud.importTooManyRows', { max: MAX_IMPORT_ROWS });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buffer]), { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
   const rows: Array<{ row: number; values: Record<string, unknown> }> = [];
-  sheet.eachRow((row, number) => {
-    if (number === 1) return;
-    const values: Record<string, unknown> = {};
-    let any = false;
-    for (const [col, name] of columns) {
-      let value = cellText(row.getCell(col).value);
-      if (typeof value === 'string') value = value.trim();
-      if (value === undefined || value === '') continue;
-      const dict = entity.fields[name]?.dict;
-      if (dict) value = dictionaries[dict]?.find((o) => o.text === String(value) || o.value === String(value))?.value ?? value;
-      const options = optionsOf(entity, name);
-      if (options) value = options.find((o) => o.value === String(value) || LANGUAGES.some((lang) => entityLabel(lang, o.label) === String(value)))?.value ?? value;
-      values[name] = value;
-      any = true;
+  let sheetSeen = false;
+  try {
+    for await (const worksheet of reader) {
+      sheetSeen = true;
+      const columns = new Map<number, string>();
+      let count = 0;
+      for await (const row of worksheet) {
+        if (row.number === 1) {
+          row.eachCell((cell, col) => {
+            const name = byHeader.get(String(cellText(cell.value) ?? '').trim().toLowerCase());
+            if (name) columns.set(col, name);
+          });
+          if (columns.size === 0) refuse('crud.importUnknownColumns');
+          continue;
+        }
+        if (columns.size === 0) refuse('crud.importUnknownColumns');
+        if (++count > MAX_IMPORT_ROWS) refuse('crud.importTooManyRows', { max: MAX_IMPORT_ROWS });
+        const values: Record<string, unknown> = {};
+        let any = false;
+        for (const [col, name] of columns) {
+          let value = cellText(row.getCell(col).value);
+          if (typeof value === 'string') value = value.trim();
+          if (value === undefined || value === '') continue;
+          const dict = entity.fields[name]?.dict;
+          if (dict) value = dictionaries[dict]?.find((o) => o.text === String(value) || o.value === String(value))?.value ?? value;
+          const options = optionsOf(entity, name);
+          if (options) value = options.find((o) => o.value === String(value) || LANGUAGES.some((lang) => entityLabel(lang, o.label) === String(value)))?.value ?? value;
+          values[name] = value;
+          any = true;
+        }
+        if (any) rows.push({ row: row.number, values });
+      }
+      if (columns.size === 0) refuse('crud.importUnknownColumns');
+      // only the first worksheet is imported
+      break;
     }
-    if (any) rows.push({ row: number, values });
-  });
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    refuse('crud.importBadFile');
+  }
+  if (!sheetSeen) refuse('crud.importBadFile');
   return rows;
 }
