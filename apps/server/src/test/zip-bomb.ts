@@ -5,6 +5,8 @@ export interface ZipPart {
   data: Buffer;
   /** the uncompressed size written into the zip's headers (a lying bomb declares less than it holds) */
   declaredSize?: number;
+  /** kept as is (method 0) instead of deflated */
+  stored?: boolean;
 }
 
 /** A zip with deflated parts, built by hand so a test can make one that lies about its sizes. */
@@ -14,13 +16,14 @@ export function zipOf(parts: ZipPart[]): Buffer {
   let offset = 0;
   for (const part of parts) {
     const name = Buffer.from(part.name, 'utf8');
-    const packed = deflateRawSync(part.data, { level: 9 });
+    const packed = part.stored ? part.data : deflateRawSync(part.data, { level: 9 });
+    const method = part.stored ? 0 : 8;
     const size = part.declaredSize ?? part.data.length;
     const crc = crc32(part.data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
+    local.writeUInt16LE(method, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(packed.length, 18);
     local.writeUInt32LE(size, 22);
@@ -29,7 +32,7 @@ export function zipOf(parts: ZipPart[]): Buffer {
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
+    central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(packed.length, 20);
     central.writeUInt32LE(size, 24);
@@ -53,7 +56,7 @@ export function zipOf(parts: ZipPart[]): Buffer {
  * An xlsx whose only worksheet has a header cell and then `rows` identical rows: a million rows pack into tens of
  * kilobytes. `lie` declares every part 1 kB so only the inflation itself can tell.
  */
-export function bombWorkbook(header: string, rows: number, lie = false): Buffer {
+export function bombWorkbook(header: string, rows: number, lie = false, stored = false): Buffer {
   const row = Buffer.from('<row><c t="inlineStr"><is><t>X1</t></is></c></row>');
   const sheet = Buffer.concat([
     Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>${header}</t></is></c></row>`),
@@ -68,5 +71,5 @@ export function bombWorkbook(header: string, rows: number, lie = false): Buffer 
     { name: 'xl/_rels/workbook.xml.rels', data: text('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>') },
     { name: 'xl/worksheets/sheet1.xml', data: sheet },
   ];
-  return zipOf(parts.map((p) => (lie ? { ...p, declaredSize: 1024 } : p)));
+  return zipOf(parts.map((p) => ({ ...p, stored, ...(lie ? { declaredSize: 1024 } : {}) })));
 }

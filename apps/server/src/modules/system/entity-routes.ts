@@ -144,7 +144,9 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
         const { code } = request.params as { code: string };
         const rule = await app.db.selectFrom('sys_fill_rule').select(['rule_class', 'rule_params']).where('rule_code', '=', code).executeTakeFirst();
         if (!rule) refuse('fillRule.notFound', { code });
-        return reply.ok(generateFillValue(rule.rule_class, rule.rule_params, app.clock()));
+        const value = generateFillValue(rule.rule_class, rule.rule_params, app.clock());
+        if (value === null) refuse('fillRule.notFound', { code });
+        return reply.ok(value);
       });
     },
   });

@@ -21,6 +21,7 @@ function randomDigits(count: number): string {
   return Array.from({ length: count }, () => String(randomInt(10))).join('');
 }
 
+/** looked up with Object.hasOwn only: a stored class name such as `toString` is no implementation */
 const implementations: Record<string, FillImplementation> = {
   /** prefix + YYYYMMDD + `digits` random digits: order numbers */
   datedSerial: {
@@ -47,7 +48,7 @@ function parseParams(text: string | null): Record<string, unknown> {
 
 /** Why these params do not suit the implementation, in the caller's language, or null. */
 export function fillParamsProblem(lang: Language, implementation: string, params: string | null): string | null {
-  const impl = implementations[implementation];
+  const impl = implementationOf(implementation);
   if (!impl) return translate(lang, 'validation.unknownOption', { field: 'ruleClass', value: implementation });
   let parsed: Record<string, unknown>;
   try {
@@ -59,9 +60,20 @@ export function fillParamsProblem(lang: Language, implementation: string, params
   return result.success ? null : translate(lang, 'validation.invalid', { field: `ruleParams.${result.error.issues[0]?.path.join('.') ?? ''}` });
 }
 
-export function generateFillValue(implementation: string, params: string | null, now: number): string {
-  const impl = implementations[implementation];
-  if (!impl) throw new Error(`no fill rule implementation ${implementation}`);
-  const parsed = impl.params.safeParse(parseParams(params));
+function implementationOf(name: string): FillImplementation | undefined {
+  return Object.hasOwn(implementations, name) ? implementations[name] : undefined;
+}
+
+/** A generated value, or null when the stored rule names no implementation of this release. */
+export function generateFillValue(implementation: string, params: string | null, now: number): string | null {
+  const impl = implementationOf(implementation);
+  if (!impl) return null;
+  let given: Record<string, unknown> = {};
+  try {
+    given = parseParams(params);
+  } catch {
+    // stored params that are not JSON: the implementation's defaults
+  }
+  const parsed = impl.params.safeParse(given);
   return impl.generate(parsed.success ? parsed.data : {}, now);
 }

@@ -36,6 +36,9 @@ describe('spreadsheet import and export bounds', () => {
       expect(performance.now() - started).toBeLessThan(1000);
       expect(answer.envelope).toMatchObject({ success: false, code: 500, message: translate('ja-JP', key, params) });
     }
+    // a part stored without compression is counted the same way
+    const stored = await uploadFile(app, admin, crudPath(position, 'importExcel'), bombWorkbook('Position code', 6000, true, true), 'en-US');
+    expect(stored.envelope).toMatchObject({ success: false, message: translate('en-US', 'crud.importTooManyRows', { max: 5000 }) });
     // the inflated sheet (about 50 MB) was never held
     expect(process.memoryUsage().rss - before).toBeLessThan(40 * 1024 * 1024);
     expect(await count()).toBe(0);

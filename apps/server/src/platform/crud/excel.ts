@@ -155,7 +155,13 @@ async function checkWorkbookBounds(buffer: Buffer): Promise<void> {
       const cut = text.lastIndexOf('<');
       tail = cut >= 0 && text.length - cut < 64 && !/[\s>/]/.test(text.slice(cut + 1)) ? text.slice(cut) : '';
     };
-    if (entry.method === 0) take(data);
+    if (entry.method === 0) {
+      // a stored part is scanned in slices too, with turns for other requests
+      for (let at = 0; at < data.length; at += 64 * 1024) {
+        take(data.subarray(at, at + 64 * 1024));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
     else if (entry.method === 8) {
       await new Promise<void>((resolve, reject) => {
         const inflate = createInflateRaw();
