@@ -54,7 +54,7 @@ export const enUS = {
   'validation.illegalJson': '{{field}}: Illegal JSON string',
   'validation.jsonNotObject': '{{field}} must be a JSON object, not an array',
   'validation.regex': '{{field}} is not a valid regular expression',
-  'validation.regexUnsupported': '{{field}} uses backreferences or lookaround, which check rules do not support',
+  'validation.regexUnsupported': '{{field}} uses a feature check rules do not support (such as backreferences or lookaround)',
   'validation.regexTooComplex': '{{field}} is too complex (too many or too large counted repeats)',
   'validation.checkRuleTooComplex': 'The patterns of this check rule are too complex together; simplify or remove some',
   'validation.dataSourceCode': '{{field}} must start with a letter followed by letters, digits, underscores or hyphens',

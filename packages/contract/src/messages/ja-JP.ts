@@ -55,7 +55,7 @@ export const jaJP: Record<MessageKey, string> = {
   'validation.illegalJson': '{{field}}：不正なJSON文字列です',
   'validation.jsonNotObject': '{{field}}は配列ではなくJSONオブジェクトにしてください',
   'validation.regex': '{{field}}は正しい正規表現ではありません',
-  'validation.regexUnsupported': '{{field}}は後方参照または先読み・後読みを使っています。チェックルールでは使えません',
+  'validation.regexUnsupported': '{{field}}はチェックルールで使えない機能（後方参照や先読み・後読みなど）を使っています',
   'validation.regexTooComplex': '{{field}}が複雑すぎます（回数指定の繰り返しが多すぎるか大きすぎます）',
   'validation.checkRuleTooComplex': 'このチェックルールの正規表現は全体として複雑すぎます。簡単にするか一部を削除してください',
   'validation.dataSourceCode': '{{field}}は英字で始め、英数字・アンダースコア・ハイフンのみ使用できます',

@@ -55,7 +55,7 @@ export const zhCN: Record<MessageKey, string> = {
   'validation.illegalJson': '{{field}}：不合法的JSON字符串',
   'validation.jsonNotObject': '{{field}}必须是JSON对象，不能是数组',
   'validation.regex': '{{field}}不是合法的正则表达式',
-  'validation.regexUnsupported': '{{field}}使用了反向引用或环视，校验规则不支持',
+  'validation.regexUnsupported': '{{field}}使用了校验规则不支持的写法（如反向引用或环视）',
   'validation.regexTooComplex': '{{field}}过于复杂（计数重复过多或过大）',
   'validation.checkRuleTooComplex': '此校验规则的正则表达式合计过于复杂，请简化或删除部分规则',
   'validation.dataSourceCode': '{{field}}必须以字母开头，后接字母、数字、下划线或连字符',
