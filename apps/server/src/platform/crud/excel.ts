@@ -161,8 +161,7 @@ async function checkWorkbookBounds(buffer: Buffer): Promise<void> {
         take(data.subarray(at, at + 64 * 1024));
         await new Promise((resolve) => setImmediate(resolve));
       }
-    }
-    else if (entry.method === 8) {
+    } else if (entry.method === 8) {
       await new Promise<void>((resolve, reject) => {
         const inflate = createInflateRaw();
         let failed = false;
