@@ -9,6 +9,7 @@ import {
   MessageTemplatePath,
   Perm,
   TENANT_HEADER,
+  UserAdminPath,
   ApiPath,
   crudPath,
   dataLogEntity,
@@ -172,6 +173,14 @@ describe.each(await testDialects())('tenancy on %s', (dialect) => {
       expect(cells.some((c) => c.endsWith(' b'))).toBe(false);
       expect(cells.some((c) => c.endsWith(' a'))).toBe(true);
     }
+  });
+
+  it('names the roles of its own tenant\'s users only', async () => {
+    await app.db.insertInto('sys_user_role').values({ id: randomUUID(), user_id: b.user!, role_id: b.role!, create_by: 'test', create_time: null, update_by: null, update_time: null }).execute();
+    const mapOf = (token: string) => ok<Record<string, string>>(token, 'GET', UserAdminPath.queryUserRoleMap);
+    expect(await mapOf(tokens.adminB)).toMatchObject({ [b.user!]: 'Role b' });
+    expect(Object.keys(await mapOf(tokens.adminA))).not.toContain(b.user);
+    expect(await mapOf(tokens.tenantless)).toEqual({});
   });
 
   it('shows each tenant its own uploads in the listing and in an authenticated static fetch', async () => {
