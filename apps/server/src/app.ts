@@ -23,6 +23,7 @@ import { systemClock, type Clock } from './platform/clock.ts';
 import { errorsPlugin } from './platform/errors.ts';
 import { eventBusPlugin } from './platform/event-bus.ts';
 import { i18nPlugin } from './platform/i18n.ts';
+import { refuseNulCharacters } from './platform/input-guard.ts';
 import { PasswordHasher } from './platform/passwords.ts';
 import { realtimePlugin } from './platform/realtime/index.ts';
 import { SecretBox } from './platform/secret-box.ts';
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(i18nPlugin);
   await app.register(errorsPlugin);
+  app.addHook('preValidation', refuseNulCharacters);
   // before any plugin that adds routes, so every route (docs included) passes through the access declaration
   await app.register(accessPlugin);
   await app.register(eventBusPlugin);
