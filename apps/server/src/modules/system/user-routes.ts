@@ -20,7 +20,9 @@ import { z } from 'zod';
 import { callerOf, type CurrentUser } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity, type CrudContext, type RegisteredEntity } from '../../platform/crud/index.ts';
+import { tenantScoped } from '../../platform/tenancy.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
+import { assertMayGiveRoles, assertMayManageUsers, roleChanges } from '../../platform/grants.ts';
 import { ADMIN_USERNAME } from '../../db/seed/index.ts';
 import { nextOrgCode } from './depart-service.ts';
 import { deleteGroupRoles, dropGroupRolesOutsideGroups } from './depart-role-routes.ts';
@@ -43,6 +45,7 @@ function requireIds(text: string): string[] {
   return ids;
 }
 
+/** the seeded administrator account: protected from every caller (holders of the administrator role from others, in grants.ts) */
 const isAdmin = (row: Row | undefined) => row?.username === ADMIN_USERNAME;
 const sameIds = (a: unknown, b: unknown) => idsOf(String(a ?? '')).sort().join(',') === idsOf(String(b ?? '')).sort().join(',');
 
@@ -95,9 +98,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       // the org code follows the place in the tree it was created at; moving a group keeps its code
       delete values.orgCode;
     },
-    beforeDelete: async ({ app: a }, rows) => {
+    beforeDelete: async ({ app: a, caller }, rows) => {
       const ids = rows.map((r) => r.id as string);
       const members = await a.db.selectFrom('sys_user_depart').select('user_id').where('dep_id', 'in', ids).execute();
+      // deleting a group takes its members out of it
+      await assertMayManageUsers(a, caller, members.map((m) => m.user_id));
       await a.db.deleteFrom('sys_user_depart').where('dep_id', 'in', ids).execute();
       for (const m of new Set(members.map((r) => r.user_id))) await syncOrgCode(a, m);
     },
@@ -105,7 +110,9 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   const users: RegisteredEntity = registerEntity(app, userEntity, {
-    beforeAdd: async ({ app: a }, values) => {
+    beforeAdd: async ({ app: a, caller }, values) => {
+      // the add form and every imported row
+      await assertMayGiveRoles(a, caller, { added: idsOf(String(values.selectedroles ?? '')) });
       values.password = await a.hasher.hash(String(values.password));
       values.status = UserStatus.normal;
     },
@@ -113,9 +120,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     columnsOnAdd: () => ({ must_change_password: 1, org_code: null }),
     afterAdd: async ({ app: a }, id) => syncOrgCode(a, id),
     beforeEdit: async ({ app: a, caller, request }, values, existing) => {
+      await assertMayManageUsers(a, caller, [existing.id]);
       // one's own phone or e-mail (where recovery codes go) changes only with the account's second factor, when it has one
       const contactChanged = (['phone', 'email'] as const).some((f) => values[f] !== undefined && (values[f] || null) !== (existing[f] ?? null));
       if (contactChanged && caller.id === existing.id) await a.guardOwnContactChange?.(caller, (request.body as { totpCode?: unknown } | undefined)?.totpCode);
+      // the engine replaces the links whenever the field is sent
+      if (Object.hasOwn(values, 'selectedroles')) {
+        await assertMayGiveRoles(a, caller, roleChanges(idsOf(await linkedIds(a, 'sys_user_role', existing.id)), idsOf(String(values.selectedroles ?? ''))));
+      }
       if (isAdmin(existing)) {
         const renamed = values.username !== undefined && values.username !== existing.username;
         const rolesChanged = values.selectedroles !== undefined && !sameIds(values.selectedroles, await linkedIds(a, 'sys_user_role', existing.id));
@@ -129,8 +141,9 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       }
     },
     afterEdit: async ({ app: a }, id) => syncOrgCode(a, id),
-    beforeDelete: async ({ app: a }, rows, complete) => {
+    beforeDelete: async ({ app: a, caller }, rows, complete) => {
       if (rows.some(isAdmin)) refuse('error.adminProtected');
+      await assertMayManageUsers(a, caller, rows.map((r) => r.id as string));
       await revokeSessions(rows.map((r) => r.id as string));
       if (complete) {
         const ids = rows.map((r) => r.id as string);
@@ -141,6 +154,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     deleteLinked: async (trx, ids, complete) => {
       if (complete) await trx.deleteFrom('sys_depart_role_user').where('user_id', 'in', ids).execute();
     },
+    beforeRestore: async ({ app: a, caller }, rows) => assertMayManageUsers(a, caller, rows.map((r) => r.id as string)),
     routes: (routes, registered) => {
       routes.put(
         UserAdminPath.frozenBatch,
@@ -154,6 +168,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           if (rows.length === 0) throw new AppError('notFound', 'crud.notFound');
           if (rows.some(isAdmin)) refuse('error.adminProtected');
           const found = rows.map((r) => r.id as string);
+          await assertMayManageUsers(app, caller, found);
           await app.db.updateTable('sys_user').set({ status, update_by: caller.username, update_time: new Date(app.clock()).toISOString() }).where('id', 'in', found).execute();
           if (status === UserStatus.frozen) await revokeSessions(found);
           await log(app, caller, request.ip, `${status === UserStatus.frozen ? 'freeze' : 'thaw'} ${found.join(',')}`, started);
@@ -171,6 +186,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           const user = await registered.scoped(caller).where('username', '=', body.username).executeTakeFirst();
           if (!user) throw new AppError('notFound', 'crud.notFound');
           if (isAdmin(user)) refuse('error.adminProtected');
+          await assertMayManageUsers(app, caller, [user.id as string]);
           if (body.password !== body.confirmpassword) refuse('password.mismatch');
           if (!isStrongPassword(body.password)) refuse('password.weak');
           await app.db
@@ -246,7 +262,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
             .innerJoin('sys_user as u', 'u.id', 'ur.user_id')
             .select(['ur.user_id', 'r.role_name'])
             .where('u.del_flag', '=', 0)
-            .$if(caller.tenantScope !== null, (q) => q.where('u.tenant_id', '=', caller.tenantScope))
+            .$call((q) => tenantScoped(q, caller, 'u.tenant_id'))
             .limit(50_000)
             .execute();
           const map: Record<string, string> = {};
@@ -274,6 +290,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const ids = requireIds(userIdList);
       const found = (await users.scoped(caller).select('id').where('id', 'in', ids).execute()).map((r) => r.id as string);
       if (found.length !== ids.length) throw new AppError('badRequest', 'error.badRequest', { detail: 'userIdList' });
+      await assertMayManageUsers(app, caller, found);
       const already = new Set((await app.db.selectFrom('sys_user_depart').select('user_id').where('dep_id', '=', depId).where('user_id', 'in', found).execute()).map((r) => r.user_id));
       const added = found.filter((id) => !already.has(id));
       for (const userId of added) {
@@ -294,6 +311,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const { depId, userIds } = request.query as { depId: string; userIds: string };
       if (!(await groups.findById(caller, depId))) throw new AppError('notFound', 'crud.notFound');
       const ids = (await users.scoped(caller).select('id').where('id', 'in', requireIds(userIds)).execute()).map((r) => r.id as string);
+      await assertMayManageUsers(app, caller, ids);
       if (ids.length > 0) await app.db.deleteFrom('sys_user_depart').where('dep_id', '=', depId).where('user_id', 'in', ids).execute();
       for (const userId of ids) await syncOrgCode(app, userId);
       await log(app, caller, request.ip, `remove ${ids.join(',')} from group ${depId}`, started);
@@ -304,6 +322,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   registerEntity(app, userAgentEntity, {
     beforeAdd: (ctx, values) => checkAgent(ctx, users, values),
     beforeEdit: (ctx, values, existing) => checkAgent(ctx, users, values, existing),
+    beforeDelete: async ({ app: a, caller }, rows) => {
+      const names = [...new Set(rows.map((r) => r.user_name as string))];
+      const holders = await a.db.selectFrom('sys_user').select('id').where('username', 'in', names).execute();
+      await assertMayManageUsers(a, caller, holders.map((h) => h.id));
+    },
   });
 };
 
@@ -320,4 +343,5 @@ async function checkAgent(ctx: CrudContext, users: RegisteredEntity, values: Row
   const agent = await users.scoped(ctx.caller).where('username', '=', agentName).executeTakeFirst();
   const user = await users.scoped(ctx.caller).where('username', '=', userName).executeTakeFirst();
   if (!user || !agent) throw new AppError('notFound', 'crud.notFound');
+  await assertMayManageUsers(ctx.app, ctx.caller, [user.id as string]);
 }
