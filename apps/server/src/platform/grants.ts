@@ -68,19 +68,13 @@ export async function assertMayGiveRoles(app: FastifyInstance, caller: CurrentUs
   if (changed.some((id) => !held.has(id))) refuse('grant.roleNotHeld');
 }
 
-/** The permission ids the caller holds through roles and group roles. */
-async function permissionIdsHeldBy(app: FastifyInstance, caller: CurrentUser): Promise<Set<string>> {
-  const rows = await app.db.selectFrom('sys_permission as p').select('p.id').where(heldBy(app.db, caller)).execute();
-  return new Set(rows.map((r) => r.id));
-}
-
 /** A caller who is not a system administrator gives or takes a group role only when holding all its permissions. */
 export async function assertMayGiveDepartRoles(app: FastifyInstance, caller: CurrentUser, departRoleIds: readonly string[]): Promise<void> {
   const ids = unique(departRoleIds);
   if (caller.systemAdmin || ids.length === 0) return;
   const needed = await app.db.selectFrom('sys_depart_role_permission').select('permission_id').distinct().where('role_id', 'in', ids).execute();
   if (needed.length === 0) return;
-  const held = await permissionIdsHeldBy(app, caller);
+  const held = await heldPermissionIds(app, caller);
   if (needed.some((r) => !held.has(r.permission_id))) refuse('grant.departRoleNotHeld');
 }
 
@@ -105,7 +99,7 @@ export async function assertMayChangeRoles(app: FastifyInstance, caller: Current
     .where('role_id', 'in', roles.map((r) => r.id as string))
     .execute();
   if (needed.length === 0) return;
-  const held = await permissionIdsHeldBy(app, caller);
+  const held = await heldPermissionIds(app, caller);
   if (needed.some((r) => !held.has(r.permission_id))) refuse('grant.roleNotManageable');
 }
 
