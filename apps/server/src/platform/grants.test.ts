@@ -245,9 +245,18 @@ describe.each(await testDialects())('role grants and the protection of system ad
     expect((await call(userAdmin, 'POST', DepartRolePath.deptRoleUserAdd, { userId: member, newRoleId: userList, oldRoleId: '' })).envelope.success).toBe(true);
     expect(await held()).toEqual([userList]);
     expect((await call(admin, 'POST', DepartRolePath.deptRoleUserAdd, { userId: member, newRoleId: `${userList},${positions}`, oldRoleId: userList })).envelope.success).toBe(true);
-    // taking it away needs it as much as giving it
-    expectRefused(await call(userAdmin, 'POST', DepartRolePath.deptRoleUserAdd, { userId: member, newRoleId: userList, oldRoleId: `${userList},${positions}` }), 'grant.departRoleNotHeld');
+    // taking it away needs it as much as giving it, also by deleting the group role or its group
+    for (const lang of LANGUAGES) {
+      expectRefused(await call(userAdmin, 'POST', DepartRolePath.deptRoleUserAdd, { userId: member, newRoleId: userList, oldRoleId: `${userList},${positions}` }, lang), 'grant.departRoleNotHeld', lang);
+      expectRefused(await call(userAdmin, 'DELETE', `${crudPath(departRoleEntity, 'delete')}?id=${positions}`, undefined, lang), 'grant.departRoleNotHeld', lang);
+      expectRefused(await call(userAdmin, 'DELETE', `${crudPath(departEntity, 'delete')}?id=${group}`, undefined, lang), 'grant.departRoleNotHeld', lang);
+    }
     expect((await held()).sort()).toEqual([positions, userList].sort());
+    expect(await app.db.selectFrom('sys_user_depart').select('id').where('user_id', '=', member).where('dep_id', '=', group).execute()).toHaveLength(1);
+    // one he could take he may delete; the system administrator deletes the rest
+    expect((await call(userAdmin, 'DELETE', `${crudPath(departRoleEntity, 'delete')}?id=${userList}`)).envelope.success).toBe(true);
+    expect((await call(admin, 'DELETE', `${crudPath(departEntity, 'delete')}?id=${group}`)).envelope.success).toBe(true);
+    expect(await held()).toEqual([]);
   });
 
   it('keeps the administrator role and roles holding more than the caller out of a user administrator reach', async () => {

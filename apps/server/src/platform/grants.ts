@@ -78,6 +78,15 @@ export async function assertMayGiveDepartRoles(app: FastifyInstance, caller: Cur
   if (needed.some((r) => !held.has(r.permission_id))) refuse('grant.departRoleNotHeld');
 }
 
+/** Deleting group roles takes them from their holders: allowed only to a caller who could take them one by one. */
+export async function assertMayDeleteDepartRoles(app: FastifyInstance, caller: CurrentUser, departRoleIds: readonly string[]): Promise<void> {
+  const ids = unique(departRoleIds);
+  if (caller.systemAdmin || ids.length === 0) return;
+  const links = await app.db.selectFrom('sys_depart_role_user').select(['drole_id', 'user_id']).where('drole_id', 'in', ids).execute();
+  await assertMayManageUsers(app, caller, links.map((l) => l.user_id));
+  await assertMayGiveDepartRoles(app, caller, links.map((l) => l.drole_id));
+}
+
 const isSystemAdminCode = (code: unknown) => typeof code === 'string' && code.trim().toLowerCase() === SYSTEM_ADMIN_ROLE;
 
 /** Only a system administrator names a role with the system administrator role's code. */

@@ -25,7 +25,7 @@ import { callerOf, type CurrentUser } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity, type RegisteredEntity } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
-import { assertMayChangeDataRules, assertMayGiveDepartRoles, assertMayGivePermissions, assertMayManageUsers, permissionChanges } from '../../platform/grants.ts';
+import { assertMayChangeDataRules, assertMayDeleteDepartRoles, assertMayGiveDepartRoles, assertMayGivePermissions, assertMayManageUsers, permissionChanges } from '../../platform/grants.ts';
 import { menuDataRules } from './permission-routes.ts';
 import { editedPermissionIds, permissionTree } from './role-routes.ts';
 
@@ -124,6 +124,7 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
       // a group role stays in the group it was made in
       delete values.departId;
     },
+    beforeDelete: ({ app: a, caller }, rows) => assertMayDeleteDepartRoles(a, caller, rows.map((r) => r.id as string)),
     deleteLinked: (trx, ids) => deleteRoleLinks(trx, ids),
     routes: (routes) => {
       // the origin console's group role list filters by `deptId`

@@ -22,7 +22,7 @@ import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity, type CrudContext, type RegisteredEntity } from '../../platform/crud/index.ts';
 import { tenantScoped } from '../../platform/tenancy.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
-import { assertMayGiveRoles, assertMayManageUsers, roleChanges } from '../../platform/grants.ts';
+import { assertMayDeleteDepartRoles, assertMayGiveRoles, assertMayManageUsers, roleChanges } from '../../platform/grants.ts';
 import { ADMIN_USERNAME } from '../../db/seed/index.ts';
 import { nextOrgCode } from './depart-service.ts';
 import { deleteGroupRoles, dropGroupRolesOutsideGroups } from './depart-role-routes.ts';
@@ -101,8 +101,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     beforeDelete: async ({ app: a, caller }, rows) => {
       const ids = rows.map((r) => r.id as string);
       const members = await a.db.selectFrom('sys_user_depart').select('user_id').where('dep_id', 'in', ids).execute();
-      // deleting a group takes its members out of it
+      // deleting a group takes its members out of it, and its group roles from their holders
       await assertMayManageUsers(a, caller, members.map((m) => m.user_id));
+      const groupRoles = await a.db.selectFrom('sys_depart_role').select('id').where('depart_id', 'in', ids).execute();
+      await assertMayDeleteDepartRoles(a, caller, groupRoles.map((r) => r.id));
       await a.db.deleteFrom('sys_user_depart').where('dep_id', 'in', ids).execute();
       for (const m of new Set(members.map((r) => r.user_id))) await syncOrgCode(a, m);
     },
