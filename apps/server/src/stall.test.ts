@@ -52,12 +52,26 @@ describe('no request stalls the server', () => {
       }),
     );
     expect(saved.result.body.success, saved.result.body.message).toBe(true);
+    expect(saved.ms).toBeLessThan(1000);
+    expect(saved.healthMs).toBeLessThan(200);
     for (const value of [`${'a'.repeat(40)}!`, `${'a'.repeat(999)}!`]) {
       const checked = await besideHealth(() => timed(`${base}${api(app, ApiPath.checkRuleByCode)}?ruleCode=only_a&value=${value}`, { headers }));
       expect(checked.result.body).toMatchObject({ success: false, message: 'Letters a only' });
       expect(checked.ms).toBeLessThan(1000);
       expect(checked.healthMs).toBeLessThan(200);
     }
+    // a set of patterns that would take seconds to compile is refused before it is compiled
+    const heavy = { globalRules: Array.from({ length: 100 }, (_, i) => ({ pattern: `${'(?:[\\s\\S]{1,1000})'.repeat(24)}${i}`, message: 'm', priority: 1 })) };
+    const tooHeavy = await besideHealth(() =>
+      timed(`${base}${api(app, crudPath(checkRuleEntity, 'add'))}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ ruleName: 'Heavy', ruleCode: 'heavy', ruleJson: JSON.stringify(heavy) }),
+      }),
+    );
+    expect(tooHeavy.result.status).toBe(400);
+    expect(tooHeavy.ms).toBeLessThan(1000);
+    expect(tooHeavy.healthMs).toBeLessThan(200);
     const refused = await timed(`${base}${api(app, crudPath(checkRuleEntity, 'add'))}`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
