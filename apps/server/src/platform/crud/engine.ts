@@ -503,6 +503,8 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const ctx = contextOf(request);
         const ids = requireIds((request.query as Query).ids);
         const rows = await registered.scoped(ctx.caller, { deleted: true }).where('id', 'in', ids).execute();
+        // none of them in the caller's recycle bin: hooks never run on an empty selection (an empty IN fails on PostgreSQL)
+        if (rows.length === 0) throw new AppError('notFound', 'crud.notFound');
         await hooks.beforeDelete?.(ctx, rows, true);
         const gone = rows.map((r) => r.id as string);
         if (gone.length > 0) {
