@@ -8,8 +8,10 @@ import {
   MessagePerm,
   MessageTemplatePath,
   Perm,
+  TENANT_DICT,
   TENANT_HEADER,
   UserAdminPath,
+  dictItemsPath,
   ApiPath,
   crudPath,
   dataLogEntity,
@@ -25,7 +27,7 @@ import {
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { createRoleWith, sheetRows } from '../test/crud-helpers.ts';
-import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, defaultTenantId, injectAs, login, testDialects, type TestApp } from '../test/harness.ts';
+import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, defaultTenantId, injectAs, login, testDialects, tryLogin, type TestApp } from '../test/harness.ts';
 
 type Row = Record<string, unknown> & { id: string };
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -272,5 +274,15 @@ describe.each(await testDialects())('tenancy on %s', (dialect) => {
     // an unknown tenant is refused
     const unknown = await call(admin, 'PUT', crudPath(userEntity, 'edit'), { id: user, tenantId: randomUUID() });
     expect(unknown.envelope.success).toBe(false);
+  });
+
+  it('lists every tenant to the system administrator only: others see their own in the tenant dictionary', async () => {
+    const tenantsSeen = async (token: string) => (await ok<{ value: string }[]>(token, 'GET', dictItemsPath(TENANT_DICT))).map((o) => o.value).sort();
+    expect(await tenantsSeen(admin)).toEqual([tenantA, tenantB].sort());
+    expect(await tenantsSeen(tokens.adminA)).toEqual([tenantA]);
+    expect(await tenantsSeen(tokens.adminB)).toEqual([tenantB]);
+    expect(await tenantsSeen(tokens.tenantless)).toEqual([]);
+    const signedIn = await tryLogin(app, 'manager-b', USER_PASSWORD);
+    expect(signedIn.envelope.result.sysAllDictItems[TENANT_DICT]?.map((o) => o.value)).toEqual([tenantB]);
   });
 });

@@ -1,12 +1,37 @@
-import type { DictOption, Language } from '@isps/contract';
+import { TENANT_DICT, type DictOption, type Language } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
+import { SYSTEM_ADMIN_ROLE } from '../../platform/access.ts';
 import { dictionaryOptions, storedOptions } from '../../platform/dictionaries.ts';
 
-export async function dictOptions(app: FastifyInstance, code: string, lang: Language): Promise<DictOption[]> {
-  return dictionaryOptions(app, code, lang);
+/** Who reads the options: the tenant dictionary lists every tenant to system administrators, to others only their own. */
+export interface DictReader {
+  tenantId: string | null;
+  systemAdmin: boolean;
+}
+
+function tenantsFor(reader: DictReader, options: DictOption[]): DictOption[] {
+  return reader.systemAdmin ? options : options.filter((o) => o.value === reader.tenantId);
+}
+
+export async function dictOptions(app: FastifyInstance, code: string, lang: Language, reader: DictReader): Promise<DictOption[]> {
+  const options = await dictionaryOptions(app, code, lang);
+  return code === TENANT_DICT ? tenantsFor(reader, options) : options;
 }
 
 /** Every dictionary with its texts as stored (the reader's language is not known where sessions start). */
-export async function allDictOptions(app: FastifyInstance): Promise<Record<string, DictOption[]>> {
-  return storedOptions(app);
+export async function allDictOptions(app: FastifyInstance, reader: DictReader): Promise<Record<string, DictOption[]>> {
+  const all = await storedOptions(app);
+  return Object.hasOwn(all, TENANT_DICT) ? { ...all, [TENANT_DICT]: tenantsFor(reader, all[TENANT_DICT] ?? []) } : all;
+}
+
+/** The reader a user is as a session starts (the access hook knows it for every other call). */
+export async function dictReaderOf(app: FastifyInstance, user: { id: string; tenant_id: string | null }): Promise<DictReader> {
+  const admin = await app.db
+    .selectFrom('sys_user_role as ur')
+    .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
+    .select('r.id')
+    .where('ur.user_id', '=', user.id)
+    .where('r.role_code', '=', SYSTEM_ADMIN_ROLE)
+    .executeTakeFirst();
+  return { tenantId: user.tenant_id, systemAdmin: Boolean(admin) };
 }

@@ -5,7 +5,7 @@ import type { Selectable } from 'kysely';
 import type { SysUser } from '../../db/schema.ts';
 import { writeLoginLog } from '../../platform/audit-log.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
-import { allDictOptions } from './dict-service.ts';
+import { allDictOptions, dictReaderOf } from './dict-service.ts';
 import { UserStatus, findActiveUserById, findActiveUserByName, setCurrentOrgCode, toUserInfo, userDeparts, userTenants } from './user-service.ts';
 
 const captchaKey = (checkKey: string) => `captcha:${checkKey}`;
@@ -118,7 +118,7 @@ export async function startSession(app: FastifyInstance, user: Selectable<SysUse
     userInfo: toUserInfo(current),
     departs,
     multi_depart: multiDepart,
-    sysAllDictItems: await allDictOptions(app),
+    sysAllDictItems: await allDictOptions(app, await dictReaderOf(app, user)),
     tenantList: await userTenants(app, user),
   };
 }

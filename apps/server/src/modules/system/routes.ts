@@ -104,7 +104,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, summary: 'Options of a dictionary', params: z.object({ code: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/) }) },
       config: { permission: 'authenticated' },
     },
-    async (request, reply) => reply.ok(await dictOptions(app, request.params.code, request.lang)),
+    async (request, reply) => reply.ok(await dictOptions(app, request.params.code, request.lang, callerOf(request))),
   );
 
   await app.register(systemEntityRoutes);
