@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import ExcelJS from 'exceljs';
-import { api, injectAs } from './harness.ts';
+import { api, defaultTenantId, injectAs } from './harness.ts';
 
-/** A role holding exactly these permission codes (plus nothing else), for permission and tenant tests. */
+/** A role holding exactly these permission codes (plus nothing else), in the default tenant like the test users. */
 export async function createRoleWith(app: FastifyInstance, roleCode: string, codes: string[]): Promise<void> {
   const roleId = randomUUID();
   const audit = { create_by: 'test', create_time: null, update_by: null, update_time: null };
-  await app.db.insertInto('sys_role').values({ ...audit, id: roleId, role_name: roleCode, role_code: roleCode, role_type: 1, description: null, tenant_id: null }).execute();
+  const tenantId = await defaultTenantId(app);
+  await app.db.insertInto('sys_role').values({ ...audit, id: roleId, role_name: roleCode, role_code: roleCode, role_type: 1, description: null, tenant_id: tenantId }).execute();
   const permissions = await app.db.selectFrom('sys_permission').select('id').where('perms', 'in', codes).execute();
   for (const p of permissions) await app.db.insertInto('sys_role_permission').values({ ...audit, id: randomUUID(), role_id: roleId, permission_id: p.id }).execute();
 }
