@@ -1,10 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { AccountLimits, Limits, type LoginResult, type SecondFactorChallenge, type TwoFactorEnrollment, type TwoFactorStatus } from '@isps/contract';
+import { AccountLimits, type LoginResult, type SecondFactorChallenge, type TwoFactorEnrollment, type TwoFactorStatus } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { SysUser } from '../../db/schema.ts';
 import { SYSTEM_ADMIN_ROLE } from '../../platform/access.ts';
 import { refuse } from '../../platform/envelope.ts';
+import { failureLock } from '../../platform/failure-lock.ts';
 import { readAccountSettings } from './settings.ts';
 import { matchTotp, newTotpSecret, otpauthUri } from './totp.ts';
 
@@ -77,33 +78,9 @@ async function acceptCode(app: FastifyInstance, userId: string, code: string, by
   return Number(result.numUpdatedRows) === 1;
 }
 
-interface Failures {
-  count: number;
-  since: number;
-}
-
-// counted per account across challenges: a known password buys new challenges, not new guesses
-const failuresKey = (userId: string) => `2fa:failures:${userId}`;
-const lockKey = (userId: string) => `2fa:lock:${userId}`;
-
-async function refuseIfLocked(app: FastifyInstance, userId: string): Promise<void> {
-  const left = Number((await app.cache.get(lockKey(userId))) ?? 0) - app.clock();
-  if (left > 0) refuse('login.locked', { minutes: Math.ceil(left / 60_000) });
-}
-
-/** Like wrong passwords: five wrong codes of one account within ten minutes lock its second step for ten minutes. */
-async function recordCodeFailure(app: FastifyInstance, userId: string): Promise<void> {
-  const now = app.clock();
-  const raw = await app.cache.get(failuresKey(userId));
-  const previous = raw ? (JSON.parse(raw) as Failures) : null;
-  const failures: Failures = previous && now - previous.since < Limits.loginFailureWindowMs ? { count: previous.count + 1, since: previous.since } : { count: 1, since: now };
-  if (failures.count >= Limits.loginFailureLimit) {
-    await app.cache.del(failuresKey(userId));
-    await app.cache.set(lockKey(userId), String(now + Limits.loginLockMs), Limits.loginLockMs);
-    refuse('login.locked', { minutes: Math.ceil(Limits.loginLockMs / 60_000) });
-  }
-  await app.cache.set(failuresKey(userId), JSON.stringify(failures), Limits.loginFailureWindowMs);
-}
+// counted per account across challenges: a known password buys new challenges, not new guesses; five wrong codes
+// within ten minutes lock the account's second step for ten minutes, like wrong passwords
+const codeLock = failureLock('2fa');
 
 export async function confirmEnrollment(app: FastifyInstance, user: { id: string; username: string }, code: string): Promise<void> {
   const row = await totpRow(app, user.id);
@@ -116,9 +93,9 @@ export async function disable(app: FastifyInstance, user: { id: string; username
   const row = await totpRow(app, user.id);
   if (!row || Number(row.confirmed) !== 1) refuse('twoFactor.notEnrolled');
   if (await requiredFor(app, user.id)) refuse('twoFactor.requiredForAdmins');
-  await refuseIfLocked(app, user.id);
+  await codeLock.refuseIfLocked(app, user.id);
   if (!(await acceptCode(app, user.id, code, user.username, false))) {
-    await recordCodeFailure(app, user.id);
+    await codeLock.recordFailure(app, user.id);
     refuse('twoFactor.codeWrong');
   }
   await app.db.deleteFrom('sys_user_totp').where('id', '=', row.id).execute();
@@ -132,9 +109,9 @@ export async function requireFactorForContactChange(app: FastifyInstance, user: 
   const row = await totpRow(app, user.id);
   if (Number(row?.confirmed ?? 0) !== 1) return;
   if (typeof code !== 'string' || code.trim() === '') refuse('twoFactor.codeForContactChange');
-  await refuseIfLocked(app, user.id);
+  await codeLock.refuseIfLocked(app, user.id);
   if (!(await acceptCode(app, user.id, code.trim(), user.username, false))) {
-    await recordCodeFailure(app, user.id);
+    await codeLock.recordFailure(app, user.id);
     refuse('twoFactor.codeWrong');
   }
 }
@@ -170,7 +147,7 @@ export async function completeLogin(app: FastifyInstance, challenge: string, cod
   const stored = await readChallenge(app, challenge);
   const user = await app.userDirectory.findActiveUserById(app, stored.userId);
   if (!user) refuse('twoFactor.challengeExpired');
-  await refuseIfLocked(app, user.id);
+  await codeLock.refuseIfLocked(app, user.id);
   const row = await totpRow(app, user.id);
   const pending = row !== undefined && Number(row.confirmed) !== 1;
   // a pending secret is confirmed only by the login that enrolled it
@@ -179,10 +156,10 @@ export async function completeLogin(app: FastifyInstance, challenge: string, cod
     const attempts = stored.attempts + 1;
     if (attempts >= AccountLimits.codeAttempts) await app.cache.del(challengeKey(challenge));
     else await app.cache.set(challengeKey(challenge), JSON.stringify({ ...stored, attempts }), stored.expiresAt - app.clock());
-    await recordCodeFailure(app, user.id);
+    await codeLock.recordFailure(app, user.id);
     refuse('twoFactor.codeWrong');
   }
-  await app.cache.del(failuresKey(user.id));
+  await codeLock.clear(app, user.id);
   // used once: a replayed challenge finds nothing
   if ((await app.cache.take(challengeKey(challenge))) === null) refuse('twoFactor.challengeExpired');
   return app.userDirectory.startSession(app, user, ip, `User ${user.username} logged in with two-step verification`);

@@ -5,21 +5,16 @@ import type { Selectable } from 'kysely';
 import type { SysUser } from '../../db/schema.ts';
 import { writeLoginLog } from '../../platform/audit-log.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
+import { failureLock } from '../../platform/failure-lock.ts';
 import { allDictOptions, dictReaderOf } from './dict-service.ts';
 import { UserStatus, findActiveUserById, findActiveUserByName, setCurrentOrgCode, toUserInfo, userDeparts, userTenants } from './user-service.ts';
 
 const captchaKey = (checkKey: string) => `captcha:${checkKey}`;
-const failuresKey = (username: string) => `login:failures:${username.toLowerCase()}`;
-const lockKey = (username: string) => `login:lock:${username.toLowerCase()}`;
+const passwordLock = failureLock('login');
 
 interface StoredCaptcha {
   code: string;
   expiresAt: number;
-}
-
-interface Failures {
-  count: number;
-  since: number;
 }
 
 /** A fresh captcha image for `checkKey`, valid once for 60 seconds. */
@@ -49,25 +44,9 @@ async function checkCaptcha(app: FastifyInstance, body: LoginBody): Promise<void
   }
 }
 
-async function refuseIfLocked(app: FastifyInstance, username: string): Promise<void> {
-  const until = Number((await app.cache.get(lockKey(username))) ?? 0);
-  const left = until - app.clock();
-  if (left > 0) refuse('login.locked', { minutes: Math.ceil(left / 60_000) });
-}
-
 /** Counts a failure for the name, existing or not, so locking reveals nothing about which names exist. */
 async function recordFailure(app: FastifyInstance, username: string): Promise<never> {
-  const now = app.clock();
-  const raw = await app.cache.get(failuresKey(username));
-  const previous = raw ? (JSON.parse(raw) as Failures) : null;
-  const failures: Failures =
-    previous && now - previous.since < Limits.loginFailureWindowMs ? { count: previous.count + 1, since: previous.since } : { count: 1, since: now };
-  if (failures.count >= Limits.loginFailureLimit) {
-    await app.cache.del(failuresKey(username));
-    await app.cache.set(lockKey(username), String(now + Limits.loginLockMs), Limits.loginLockMs);
-    refuse('login.locked', { minutes: Math.ceil(Limits.loginLockMs / 60_000) });
-  }
-  await app.cache.set(failuresKey(username), JSON.stringify(failures), Limits.loginFailureWindowMs);
+  await passwordLock.recordFailure(app, username.toLowerCase());
   refuse('login.wrongCredentials');
 }
 
@@ -81,12 +60,12 @@ declare module 'fastify' {
 export async function login(app: FastifyInstance, body: LoginBody, ip: string): Promise<PasswordLoginResult> {
   const started = performance.now();
   if (app.settings.loginCaptcha) await checkCaptcha(app, body);
-  await refuseIfLocked(app, body.username);
+  await passwordLock.refuseIfLocked(app, body.username.toLowerCase());
 
   const user = await findActiveUserByName(app, body.username);
   const passwordOk = user ? await app.hasher.verify(user.password, body.password) : await app.hasher.verifyNobody(body.password);
   if (!user || !passwordOk) return recordFailure(app, body.username);
-  await app.cache.del(failuresKey(body.username));
+  await passwordLock.clear(app, body.username.toLowerCase());
   if (Number(user.status) !== UserStatus.normal) refuse('login.frozen');
   const challenge = app.secondFactorGate ? await app.secondFactorGate(user) : null;
   if (challenge) return challenge;

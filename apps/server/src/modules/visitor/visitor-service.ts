@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Limits, VisitorStatus, isValidIdCard, type VisitorCategory, type VisitorInfo, type VisitorLoginBody, type VisitorRegisterBody } from '@isps/contract';
+import { VisitorStatus, isValidIdCard, type VisitorCategory, type VisitorInfo, type VisitorLoginBody, type VisitorRegisterBody } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { SysVisitor } from '../../db/schema.ts';
 import { refuse } from '../../platform/envelope.ts';
+import { failureLock } from '../../platform/failure-lock.ts';
 
 /** SPEC section 5: people (and so visitor) passwords are 6 to 8 digits, the form door keypads accept. */
 const VISITOR_PASSWORD = /^\d{6,8}$/;
@@ -60,41 +61,18 @@ export async function registerVisitor(app: FastifyInstance, body: VisitorRegiste
   return toVisitorInfo(app, row);
 }
 
-interface Failures {
-  count: number;
-  since: number;
-}
-
 // the account as typed (phone or ID card number, case-blind): counting per typed name reveals nothing about which exist
-const failuresKey = (account: string) => `visitor:login:failures:${account.toUpperCase()}`;
-const lockKey = (account: string) => `visitor:login:lock:${account.toUpperCase()}`;
-
-/** Like staff logins: five failures within ten minutes lock the account for ten minutes. */
-async function refuseIfLocked(app: FastifyInstance, account: string): Promise<void> {
-  const until = Number((await app.cache.get(lockKey(account))) ?? 0);
-  const left = until - app.clock();
-  if (left > 0) refuse('login.locked', { minutes: Math.ceil(left / 60_000) });
-}
+const passwordLock = failureLock('visitor:login');
 
 async function recordFailure(app: FastifyInstance, account: string): Promise<never> {
-  const now = app.clock();
-  const raw = await app.cache.get(failuresKey(account));
-  const previous = raw ? (JSON.parse(raw) as Failures) : null;
-  const failures: Failures =
-    previous && now - previous.since < Limits.loginFailureWindowMs ? { count: previous.count + 1, since: previous.since } : { count: 1, since: now };
-  if (failures.count >= Limits.loginFailureLimit) {
-    await app.cache.del(failuresKey(account));
-    await app.cache.set(lockKey(account), String(now + Limits.loginLockMs), Limits.loginLockMs);
-    refuse('login.locked', { minutes: Math.ceil(Limits.loginLockMs / 60_000) });
-  }
-  await app.cache.set(failuresKey(account), JSON.stringify(failures), Limits.loginFailureWindowMs);
+  await passwordLock.recordFailure(app, account.toUpperCase());
   refuse('visitor.wrongCredentials');
 }
 
 /** Phone number or ID card number, and the visitor's own password; staff accounts are never consulted. */
 export async function authenticateVisitor(app: FastifyInstance, body: VisitorLoginBody): Promise<Selectable<SysVisitor>> {
   const account = body.account.trim();
-  await refuseIfLocked(app, account);
+  await passwordLock.refuseIfLocked(app, account.toUpperCase());
   const visitor = await app.db
     .selectFrom('sys_visitor')
     .selectAll()
@@ -103,7 +81,7 @@ export async function authenticateVisitor(app: FastifyInstance, body: VisitorLog
     .executeTakeFirst();
   const ok = visitor ? await app.hasher.verify(visitor.password, body.password) : await app.hasher.verifyNobody(body.password);
   if (!visitor || !ok) return recordFailure(app, account);
-  await app.cache.del(failuresKey(account));
+  await passwordLock.clear(app, account.toUpperCase());
   if (Number(visitor.status) !== VisitorStatus.normal) refuse('visitor.frozen');
   return visitor;
 }
