@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode, totpStep } from '../apps/server/src/modules/account/totp.ts';
@@ -569,8 +571,18 @@ describe('login by phone and two-step verification', () => {
 
 describe('system activation', () => {
   it('leads a console whose authorisation is over to /user/active, refuses a wrong code and works again with the right one', { timeout: 240_000 }, async () => {
-    const issued = await admin.call<IssuedActivationCode>('POST', AccountPath.activationIssue, { days: 30 });
+    // activation can be required only while an authorisation runs: install one, require it, then let it run out
+    const first = await admin.call<IssuedActivationCode>('POST', AccountPath.activationIssue, { days: 1 });
+    const activated = await fetch(`${server.url}/api${AccountPath.activate}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: first.code }) });
+    expect(((await activated.json()) as { success: boolean }).success).toBe(true);
     await admin.call('PUT', AccountPath.accountSettings, { activationRequired: true });
+    const issued = await admin.call<IssuedActivationCode>('POST', AccountPath.activationIssue, { days: 30 });
+    const database = new Database(join(server.dataDir, 'isps.db'));
+    try {
+      database.prepare('update sys_setting set setting_value = ? where setting_key = ?').run(new Date(Date.now() - 60_000).toISOString(), 'account.authorizedUntil');
+    } finally {
+      database.close();
+    }
     try {
       // every pass shows the modal and the refusal in its language and size; the last one activates
       const passes = [...combos].reverse();

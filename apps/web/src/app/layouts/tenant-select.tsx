@@ -15,7 +15,8 @@ export function TenantSelect() {
   const chooser = useTenantChooser();
   const tenants = useQuery({ ...dictItemsQuery(TENANT_DICT), enabled: chooser });
   const [value, setValue] = useState(chosenTenant);
-  if (!chooser) return null;
+  // with a single tenant there is nothing to choose: the header stays as it was
+  if (!chooser || (tenants.data?.length ?? 0) < 2) return null;
   const options = [{ value: '0', label: t('header.tenantOwn') }, ...(tenants.data ?? []).map((o) => ({ value: o.value, label: o.text }))];
   // a tenant deleted since it was chosen shows as the own one, as the server then treats it
   const shown = options.some((o) => o.value === value) ? value : '0';
