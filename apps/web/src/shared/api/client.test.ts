@@ -192,9 +192,12 @@ describe('reactions', () => {
     expect(browser.reload).toHaveBeenCalled();
   });
 
-  it('on 500 meaning authorization expired offers activation', async () => {
+  it('on 500 meaning authorization expired offers activation, once however many calls were refused', async () => {
     respond(500, fail(500, '系统授权已过期'));
     await expect(http.get('/x')).rejects.toMatchObject({ status: 500 });
+    respond(500, fail(500, '系统授权已过期'));
+    await expect(http.get('/y')).rejects.toMatchObject({ status: 500 });
+    expect(modal).toHaveBeenCalledTimes(1);
     const [, props] = modal.mock.calls[0]!;
     expect(props.title).toBe('系统授权已过期，请激活');
     expect(props.okText).toBe('激活');

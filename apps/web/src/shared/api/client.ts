@@ -104,6 +104,15 @@ function endSession(): void {
   }
 }
 
+const openModals = new Set<string>();
+
+/** True the first time a modal of this kind is asked for while this page lives: the page then leaves or reloads. */
+function openOnce(kind: string): boolean {
+  if (openModals.has(kind)) return false;
+  openModals.add(kind);
+  return true;
+}
+
 /** SPEC section 8: one reaction per failure kind, all titled 'System notice'. */
 export function reactToFailure(status: number, message: string): void {
   const t = i18n.t.bind(i18n);
@@ -129,6 +138,8 @@ export function reactToFailure(status: number, message: string): void {
     }
     case 500:
       if (currentToken() && meansTokenExpired(message)) {
+        // every call of a starting console fails the same way: one modal says it
+        if (!openOnce('loginExpired')) return;
         ui.modal('error', {
           title: t('request.loginExpired'),
           content: t('request.loginExpiredContent'),
@@ -143,6 +154,7 @@ export function reactToFailure(status: number, message: string): void {
         return;
       }
       if (meansAuthorizationExpired(message)) {
+        if (!openOnce('licenseExpired')) return;
         ui.modal('error', {
           title: t('request.licenseExpired'),
           okText: t('request.activate'),
