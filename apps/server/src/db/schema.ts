@@ -365,6 +365,97 @@ export interface SysDepartRoleUser extends Audited {
   drole_id: string;
 }
 
+export interface SysDeviceType extends Audited {
+  type_name: string;
+  manufacturer_id: string | null;
+  device_model: string | null;
+  /** 1 enabled, 2 disabled */
+  status: number;
+  handler: string | null;
+  tenant_id: string | null;
+}
+
+export interface SysArea extends Audited {
+  area_name: string;
+  parent_id: string | null;
+  address: string | null;
+  remark: string | null;
+  tenant_id: string | null;
+}
+
+export interface SysDevice extends Audited {
+  device_name: string;
+  sn: string;
+  mac: string | null;
+  ip: string | null;
+  gateway: string | null;
+  subnet_mask: string | null;
+  /** the device system (AB door, access control, storage, quake alarm) */
+  system_type: string | null;
+  device_type_id: string | null;
+  device_model: string | null;
+  background_image: string | null;
+  /** 1 inside, 2 outside */
+  location: number | null;
+  area_id: string | null;
+  /** 1 online, 0 offline */
+  online: number;
+  last_seen: string | null;
+  /** the device's current MQTT session: a last will of an older session is ignored */
+  session_id: string | null;
+  firmware: string | null;
+  tenant_id: string | null;
+}
+
+export interface SysDeviceCode extends Audited {
+  sn: string;
+  activation_code: string;
+  authorization_code: string | null;
+  /** 0 to be audited, 1 agree, 2 disagree */
+  audit_status: number;
+  audit_by: string | null;
+  audit_time: string | null;
+  /** SHA-256 of the device key issued with the approved code; the key itself is shown once */
+  device_key_hash: string | null;
+  key_issued_time: string | null;
+  remark: string | null;
+  tenant_id: string | null;
+}
+
+export interface SysDoor extends Audited {
+  door_name: string;
+  device_id: string;
+  door_no: number;
+  area_id: string | null;
+  state: number;
+  state_time: string | null;
+  tenant_id: string | null;
+}
+
+export interface SysDeviceCommand extends Audited {
+  device_id: string;
+  kind: string;
+  payload: string | null;
+  /** pending, sent, acked, failed */
+  status: string;
+  attempts: number;
+  next_try: string | null;
+  sent_time: string | null;
+  acked_time: string | null;
+  result: string | null;
+  tenant_id: string | null;
+}
+
+export interface SysDeviceEvent extends Audited {
+  device_id: string;
+  /** bigint: PostgreSQL answers it as a string */
+  seq: number | string;
+  device_time: string;
+  kind: string;
+  payload: string | null;
+  tenant_id: string | null;
+}
+
 export interface Database {
   sys_user: SysUser;
   sys_role: SysRole;
@@ -406,4 +497,11 @@ export interface Database {
   sys_activation_code: SysActivationCode;
   sys_visitor: SysVisitor;
   sys_visitor_token: SysVisitorToken;
+  sys_device_type: SysDeviceType;
+  sys_area: SysArea;
+  sys_device: SysDevice;
+  sys_device_code: SysDeviceCode;
+  sys_door: SysDoor;
+  sys_device_command: SysDeviceCommand;
+  sys_device_event: SysDeviceEvent;
 }
