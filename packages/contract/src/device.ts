@@ -1,0 +1,190 @@
+import { z } from 'zod';
+
+/**
+ * The device protocol over MQTT (DESIGN section 7, docs/device-protocol.md). Devices publish on
+ * `{root}/{sn}/up/{kind}` and read `{root}/{sn}/down/{kind}`; every payload is a JSON object with a message `id`.
+ */
+export const DEVICE_TOPIC_ROOT = 'isps';
+
+/** Serial number (or MAC) of a device: its MQTT user name and the second level of its topics. No MQTT wildcards. */
+export const DEVICE_SN_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+
+export const DeviceUpKind = {
+  hello: 'hello',
+  heartbeat: 'heartbeat',
+  presence: 'presence',
+  event: 'event',
+  ack: 'ack',
+  enroll: 'enroll',
+} as const;
+export type DeviceUpKind = (typeof DeviceUpKind)[keyof typeof DeviceUpKind];
+
+export const DeviceDownKind = { command: 'command' } as const;
+export type DeviceDownKind = (typeof DeviceDownKind)[keyof typeof DeviceDownKind];
+
+export function deviceUpTopic(sn: string, kind: DeviceUpKind, root = DEVICE_TOPIC_ROOT): string {
+  return `${root}/${sn}/up/${kind}`;
+}
+
+export function deviceDownTopic(sn: string, kind: DeviceDownKind, root = DEVICE_TOPIC_ROOT): string {
+  return `${root}/${sn}/down/${kind}`;
+}
+
+/** The server's subscription to every device's messages (without the `$share/{group}/` of several servers). */
+export function deviceUpFilter(root = DEVICE_TOPIC_ROOT): string {
+  return `${root}/+/up/#`;
+}
+
+/** `{root}/{sn}/up/{kind}` split, or null when the topic is not a device's up topic. */
+export function parseDeviceUpTopic(topic: string, root = DEVICE_TOPIC_ROOT): { sn: string; kind: string } | null {
+  const parts = topic.split('/');
+  if (parts.length !== 4 || parts[0] !== root || parts[2] !== 'up') return null;
+  const [, sn, , kind] = parts as [string, string, string, string];
+  return DEVICE_SN_PATTERN.test(sn) && kind !== '' ? { sn, kind } : null;
+}
+
+const messageId = z.string().min(1).max(64);
+/** the device's own clock, milliseconds since the epoch */
+const deviceTime = z.number().int().min(0).max(8_640_000_000_000_000);
+
+export const DEVICE_SYSTEMS = ['abDoor', 'access', 'storage', 'quake'] as const;
+
+/** First message of every MQTT session; `sessionId` names the session so an older session's last will is ignored. */
+export const deviceHello = z.object({
+  id: messageId,
+  sessionId: z.string().min(1).max(64),
+  time: deviceTime,
+  firmware: z.string().max(64).optional(),
+  model: z.string().max(100).optional(),
+  system: z.enum(DEVICE_SYSTEMS).optional(),
+  ip: z.string().max(64).optional(),
+  mac: z.string().max(64).optional(),
+  gateway: z.string().max(64).optional(),
+  subnetMask: z.string().max(64).optional(),
+});
+export type DeviceHello = z.infer<typeof deviceHello>;
+
+export const deviceHeartbeat = z.object({ id: messageId, time: deviceTime });
+export type DeviceHeartbeat = z.infer<typeof deviceHeartbeat>;
+
+/**
+ * Presence going down: sent by the device before a clean disconnect (`reason: disconnect`) and set as its MQTT last
+ * will (`reason: will`), which the broker publishes when the connection is lost.
+ */
+export const devicePresence = z.object({
+  id: messageId,
+  sessionId: z.string().min(1).max(64),
+  online: z.literal(false),
+  reason: z.enum(['disconnect', 'will']),
+});
+export type DevicePresence = z.infer<typeof devicePresence>;
+
+export const DeviceEventKind = {
+  doorState: 'doorState',
+  opening: 'opening',
+  punch: 'punch',
+  alarm: 'alarm',
+  patrolCheckIn: 'patrolCheckIn',
+  quakeReading: 'quakeReading',
+} as const;
+export type DeviceEventKind = (typeof DeviceEventKind)[keyof typeof DeviceEventKind];
+
+/** One event: `seq` grows by one per event of the device (kept across restarts), so a repeated delivery is dropped. */
+export const deviceEvent = z.object({
+  id: messageId,
+  seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  time: deviceTime,
+  kind: z.enum(Object.values(DeviceEventKind) as [DeviceEventKind, ...DeviceEventKind[]]),
+  data: z.record(z.string(), z.unknown()).default({}),
+});
+export type DeviceEvent = z.infer<typeof deviceEvent>;
+
+/** The `event` topic carries one event or a batch of up to 500 (a device catching up after being offline). */
+export const DEVICE_EVENT_BATCH_MAX = 500;
+export const deviceEventMessage = z.union([deviceEvent, z.object({ id: messageId, events: z.array(deviceEvent).min(1).max(DEVICE_EVENT_BATCH_MAX) })]);
+export type DeviceEventMessage = z.infer<typeof deviceEventMessage>;
+
+/** Server → device. Delivered until acknowledged; a device runs a command id once and acknowledges it every time. */
+export const deviceCommand = z.object({
+  id: messageId,
+  kind: z.string().min(1).max(64),
+  payload: z.unknown(),
+  /** server time of this delivery, milliseconds since the epoch */
+  time: z.number().int(),
+  /** 1 on the first delivery */
+  attempt: z.number().int().min(1),
+});
+export type DeviceCommand = z.infer<typeof deviceCommand>;
+
+/** Device → server: the command `id` was run (or had already been run) with this outcome. */
+export const deviceAck = z.object({
+  id: messageId,
+  ok: z.boolean(),
+  result: z.unknown().optional(),
+});
+export type DeviceAck = z.infer<typeof deviceAck>;
+
+export const DeviceCommandKind = {
+  openDoor: 'openDoor',
+  syncPeople: 'syncPeople',
+  setParams: 'setParams',
+  reboot: 'reboot',
+} as const;
+
+export const DeviceCommandStatus = { pending: 'pending', sent: 'sent', acked: 'acked', failed: 'failed' } as const;
+export type DeviceCommandStatus = (typeof DeviceCommandStatus)[keyof typeof DeviceCommandStatus];
+
+/** Data of a `deviceConnect` / `deviceDisConnect` real-time message: the devices that changed in one window. */
+export interface DevicePresenceNotice {
+  count: number;
+  /** up to DEVICE_PRESENCE_LISTED devices; `count` tells how many changed */
+  devices: Array<{ id: string; sn: string; name: string }>;
+}
+export const DEVICE_PRESENCE_LISTED = 20;
+
+/** Device codes (SPEC sections 3 and 4): activation code to be audited, then agree or disagree. */
+export const DeviceCodePath = {
+  list: '/sysDeviceCode/list',
+  queryById: '/sysDeviceCode/queryById',
+  add: '/sysDeviceCode/add',
+  /** PUT `{ id, auditStatus: 1 | 2 }`; agreeing answers the device key once (`result.deviceKey`) */
+  audit: '/sysDeviceCode/audit',
+  delete: '/sysDeviceCode/delete',
+} as const;
+
+export const DeviceAuditStatus = { pending: 0, agree: 1, disagree: 2 } as const;
+
+export const DevicePerm = {
+  codeList: 'device:deviceCode:list',
+  codeAdd: 'device:deviceCode:add',
+  codeEdit: 'device:deviceCode:edit',
+  codeDelete: 'device:deviceCode:delete',
+  codeAudit: 'device:deviceCode:audit',
+} as const;
+
+export const deviceCodeAddBody = z.object({
+  sn: z.string().trim().regex(DEVICE_SN_PATTERN, { error: 'validation.invalid' }),
+  authorizationCode: z.string().trim().max(64).optional(),
+  remark: z.string().max(500).optional(),
+});
+
+export const deviceCodeAuditBody = z.object({
+  id: z.string().min(1).max(36),
+  auditStatus: z.union([z.literal(DeviceAuditStatus.agree), z.literal(DeviceAuditStatus.disagree), z.enum(['1', '2']).transform(Number)]),
+});
+
+/** A device code row on the wire; the device key is never listed, only answered once by the audit. */
+export interface DeviceCodeRow {
+  id: string;
+  sn: string;
+  activationCode: string;
+  authorizationCode: string | null;
+  auditStatus: number;
+  auditBy: string | null;
+  auditTime: string | null;
+  keyIssued: boolean;
+  remark: string | null;
+  tenantId: string | null;
+  createBy: string | null;
+  createTime: string | null;
+}
