@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from './http.ts';
-import { dictItemText, migratedDictionaries, seededDictionaries } from './dictionaries.ts';
+import { migratedDictionaries, seededDictionaries } from './dictionaries.ts';
+import { dictItemText } from './seeded-texts.ts';
 
 describe('dictionary item texts', () => {
   it('translates a seeded item that still holds its English text', () => {

@@ -14,3 +14,5 @@ export * from './crud/index.ts';
 export * from './realtime.ts';
 export * from './message/index.ts';
 export * from './dictionaries.ts';
+export * from './menu-titles.ts';
+export * from './seeded-texts.ts';

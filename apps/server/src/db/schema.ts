@@ -174,6 +174,8 @@ export interface SysLog extends Audited {
   cost_time: number;
   /** the acting user's tenant (null for users without one) */
   tenant_id: string | null;
+  /** JSON `{ key, params }` of the entry's message; null on entries written as plain text */
+  log_params: string | null;
 }
 
 export interface SysPosition extends Audited {

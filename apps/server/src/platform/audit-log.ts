@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { LogOperateType, LogType } from '@isps/contract';
+import { LogOperateType, LogType, entityLabel, serverMessages, translate, type Language, type MessageKey } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 
 /** Operation types of the operation log (the contract's numbers). */
@@ -12,6 +12,12 @@ export const OperationType = {
   export: LogOperateType.export,
 } as const;
 
+/**
+ * What an entry says: a message key with its parameters, rendered for each reader. A parameter named `entity` holds
+ * a screen's title key and is shown translated too. A plain string is stored and shown as it is.
+ */
+export type LogText = { key: MessageKey; params?: Record<string, string | number> } | string;
+
 export interface LogEntry {
   operateType: number;
   userId: string;
@@ -19,19 +25,39 @@ export interface LogEntry {
   /** the acting user's tenant; null for a user without one, whose entries only system administrators read */
   tenantId: string | null;
   ip: string;
-  content: string;
+  content: LogText;
   /** measured cost in milliseconds (SPEC section 9) */
   costMs: number;
 }
 
+function rendered(lang: Language, text: { key: MessageKey; params?: Record<string, string | number> }): string {
+  const params = { ...text.params };
+  if (typeof params.entity === 'string') params.entity = entityLabel(lang, params.entity);
+  return translate(lang, text.key, params);
+}
+
+/** The text of a stored entry in `lang`: its message rendered, or its content as stored (plain-text entries). */
+export function logContentIn(lang: Language, row: { content: string; log_params?: string | null }): string {
+  if (!row.log_params) return row.content;
+  try {
+    const text = JSON.parse(row.log_params) as { key: MessageKey; params?: Record<string, string | number> };
+    return Object.hasOwn(serverMessages[lang], text.key) ? rendered(lang, text) : row.content;
+  } catch {
+    return row.content;
+  }
+}
+
 async function writeLog(app: FastifyInstance, logType: number, entry: LogEntry): Promise<void> {
+  const text = entry.content;
   await app.db
     .insertInto('sys_log')
     .values({
       id: randomUUID(),
       log_type: logType,
       operate_type: entry.operateType,
-      content: entry.content.slice(0, 1000),
+      // the English text stays searchable and readable by any client that does not render the message
+      content: (typeof text === 'string' ? text : rendered('en-US', text)).slice(0, 1000),
+      log_params: typeof text === 'string' ? null : JSON.stringify({ key: text.key, params: text.params ?? {} }),
       userid: entry.userId,
       username: entry.username,
       ip: entry.ip,

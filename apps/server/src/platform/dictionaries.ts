@@ -1,7 +1,7 @@
-import { LANGUAGES, TENANT_DICT, dictItemText, type DictOption, type Language } from '@isps/contract';
+import { LANGUAGES, TENANT_DICT, dictItemText, shownSeededText, type DictOption, type Language } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 
-const CACHE_KEY = 'dict:all';
+const CACHE_KEY = 'dict:all:2';
 // a safety net only: every change through the console drops the cached copy at once
 const CACHE_TTL_MS = 10 * 60_000;
 
@@ -9,7 +9,13 @@ function toOption(item: { item_value: string; item_text: string }): DictOption {
   return { value: item.item_value, text: item.item_text, label: item.item_text, title: item.item_text };
 }
 
-async function loadAll(app: FastifyInstance): Promise<Record<string, DictOption[]>> {
+interface Loaded {
+  options: Record<string, DictOption[]>;
+  /** tenant codes by id: the seeded tenant's name is told by its code */
+  tenantCodes: Record<string, string>;
+}
+
+async function loadAll(app: FastifyInstance): Promise<Loaded> {
   const rows = await app.db
     .selectFrom('sys_dict_item as i')
     .innerJoin('sys_dict as d', 'd.id', 'i.dict_id')
@@ -24,23 +30,30 @@ async function loadAll(app: FastifyInstance): Promise<Record<string, DictOption[
   const byCode: Record<string, DictOption[]> = Object.create(null) as Record<string, DictOption[]>;
   for (const row of rows) (byCode[row.dict_code] ??= []).push(toOption(row));
   // the tenants are a dictionary too: a row's tenant shows as `tenantId_dictText` and is picked from a list
-  const tenants = await app.db.selectFrom('sys_tenant').select(['id', 'name']).orderBy('name').orderBy('id').execute();
+  const tenants = await app.db.selectFrom('sys_tenant').select(['id', 'name', 'code']).orderBy('name').orderBy('id').execute();
   byCode[TENANT_DICT] = tenants.map((t) => toOption({ item_value: t.id, item_text: t.name }));
-  return byCode;
+  return { options: byCode, tenantCodes: Object.fromEntries(tenants.map((t) => [t.id, t.code])) };
 }
 
-/** Every enabled dictionary's options with their texts as stored (the login answer's `sysAllDictItems`). */
-export async function storedOptions(app: FastifyInstance): Promise<Record<string, DictOption[]>> {
+async function loaded(app: FastifyInstance): Promise<Loaded> {
   const cached = await app.cache.get(CACHE_KEY);
-  if (cached) return JSON.parse(cached) as Record<string, DictOption[]>;
+  if (cached) return JSON.parse(cached) as Loaded;
   const all = await loadAll(app);
   await app.cache.set(CACHE_KEY, JSON.stringify(all), CACHE_TTL_MS);
   return all;
 }
 
-function localised(lang: Language, code: string, options: DictOption[]): DictOption[] {
+/** Every enabled dictionary's options with their texts as stored (the login answer's `sysAllDictItems`). */
+export async function storedOptions(app: FastifyInstance): Promise<Record<string, DictOption[]>> {
+  return (await loaded(app)).options;
+}
+
+function localised(lang: Language, code: string, options: DictOption[], tenantCodes: Record<string, string>): DictOption[] {
   return options.map((o) => {
-    const text = dictItemText(lang, code, o.value, o.text);
+    const text =
+      code === TENANT_DICT
+        ? String(shownSeededText(lang, 'sys_tenant', 'name', { name: o.text, code: Object.hasOwn(tenantCodes, o.value) ? tenantCodes[o.value] : undefined }))
+        : dictItemText(lang, code, o.value, o.text);
     return text === o.text ? o : { ...o, text, label: text, title: text };
   });
 }
@@ -50,8 +63,8 @@ function localised(lang: Language, code: string, options: DictOption[]): DictOpt
  * the database. Seeded items an administrator has not renamed are translated; others are shown as stored.
  */
 export async function allDictionaryOptions(app: FastifyInstance, lang: Language): Promise<Record<string, DictOption[]>> {
-  const all = await storedOptions(app);
-  return Object.fromEntries(Object.entries(all).map(([code, options]) => [code, localised(lang, code, options)]));
+  const { options: all, tenantCodes } = await loaded(app);
+  return Object.fromEntries(Object.entries(all).map(([code, options]) => [code, localised(lang, code, options, tenantCodes)]));
 }
 
 /**
@@ -59,14 +72,14 @@ export async function allDictionaryOptions(app: FastifyInstance, lang: Language)
  * in another language (its texts translated) imports too, as its headers do.
  */
 export async function importDictionaryOptions(app: FastifyInstance, lang: Language): Promise<Record<string, DictOption[]>> {
-  const all = await storedOptions(app);
+  const { options: all, tenantCodes } = await loaded(app);
   const languages = [lang, ...LANGUAGES.filter((other) => other !== lang)];
-  return Object.fromEntries(Object.entries(all).map(([code, options]) => [code, languages.flatMap((reader) => localised(reader, code, options))]));
+  return Object.fromEntries(Object.entries(all).map(([code, options]) => [code, languages.flatMap((reader) => localised(reader, code, options, tenantCodes))]));
 }
 
 export async function dictionaryOptions(app: FastifyInstance, code: string, lang: Language): Promise<DictOption[]> {
-  const all = await storedOptions(app);
-  return localised(lang, code, Object.hasOwn(all, code) ? (all[code] ?? []) : []);
+  const { options: all, tenantCodes } = await loaded(app);
+  return localised(lang, code, Object.hasOwn(all, code) ? (all[code] ?? []) : [], tenantCodes);
 }
 
 /** Drops the cached options; the next read loads them again. Called on every dictionary or item change. */

@@ -216,6 +216,21 @@ export const enUS = {
   'departRole.userNotMember': 'Only users of the group can be given its roles.',
   'departRole.usersSaved': 'Group roles of the users saved',
   'depart.permissionsSaved': 'Group permissions saved',
+  'log.signedIn': 'User {{username}} logged in',
+  'log.signedInSms': 'User {{username}} logged in with an SMS code',
+  'log.signedInCas': 'User {{username}} logged in through CAS',
+  'log.signedInTwoStep': 'User {{username}} logged in with two-step verification',
+  'log.signedOut': 'User {{username}} logged out',
+  'log.added': '{{entity}}: added {{id}}',
+  'log.edited': '{{entity}}: edited {{id}}',
+  'log.deleted': '{{entity}}: deleted {{ids}}',
+  'log.restored': '{{entity}}: restored {{ids}}',
+  'log.deletedCompletely': '{{entity}}: deleted completely {{ids}}',
+  'log.imported': '{{entity}}: imported, {{added}} added, {{failed}} refused',
+  'log.jobPaused': '{{entity}}: stopped {{id}}',
+  'log.jobResumed': '{{entity}}: started {{id}}',
+  'log.jobExecuted': '{{entity}}: ran {{id}} once',
+  'log.exported': '{{entity}}: exported {{count}} records',
 } as const;
 
 export type MessageKey = keyof typeof enUS;

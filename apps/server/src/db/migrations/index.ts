@@ -15,6 +15,7 @@ import { departDataRuleTables } from './0810-depart-data-rules.ts';
 import { manualRunTimes } from './0820-manual-run-times.ts';
 import { logTenants } from './0830-log-tenants.ts';
 import { tenancy } from './0900-tenancy.ts';
+import { logParams } from './1020-log-params.ts';
 import { deviceLinkTables } from './1200-device-link.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0820-manual-run-times': manualRunTimes,
   '0830-log-tenants': logTenants,
   '0900-tenancy': tenancy,
+  '1020-log-params': logParams,
   '1200-device-link': deviceLinkTables,
 };
 

@@ -80,14 +80,14 @@ export async function register(app: FastifyInstance, body: RegisterBody): Promis
 }
 
 /** An SMS code stands for the password: users with two-step verification (or administrators who must) still give their code. */
-export async function phoneLogin(app: FastifyInstance, mobile: string, code: string, ip: string): Promise<LoginResult | SecondFactorChallenge> {
+export async function phoneLogin(app: FastifyInstance, mobile: string, code: string, ip: string, lang: Language): Promise<LoginResult | SecondFactorChallenge> {
   const user = await activeUserByPhone(app, mobile);
   if (!user) refuse('sms.codeWrong');
   await consumeSmsCode(app, SmsMode.login, mobile, user.id, code);
   if (Number(user.status) !== USER_STATUS_NORMAL) refuse('login.frozen');
   const challenge = await secondFactorGate(app, user);
   if (challenge) return challenge;
-  return app.userDirectory.startSession(app, user, ip, `User ${user.username} logged in with an SMS code`);
+  return app.userDirectory.startSession(app, user, ip, { key: 'log.signedInSms', params: { username: user.username } }, lang);
 }
 
 /** Password reset step 1. The spec's own message says when the account does not exist; nothing more is told. */

@@ -1,4 +1,4 @@
-import type { LoginResult, SecondFactorChallenge } from '@isps/contract';
+import type { Language, LoginResult, SecondFactorChallenge } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { refuse } from '../../platform/envelope.ts';
 import { fetchText } from '../../platform/outbound.ts';
@@ -25,7 +25,7 @@ export function casUserOf(xml: string): string | null {
  * (CAS_SERVICE_URL), never for a service the caller names, and its user must be an active local user. The ticket stands
  * for the password only: users with two-step verification (or administrators who must) still give their code.
  */
-export async function validateCasTicket(app: FastifyInstance, ticket: string, ip: string): Promise<LoginResult | SecondFactorChallenge> {
+export async function validateCasTicket(app: FastifyInstance, ticket: string, ip: string, lang: Language): Promise<LoginResult | SecondFactorChallenge> {
   const base = app.settings.casServerUrl;
   const service = app.settings.casServiceUrl;
   if (!base || !service) refuse('cas.notConfigured');
@@ -44,5 +44,5 @@ export async function validateCasTicket(app: FastifyInstance, ticket: string, ip
   if (Number(user.status) !== USER_STATUS_NORMAL) refuse('login.frozen');
   const challenge = await secondFactorGate(app, user);
   if (challenge) return challenge;
-  return app.userDirectory.startSession(app, user, ip, `User ${user.username} logged in through CAS`);
+  return app.userDirectory.startSession(app, user, ip, { key: 'log.signedInCas', params: { username: user.username } }, lang);
 }

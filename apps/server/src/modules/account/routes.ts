@@ -66,7 +66,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     AccountPath.phoneLogin,
     { schema: { tags, summary: 'Log in with a phone number and an SMS code', body: phoneLoginBody }, config: { permission: 'public', rateLimit: login } },
     async (request, reply) => {
-      const result = await phoneLogin(app, request.body.mobile, request.body.captcha, request.ip);
+      const result = await phoneLogin(app, request.body.mobile, request.body.captcha, request.ip, request.lang);
       return reply.ok(result, needsSecondFactor(result) ? 'login.secondFactorRequired' : 'login.ok');
     },
   );
@@ -131,7 +131,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     AccountPath.twoFactorLogin,
     { schema: { tags, summary: 'Complete a login with the 6-digit code', body: twoFactorLoginBody }, config: { permission: 'public', rateLimit: login } },
-    async (request, reply) => reply.ok(await completeLogin(app, request.body.challenge, request.body.code, request.ip), 'login.ok'),
+    async (request, reply) => reply.ok(await completeLogin(app, request.body.challenge, request.body.code, request.ip, request.lang), 'login.ok'),
   );
 
   // CAS single sign-on
@@ -139,7 +139,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     AccountPath.casValidate,
     { schema: { tags, summary: 'Validate a CAS ticket and start a session', querystring: casValidateQuery }, config: { permission: 'public', rateLimit: login } },
     async (request, reply) => {
-      const result = await validateCasTicket(app, request.query.ticket, request.ip);
+      const result = await validateCasTicket(app, request.query.ticket, request.ip, request.lang);
       return reply.ok(result, needsSecondFactor(result) ? 'login.secondFactorRequired' : 'login.ok');
     },
   );

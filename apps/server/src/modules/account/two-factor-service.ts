@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { AccountLimits, type LoginResult, type SecondFactorChallenge, type TwoFactorEnrollment, type TwoFactorStatus } from '@isps/contract';
+import { AccountLimits, type Language, type LoginResult, type SecondFactorChallenge, type TwoFactorEnrollment, type TwoFactorStatus } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { SysUser } from '../../db/schema.ts';
@@ -143,7 +143,7 @@ export async function enrollDuringLogin(app: FastifyInstance, challenge: string)
   return enroll(app, user);
 }
 
-export async function completeLogin(app: FastifyInstance, challenge: string, code: string, ip: string): Promise<LoginResult> {
+export async function completeLogin(app: FastifyInstance, challenge: string, code: string, ip: string, lang: Language): Promise<LoginResult> {
   const stored = await readChallenge(app, challenge);
   const user = await app.userDirectory.findActiveUserById(app, stored.userId);
   if (!user) refuse('twoFactor.challengeExpired');
@@ -162,5 +162,5 @@ export async function completeLogin(app: FastifyInstance, challenge: string, cod
   await codeLock.clear(app, user.id);
   // used once: a replayed challenge finds nothing
   if ((await app.cache.take(challengeKey(challenge))) === null) refuse('twoFactor.challengeExpired');
-  return app.userDirectory.startSession(app, user, ip, `User ${user.username} logged in with two-step verification`);
+  return app.userDirectory.startSession(app, user, ip, { key: 'log.signedInTwoStep', params: { username: user.username } }, lang);
 }

@@ -1,7 +1,8 @@
-import type { LoginResult } from '@isps/contract';
+import type { Language, LoginResult } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { SysUser } from '../../db/schema.ts';
+import type { LogText } from '../../platform/audit-log.ts';
 
 /**
  * What this module needs of the staff accounts, handed in by app.ts (the composition root) so that modules do
@@ -12,7 +13,7 @@ export interface UserDirectory {
   findActiveUserById(app: FastifyInstance, id: string): Promise<Selectable<SysUser> | undefined>;
   createUser(app: FastifyInstance, input: { username: string; realname: string; password: string; roleCodes?: string[] }, by: string): Promise<string>;
   /** the same session /sys/login gives */
-  startSession(app: FastifyInstance, user: Selectable<SysUser>, ip: string, content: string): Promise<LoginResult>;
+  startSession(app: FastifyInstance, user: Selectable<SysUser>, ip: string, content: LogText, lang: Language): Promise<LoginResult>;
 }
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 import { TENANT_DICT, type DictOption, type Language } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { SYSTEM_ADMIN_ROLE } from '../../platform/access.ts';
-import { dictionaryOptions, storedOptions } from '../../platform/dictionaries.ts';
+import { allDictionaryOptions, dictionaryOptions } from '../../platform/dictionaries.ts';
 
 /** Who reads the options: the tenant dictionary lists every tenant to system administrators, to others only their own. */
 export interface DictReader {
@@ -18,9 +18,9 @@ export async function dictOptions(app: FastifyInstance, code: string, lang: Lang
   return code === TENANT_DICT ? tenantsFor(reader, options) : options;
 }
 
-/** Every dictionary with its texts as stored (the reader's language is not known where sessions start). */
-export async function allDictOptions(app: FastifyInstance, reader: DictReader): Promise<Record<string, DictOption[]>> {
-  const all = await storedOptions(app);
+/** Every dictionary in the reader's language (the login answer's `sysAllDictItems`). */
+export async function allDictOptions(app: FastifyInstance, reader: DictReader, lang: Language): Promise<Record<string, DictOption[]>> {
+  const all = await allDictionaryOptions(app, lang);
   return Object.hasOwn(all, TENANT_DICT) ? { ...all, [TENANT_DICT]: tenantsFor(reader, all[TENANT_DICT] ?? []) } : all;
 }
 

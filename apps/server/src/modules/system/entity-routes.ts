@@ -28,6 +28,7 @@ import { refreshDictionaries } from '../../platform/dictionaries.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { testDataSourceConnection } from './data-source-service.ts';
 import { generateFillValue, fillParamsProblem } from './fill-rule-service.ts';
+import { showLogRow } from './log-view.ts';
 
 const tags = ['system'];
 const refresh = ({ app }: CrudContext) => refreshDictionaries(app);
@@ -51,7 +52,7 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
   registerEntity(app, vendorEntity);
   registerEntity(app, categoryEntity);
   registerEntity(app, addressBookEntity);
-  registerEntity(app, logEntity);
+  registerEntity(app, logEntity, { shown: showLogRow });
   registerEntity(app, dataLogEntity, {
     routes: (routes, registered) => {
       routes.get(

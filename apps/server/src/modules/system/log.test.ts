@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataLogPath, LogOperateType, LogType, crudPath, dataLogEntity, logEntity, positionEntity, translate, type DataLogVersion, type Page } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { createRoleWith, sheetRows } from '../../test/crud-helpers.ts';
-import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, type TestApp } from '../../test/harness.ts';
+import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, defaultTenantId, injectAs, login, testDialects, type TestApp } from '../../test/harness.ts';
 
 type Row = Record<string, unknown>;
 
@@ -43,6 +43,27 @@ describe.each(await testDialects())('login and operation logs on %s', (dialect) 
     const hostile = await list(`column=${encodeURIComponent('cost_time; drop table sys_log')}&username=${encodeURIComponent("' or 1=1 --")}`);
     expect(hostile.envelope.result.total).toBe(0);
     expect((await list('')).envelope.result.total).toBeGreaterThan(2);
+  });
+
+  it('shows each entry in the reader language, with the origin field names; plain-text entries as stored', async () => {
+    await app.db
+      .insertInto('sys_log')
+      .values({ id: 'old-entry', log_type: LogType.operation, operate_type: LogOperateType.edit, content: 'written before messages', log_params: null, userid: null, username: 'admin', ip: '127.0.0.1', cost_time: 1, tenant_id: await defaultTenantId(app), create_by: 'admin', create_time: new Date(app.clock()).toISOString(), update_by: null, update_time: null })
+      .execute();
+    const read = async (lang: string, query: string) =>
+      (await injectAs<Page<Row>>(app, admin, { method: 'GET', url: `${api(app, crudPath(logEntity, 'list'))}?${query}`, headers: { lang } })).envelope.result.records;
+    const added = `logType=${LogType.operation}&operateType=${LogOperateType.add}&content=*Positions*&column=createTime&order=asc`;
+    const zh = await read('zh-CN', added);
+    expect(zh.map((r) => String(r.logContent).replace(/ \S+$/, ''))).toEqual(['职务管理：添加', '职务管理：添加']);
+    expect(zh[0]).toMatchObject({ content: zh[0]?.logContent, logType_dictText: '操作日志', operateType_dictText: '添加', userid: expect.any(String) });
+    expect(String((await read('ja-JP', added))[0]?.logContent)).toMatch(/^役職管理：\S+ を追加$/);
+    const signIns = await read('ja-JP', `logType=${LogType.login}&username=auditor`);
+    expect(signIns[0]).toMatchObject({ logContent: 'ユーザー auditor がログインしました', operateType_dictText: 'ログイン', logType_dictText: 'ログインログ' });
+    const old = (await read('zh-CN', 'content=*written before*'))[0];
+    expect(old).toMatchObject({ logContent: 'written before messages', content: 'written before messages' });
+    const exported = await injectAs(app, admin, { method: 'GET', url: `${api(app, crudPath(logEntity, 'exportXls'))}?logType=${LogType.login}&username=auditor`, headers: { lang: 'zh-CN' } });
+    expect((await sheetRows(exported.rawPayload)).flat()).toContain('用户 auditor 登录成功');
+    await app.db.deleteFrom('sys_log').where('id', '=', 'old-entry').execute();
   });
 
   it('exports the filtered log as xlsx; a reader may list but not export, and nobody may write', async () => {

@@ -1,9 +1,9 @@
 import svgCaptcha from 'svg-captcha';
-import { Limits, LogOperateType, isStrongPassword, type LoginBody, type LoginResult, type PasswordLoginResult, type SecondFactorChallenge, type UpdatePasswordBody } from '@isps/contract';
+import { Limits, LogOperateType, isStrongPassword, type Language, type LoginBody, type LoginResult, type PasswordLoginResult, type SecondFactorChallenge, type UpdatePasswordBody } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { SysUser } from '../../db/schema.ts';
-import { writeLoginLog } from '../../platform/audit-log.ts';
+import { writeLoginLog, type LogText } from '../../platform/audit-log.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { failureLock } from '../../platform/failure-lock.ts';
 import { allDictOptions, dictReaderOf } from './dict-service.ts';
@@ -57,7 +57,7 @@ declare module 'fastify' {
   }
 }
 
-export async function login(app: FastifyInstance, body: LoginBody, ip: string): Promise<PasswordLoginResult> {
+export async function login(app: FastifyInstance, body: LoginBody, ip: string, lang: Language): Promise<PasswordLoginResult> {
   const started = performance.now();
   if (app.settings.loginCaptcha) await checkCaptcha(app, body);
   await passwordLock.refuseIfLocked(app, body.username.toLowerCase());
@@ -69,11 +69,11 @@ export async function login(app: FastifyInstance, body: LoginBody, ip: string): 
   if (Number(user.status) !== UserStatus.normal) refuse('login.frozen');
   const challenge = app.secondFactorGate ? await app.secondFactorGate(user) : null;
   if (challenge) return challenge;
-  return startSession(app, user, ip, `User ${user.username} logged in`, started);
+  return startSession(app, user, ip, { key: 'log.signedIn', params: { username: user.username } }, lang, started);
 }
 
 /** The session of a user whose identity is established (password, SMS code, CAS ticket or second factor). */
-export async function startSession(app: FastifyInstance, user: Selectable<SysUser>, ip: string, content: string, started = performance.now()): Promise<LoginResult> {
+export async function startSession(app: FastifyInstance, user: Selectable<SysUser>, ip: string, content: LogText, lang: Language, started = performance.now()): Promise<LoginResult> {
   const departs = await userDeparts(app, user.id);
   const multiDepart: 0 | 1 | 2 = departs.length === 0 ? 0 : departs.length === 1 ? 1 : 2;
   let current = user;
@@ -97,14 +97,14 @@ export async function startSession(app: FastifyInstance, user: Selectable<SysUse
     userInfo: toUserInfo(current),
     departs,
     multi_depart: multiDepart,
-    sysAllDictItems: await allDictOptions(app, await dictReaderOf(app, user)),
+    sysAllDictItems: await allDictOptions(app, await dictReaderOf(app, user), lang),
     tenantList: await userTenants(app, user),
   };
 }
 
 export async function logout(app: FastifyInstance, token: string, user: { id: string; username: string; tenantId: string | null }, ip: string): Promise<void> {
   await app.tokens.revoke(token);
-  await writeLoginLog(app, { operateType: LogOperateType.logout, userId: user.id, username: user.username, tenantId: user.tenantId, ip, content: `User ${user.username} logged out`, costMs: 0 });
+  await writeLoginLog(app, { operateType: LogOperateType.logout, userId: user.id, username: user.username, tenantId: user.tenantId, ip, content: { key: 'log.signedOut', params: { username: user.username } }, costMs: 0 });
 }
 
 /** Own password only; every session of the user ends, so the client logs in again (SPEC section 5). */

@@ -36,7 +36,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'public', rateLimit: { max: rateLimit.loginPerMinute, timeWindow: 60_000 } },
     },
     async (request, reply) => {
-      const result = await login(app, request.body, request.ip);
+      const result = await login(app, request.body, request.ip, request.lang);
       return reply.ok(result, needsSecondFactor(result) ? 'login.secondFactorRequired' : 'login.ok');
     },
   );

@@ -14,6 +14,7 @@ import {
   type EntityDeclaration,
   type ImportReport,
   type Language,
+  type MessageKey,
   type Page,
   type TreeRow,
 } from '@isps/contract';
@@ -24,6 +25,7 @@ import { callerOf, type CurrentUser } from '../access.ts';
 import { OperationType, writeOperationLog } from '../audit-log.ts';
 import { allDictionaryOptions, importDictionaryOptions } from '../dictionaries.ts';
 import { AppError, refuse } from '../envelope.ts';
+import { showSeededRows, unchangedSeededColumns } from '../seeded-texts.ts';
 import { checkAdminOnlyFields, tenantScoped, writeTenant } from '../tenancy.ts';
 import { activeDataRules, ruleConditions } from './data-rules.ts';
 import { readWorkbook, streamWorkbook } from './excel.ts';
@@ -60,6 +62,8 @@ export interface EntityHooks {
   deleteLinked?(trx: Kysely<Database>, ids: string[], complete: boolean): Promise<void>;
   /** after any add, edit, delete, restore or import (cache refresh and the like) */
   afterChange?(ctx: CrudContext): Promise<void> | void;
+  /** more of a listed, read or exported row than its fields (`row` as answered, `stored` as read) */
+  shown?(lang: Language, row: Row, stored: Row): void;
   /** extra routes of the screen, registered with the generated ones */
   routes?(app: FastifyInstance, entity: RegisteredEntity): Promise<void> | void;
 }
@@ -209,8 +213,9 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
 
   async function withDictText(rows: Row[], lang: Language): Promise<Row[]> {
     const dictFields = [...readableFields(entity).values()].filter((f) => f.dict);
-    const api = rows.map((r) => toApiRow(entity, r));
+    const api = (await showSeededRows(app, table, rows, lang)).map((r) => toApiRow(entity, r));
     await withLinks(api);
+    if (hooks.shown) api.forEach((row, index) => hooks.shown?.(lang, row, rows[index] as Row));
     if (dictFields.length === 0) return api;
     const options = await allDictionaryOptions(app, lang);
     for (const row of api) {
@@ -252,9 +257,10 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     }
   }
 
-  async function log(ctx: CrudContext, operateType: number, content: string, started: number) {
+  async function log(ctx: CrudContext, operateType: number, key: MessageKey, params: Record<string, string | number>, started: number) {
     // the entry belongs to the tenant worked in, so that tenant's administrators read what was done to its rows
-    await writeOperationLog(app, { operateType, userId: ctx.caller.id, username: ctx.caller.username, tenantId: ctx.caller.tenantScope ?? ctx.caller.tenantId, ip: ctx.request.ip, content: `${entity.name}: ${content}`, costMs: performance.now() - started });
+    const content = { key, params: { entity: entity.title, ...params } };
+    await writeOperationLog(app, { operateType, userId: ctx.caller.id, username: ctx.caller.username, tenantId: ctx.caller.tenantScope ?? ctx.caller.tenantId, ip: ctx.request.ip, content, costMs: performance.now() - started });
   }
 
   /** Refuses a value a unique field already holds (within the caller's tenant for tenant-scoped entities). */
@@ -427,7 +433,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const ctx = contextOf(request);
         const id = await addRow(ctx, (request.body ?? {}) as Row);
         await hooks.afterChange?.(ctx);
-        await log(ctx, OperationType.add, `add ${id}`, started);
+        await log(ctx, OperationType.add, 'log.added', { id }, started);
         return reply.ok({ id }, 'crud.added');
       });
     }
@@ -443,6 +449,8 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const validated = validateInput(entity, body, 'edit', ctx.lang);
         if (!validated.ok) throw new AppError('badRequest', 'error.validation', { message: validated.message });
         const values = validated.values;
+        const keptSeeded = new Set(await unchangedSeededColumns(app, table, existing, toColumns(entity, values)));
+        for (const name of Object.keys(values)) if (keptSeeded.has(readableFields(entity).get(name)?.column ?? '')) delete values[name];
         await checkAdminOnlyFields(app, entity, ctx.caller, values);
         const merged = { ...toApiRow(entity, existing), ...values };
         await checkParent(ctx.caller, values, id);
@@ -458,7 +466,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         await hooks.afterEdit?.(ctx, id, values);
         await recordVersion(ctx, id);
         await hooks.afterChange?.(ctx);
-        await log(ctx, OperationType.edit, `edit ${id}`, started);
+        await log(ctx, OperationType.edit, 'log.edited', { id }, started);
         return reply.ok({ id }, 'crud.edited');
       });
     }
@@ -469,7 +477,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const ctx = contextOf(request);
         const id = requireId((request.query as Query).id);
         await deleteRows(ctx, [id]);
-        await log(ctx, OperationType.delete, `delete ${id}`, started);
+        await log(ctx, OperationType.delete, 'log.deleted', { ids: id }, started);
         return reply.ok(null, 'crud.deleted');
       });
       routes.delete(crudPath(entity, 'deleteBatch'), { schema: { tags, summary: `Delete several ${entity.name}` }, config: { permission: perm('delete') } }, async (request, reply) => {
@@ -477,7 +485,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const ctx = contextOf(request);
         const ids = requireIds((request.query as Query).ids);
         const count = await deleteRows(ctx, ids);
-        await log(ctx, OperationType.delete, `delete ${count}: ${ids.join(',')}`, started);
+        await log(ctx, OperationType.delete, 'log.deleted', { ids: ids.join(',') }, started);
         return reply.ok({ count }, 'crud.deleted');
       });
     }
@@ -495,7 +503,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
           .where('id', 'in', ids)
           .execute();
         await hooks.afterChange?.(ctx);
-        await log(ctx, OperationType.edit, `restore ${ids.join(',')}`, started);
+        await log(ctx, OperationType.edit, 'log.restored', { ids: ids.join(',') }, started);
         return reply.ok(null, 'crud.restored');
       });
       routes.delete(crudPath(entity, 'deleteRecycleBin'), { schema: { tags, summary: `Delete ${entity.name} completely` }, config: { permission: perm('recycleBin') } }, async (request, reply) => {
@@ -514,7 +522,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
             await hooks.deleteLinked?.(trx as unknown as Kysely<Database>, gone, true);
           });
         }
-        await log(ctx, OperationType.delete, `delete completely ${ids.join(',')}`, started);
+        await log(ctx, OperationType.delete, 'log.deletedCompletely', { ids: ids.join(',') }, started);
         return reply.ok(null, 'crud.deleted');
       });
     }
@@ -539,7 +547,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         }
         const out = new PassThrough();
         streamWorkbook(entity, pages(), ctx.lang, out)
-          .then((count) => log(ctx, OperationType.export, `export ${count}`, started))
+          .then((count) => log(ctx, OperationType.export, 'log.exported', { count }, started))
           .catch((error: unknown) => {
             request.log.error({ err: error }, 'export failed while streaming');
             out.destroy(error as Error);
@@ -574,7 +582,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
           }
         }
         if (report.added > 0) await hooks.afterChange?.(ctx);
-        await log(ctx, OperationType.import, `import ${report.added} added, ${report.failed} refused`, started);
+        await log(ctx, OperationType.import, 'log.imported', { added: report.added, failed: report.failed }, started);
         return { ...reply.ok(report), message: translate(ctx.lang, 'crud.importDone', { added: report.added, failed: report.failed }) };
       });
     }

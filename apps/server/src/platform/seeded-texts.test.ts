@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TENANT_DICT, crudPath, dictEntity, dictItemEntity, permissionEntity, roleEntity, treePath, userEntity, type DictOption, type LoginResult, type Page, type TreeRow } from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import { ADMIN_PASSWORD, adminToken, api, buildTestApp, injectAs, testDialects, tryLogin, type TestApp } from '../test/harness.ts';
+
+type Row = Record<string, unknown>;
+
+describe.each(await testDialects())('seeded data in the reader language on %s', (dialect) => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let admin: string;
+  const get = async <T>(url: string, lang: string) => (await injectAs<T>(app, admin, { method: 'GET', url: api(app, url), headers: { lang } })).envelope.result;
+  const rows = async (entity: typeof roleEntity, query: string, lang: string) => (await get<Page<Row>>(`${crudPath(entity, 'list')}?pageSize=100&${query}`, lang)).records;
+
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    app = t.app;
+    admin = await adminToken(app);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('shows seeded roles, the administrator, dictionaries and items in each language', async () => {
+    const roleNames = async (lang: string) => (await rows(roleEntity, 'column=roleCode&order=asc', lang)).map((r) => [r.roleCode, r.roleName]);
+    expect(await roleNames('zh-CN')).toEqual(expect.arrayContaining([['admin', '系统管理员'], ['user', '普通用户'], ['device_admin', '设备管理员']]));
+    expect(await roleNames('ja-JP')).toEqual(expect.arrayContaining([['admin', 'システム管理者']]));
+    expect(await roleNames('en-US')).toEqual(expect.arrayContaining([['admin', 'System administrator']]));
+    const admins = async (lang: string) => (await rows(userEntity, 'username=admin', lang))[0]?.realname;
+    expect([await admins('zh-CN'), await admins('ja-JP'), await admins('en-US')]).toEqual(['管理员', '管理者', 'Administrator']);
+    const sex = (await rows(dictEntity, 'dictCode=sex', 'ja-JP'))[0] as Row;
+    expect(sex.dictName).toBe('性別');
+    const items = await rows(dictItemEntity, `dictId=${String(sex.id)}`, 'zh-CN');
+    expect(items.map((i) => i.itemText).sort()).toEqual(['女', '男']);
+  });
+
+  it('shows menu and button names of the menu editor translated, never as keys', async () => {
+    const tree = async (lang: string) => {
+      const flat: Row[] = [];
+      const walk = (nodes: TreeRow[]) => nodes.forEach((n) => (flat.push(n), walk((n.children ?? []) as TreeRow[])));
+      walk(await get<TreeRow[]>(treePath(permissionEntity), lang));
+      return flat;
+    };
+    const zh = await tree('zh-CN');
+    expect(zh.find((r) => r.url === '/system/user')?.name).toBe('用户管理');
+    expect(zh.find((r) => r.perms === 'system:user:add')?.name).toBe('添加');
+    expect(zh.filter((r) => String(r.name).startsWith('menu.'))).toEqual([]);
+    const list = await rows(permissionEntity, 'name=menu.system.role', 'ja-JP');
+    expect(list.map((r) => r.name)).toEqual(['ロール管理']);
+  });
+
+  it('answers the login dictionaries and the tenant names in the request language', async () => {
+    const login = await tryLogin(app, 'admin', ADMIN_PASSWORD, {}, 'ja-JP');
+    const all = (login.envelope.result as LoginResult).sysAllDictItems;
+    expect(all.sex?.map((o: DictOption) => o.text)).toEqual(['男性', '女性']);
+    expect(all[TENANT_DICT]?.map((o: DictOption) => o.text)).toContain('デフォルト');
+    expect(login.envelope.message).toBe('ログインしました');
+  });
+
+  it('keeps a seeded text whose form saves it back as shown, and a typed text as typed', async () => {
+    const user = (await rows(roleEntity, 'roleCode=user', 'zh-CN'))[0] as Row;
+    const edit = (payload: Row, lang: string) => injectAs(app, admin, { method: 'PUT', url: api(app, crudPath(roleEntity, 'edit')), headers: { lang }, payload });
+    expect((await edit({ id: user.id, roleName: '普通用户', description: 'Everyone who signs in' }, 'zh-CN')).envelope.success).toBe(true);
+    expect((await rows(roleEntity, 'roleCode=user', 'ja-JP'))[0]).toMatchObject({ roleName: '一般ユーザー', description: 'Everyone who signs in' });
+    expect((await edit({ id: user.id, roleName: 'Staff' }, 'zh-CN')).envelope.success).toBe(true);
+    for (const lang of ['zh-CN', 'en-US', 'ja-JP']) expect((await rows(roleEntity, 'roleCode=user', lang))[0]?.roleName).toBe('Staff');
+  });
+});
