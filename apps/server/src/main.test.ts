@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,7 @@ function start(env: Record<string, string>, until?: RegExp): Promise<{ code: num
 }
 
 async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
@@ -44,25 +44,43 @@ describe('main', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('prints the first-login banner once, on the first start only', async () => {
+  it('prints the one-time password at the end of every start until it is replaced', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'isps-main-'));
     try {
       const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOGIN_CAPTCHA: 'off' };
-      const first = await start(env, /first login\.\n=+\n/);
+      const banner = /first login\.\n.*\n=+\n/;
+      const first = await start(env, banner);
       expect(first.stdout).toContain('User name: admin');
+      // the banner ends the start-up: the listening lines are above it
+      expect(first.stdout.lastIndexOf('Server listening')).toBeLessThan(first.stdout.indexOf('User name: admin'));
       const url = /Open:\s+(http:\/\/\S+)/.exec(first.stdout)?.[1];
-      const password = /Password:\s+(\S+)/.exec(first.stdout)?.[1];
+      const password = /Password:\s+(\S+)/.exec(first.stdout)?.[1] ?? '';
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-      const login = await fetch(`${url}api/sys/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password }) });
-      expect(((await login.json()) as { success: boolean }).success).toBe(true);
+      expect(statSync(join(dataDir, 'initial-admin-password')).mode & 0o777).toBe(0o600);
       await stop(first.child);
 
-      const second = await start(env, /Server listening/);
-      expect(second.code).toBeNull();
+      // not replaced yet: shown again
+      const second = await start(env, banner);
+      expect(/Password:\s+(\S+)/.exec(second.stdout)?.[1]).toBe(password);
+      const secondUrl = /Open:\s+(http:\/\/\S+)/.exec(second.stdout)?.[1] ?? '';
+      const post = (path: string, body: unknown, token?: string) =>
+        fetch(`${secondUrl}api${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { 'x-access-token': token } : {}) }, body: JSON.stringify(body) }).then(
+          (r) => r.json() as Promise<{ success: boolean; result: { token: string } }>,
+        );
+      const login = await post('/sys/login', { username: 'admin', password });
+      expect(login.success).toBe(true);
+      const changed = await post('/sys/user/updatePassword', { username: 'admin', oldpassword: password, password: 'Main#Pass9', confirmpassword: 'Main#Pass9' }, login.result.token);
+      expect(changed.success).toBe(true);
+      await stop(second.child);
+
+      const third = await start(env, /Server listening/);
+      expect(third.code).toBeNull();
       // the banner would follow the listening line at once
       await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(second.stdout).not.toContain('Password');
-      await stop(second.child);
+      expect(third.stdout).not.toContain('Password');
+      // the replaced password is no longer kept
+      expect(existsSync(join(dataDir, 'initial-admin-password'))).toBe(false);
+      await stop(third.child);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

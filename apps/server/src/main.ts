@@ -1,18 +1,20 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { loginBanner, pendingInitialPassword, rememberInitialPassword } from './initial-password.ts';
 
-function firstStartBanner(config: Config, port: number, password: string | null): string {
+function consoleUrl(config: Config, port: number): string {
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  const lines = [
-    'ISPS Console is set up.',
-    `  Open:      http://${host}:${port}/`,
-    '  User name: admin',
-    password ? `  Password:  ${password}` : '  Password:  the value of ADMIN_PASSWORD',
-    password ? '  This password is shown only now. You must change it at first login.' : '  You must change it at first login.',
-  ];
-  const width = Math.max(...lines.map((l) => l.length)) + 2;
-  const rule = '='.repeat(width);
-  return ['', rule, ...lines, rule, ''].join('\n');
+  return `http://${host}:${port}/`;
+}
+
+/** Lets the logger's lines of the start-up ("Server listening …") out first, so the banner ends the start-up. */
+function flushLog(log: object): Promise<void> {
+  // pino has flush(); the type Fastify exposes for its logger does not name it
+  const { flush } = log as { flush?: (cb: () => void) => void };
+  return new Promise((resolve) => {
+    if (typeof flush === 'function') flush.call(log, () => setImmediate(resolve));
+    else setImmediate(resolve);
+  });
 }
 
 async function main(): Promise<void> {
@@ -38,7 +40,14 @@ async function main(): Promise<void> {
   const address = app.server.address();
   // PORT=0 picks a free port; the banner shows the one actually bound
   const port = address && typeof address === 'object' ? address.port : config.port;
-  if (app.seedOutcome.seeded) process.stdout.write(firstStartBanner(config, port, app.seedOutcome.generatedAdminPassword));
+  const url = consoleUrl(config, port);
+  const generated = app.seedOutcome.generatedAdminPassword;
+  if (generated) rememberInitialPassword(config.dataDir, generated);
+  // a generated password is shown at every start until it is replaced; ADMIN_PASSWORD is only pointed at, once
+  const pending = await pendingInitialPassword(app.db, app.hasher, config.dataDir);
+  await flushLog(app.log);
+  if (pending) process.stdout.write(loginBanner({ url, password: pending, heading: app.seedOutcome.seeded ? 'ISPS Console is set up.' : 'ISPS Console is running.' }));
+  else if (app.seedOutcome.seeded) process.stdout.write(loginBanner({ url, password: null, heading: 'ISPS Console is set up.' }));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       app.close().then(

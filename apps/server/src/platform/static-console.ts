@@ -37,7 +37,8 @@ export const staticConsole: FastifyPluginAsync<{ root: string; apiPrefix: string
       const immutable = file.startsWith('assets/');
       return reply.sendFile(file, { maxAge: immutable ? 31_536_000_000 : 0, immutable });
     }
-    if ((request.headers.accept ?? '').includes('text/html')) {
+    // `/` is the console whatever the client accepts (curl sends */*); deeper unknown paths only for browsers
+    if (path === '/' || (request.headers.accept ?? '').includes('text/html')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', { maxAge: 0 });
     }
     return reply.callNotFound();
