@@ -112,7 +112,8 @@ function SignedInRoutes() {
           ) : route.kind === 'page' ? (
             <Route key={route.path} path={route.path} element={<MenuPage component={route.component} />} />
           ) : (
-            <Route key={route.path} path={route.path} element={<NotFoundPage />} />
+            // a menu item whose page is not built is not found, like any unknown address
+            <Route key={route.path} path={route.path} element={<Navigate to="/404" replace />} />
           ),
         )}
         <Route path="/404" element={<NotFoundPage />} />

@@ -12,8 +12,10 @@ import { useSession } from '../../shared/session/index.ts';
 import { Copyright, LanguageSwitch, useDocumentTitle } from '../../shared/ui/index.ts';
 import { IconByName } from '../../shared/ui/icon-by-name.tsx';
 import { breadcrumbTrail, sideMenu, titlesByPath, type SideMenuItem } from '../menu-model.tsx';
+import { latestLocation, onNavigation, type NavigatedLocation } from '../navigation.ts';
 import { HOME_PATH } from '../route-guard.ts';
 import { staticTitleKey } from '../static-routes.ts';
+import { tabCatalogue, tabForLocation } from '../tabs/navigation-tabs.ts';
 import { PageHost } from '../tabs/page-host.tsx';
 import { PageTabs } from '../tabs/page-tabs.tsx';
 import { useTabs } from '../tabs/tab-store.ts';
@@ -132,9 +134,25 @@ export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
   const documentTitle = `${pageTitle} - ${t('app.productName')}`;
   useDocumentTitle(pageTitle);
 
+  // Tabs follow the router's navigations, not only the rendered location: a navigation superseded before its page
+  // rendered (quick clicks, a lazy page still loading) still gets its tab.
+  const catalogue = useMemo(() => tabCatalogue(menu), [menu]);
+  const search = location.search;
   useEffect(() => {
-    if (withTabs) useTabs.getState().open({ key: activeKey, pathname, titleKey });
-  }, [withTabs, activeKey, pathname, titleKey]);
+    if (!withTabs) return;
+    const tab = tabForLocation({ pathname, search }, catalogue);
+    if (tab) useTabs.getState().open(tab);
+  }, [withTabs, catalogue, pathname, search]);
+  useEffect(() => {
+    if (!withTabs) return;
+    const openTab = (at: NavigatedLocation) => {
+      const tab = tabForLocation(at, catalogue);
+      if (tab) useTabs.getState().open(tab);
+    };
+    const latest = latestLocation();
+    if (latest) openTab(latest);
+    return onNavigation(openTab);
+  }, [withTabs, catalogue]);
 
   const headerOnDark = top && dark;
   const fixedWidth = top && settings.contentWidth === 'Fixed';

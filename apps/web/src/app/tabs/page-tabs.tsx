@@ -2,6 +2,7 @@ import { App, Dropdown, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { translateTitle } from '../../shared/i18n/index.ts';
+import { HOME_PATH } from '../route-guard.ts';
 import { useTabs, type PageTab } from './tab-store.ts';
 import styles from './page-tabs.module.css';
 
@@ -52,14 +53,27 @@ export function PageTabs({ activeKey, className }: { activeKey: string; classNam
         onEdit={(key, action) => {
           if (action === 'remove' && typeof key === 'string') close(key);
         }}
-        items={tabs.map((tab, index) => ({
+        // a right click anywhere on a tab, its padding and close button included, opens that tab's menu
+        renderTabBar={(barProps, DefaultTabBar) => (
+          <DefaultTabBar {...barProps}>
+            {(node) => {
+              const index = tabs.findIndex((tab) => tab.key === node.key);
+              const tab = tabs[index];
+              return tab ? (
+                <Dropdown key={node.key} trigger={['contextMenu']} menu={{ items: menuItems(tab, index) }}>
+                  {node}
+                </Dropdown>
+              ) : (
+                node
+              );
+            }}
+          </DefaultTabBar>
+        )}
+        items={tabs.map((tab) => ({
           key: tab.key,
-          closable: true,
-          label: (
-            <Dropdown trigger={['contextMenu']} menu={{ items: menuItems(tab, index) }}>
-              <span className={styles.title}>{translateTitle(tab.titleKey)}</span>
-            </Dropdown>
-          ),
+          // home never closes, so it offers no close button (SPEC section 2)
+          closable: tab.pathname !== HOME_PATH,
+          label: <span className={styles.title}>{translateTitle(tab.titleKey)}</span>,
         }))}
       />
     </nav>
