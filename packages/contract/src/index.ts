@@ -12,6 +12,7 @@ export * from './dashboard.ts';
 export * from './menu-keys.ts';
 export * from './crud/index.ts';
 export * from './realtime.ts';
+export * from './device.ts';
 export * from './message/index.ts';
 export * from './dictionaries.ts';
 export * from './menu-titles.ts';

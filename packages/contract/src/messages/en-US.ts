@@ -231,6 +231,8 @@ export const enUS = {
   'log.jobResumed': '{{entity}}: started {{id}}',
   'log.jobExecuted': '{{entity}}: ran {{id}} once',
   'log.exported': '{{entity}}: exported {{count}} records',
+  'deviceCode.snTaken': 'This serial number already has a device code',
+  'deviceCode.audited': 'The audit result is saved',
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -232,4 +232,6 @@ export const jaJP: Record<MessageKey, string> = {
   'log.jobResumed': '{{entity}}：{{id}} を開始',
   'log.jobExecuted': '{{entity}}：{{id}} を今すぐ実行',
   'log.exported': '{{entity}}：{{count}} 件をエクスポート',
+  'deviceCode.snTaken': 'このシリアル番号にはすでにデバイスコードがあります',
+  'deviceCode.audited': '審査結果を保存しました',
 };

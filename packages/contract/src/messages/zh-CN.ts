@@ -232,4 +232,6 @@ export const zhCN: Record<MessageKey, string> = {
   'log.jobResumed': '{{entity}}：启动 {{id}}',
   'log.jobExecuted': '{{entity}}：立即执行 {{id}}',
   'log.exported': '{{entity}}：导出 {{count}} 条记录',
+  'deviceCode.snTaken': '该序列号已有设备码',
+  'deviceCode.audited': '审核结果已保存',
 };

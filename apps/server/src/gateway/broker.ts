@@ -1,0 +1,107 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:net';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { DEVICE_SN_PATTERN, DEVICE_TOPIC_ROOT } from '@isps/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { approvedDeviceCode } from './device-keys.ts';
+
+/** The user name of the server's own gateway client; never a valid serial number (it starts with `$`). */
+export const GATEWAY_USERNAME = '$isps-gateway';
+
+const BAD_USERNAME_OR_PASSWORD = 4;
+const NOT_AUTHORIZED = 5;
+
+function refusal(code: number): AuthenticateError {
+  return Object.assign(new Error('not authorized'), { returnCode: code }) as AuthenticateError;
+}
+
+export interface EmbeddedBrokerOptions {
+  db: Kysely<Database>;
+  port: number;
+  host: string;
+  topicRoot?: string;
+  log: { warn(obj: object, msg: string): void };
+}
+
+/**
+ * The embedded MQTT broker (aedes). Devices sign in with their serial number and the key issued with their approved
+ * activation code; each may publish only below `{root}/{sn}/up/` and subscribe only below `{root}/{sn}/down/`. The
+ * gateway client of this server signs in with a credential made at start and is the only client with no limits.
+ */
+export class EmbeddedBroker {
+  readonly internalPassword = randomBytes(32).toString('base64url');
+  private readonly broker: Aedes;
+  private readonly server: Server;
+  /** the serial number each authenticated device client signed in with */
+  private readonly snOf = new WeakMap<Client, string>();
+  private readonly internal = new WeakSet<Client>();
+  private readonly root: string;
+
+  constructor(private readonly options: EmbeddedBrokerOptions) {
+    this.root = options.topicRoot ?? DEVICE_TOPIC_ROOT;
+    this.broker = new Aedes({
+      authenticate: (client, username, password, done) => {
+        this.authenticate(client, username, password).then(
+          (ok) => done(ok ? null : refusal(BAD_USERNAME_OR_PASSWORD), ok),
+          (error: unknown) => {
+            options.log.warn({ err: error }, 'device authentication failed');
+            done(refusal(NOT_AUTHORIZED), false);
+          },
+        );
+      },
+      authorizePublish: (client, packet, callback) => {
+        if (!client || this.internal.has(client)) return callback(null);
+        const sn = this.snOf.get(client);
+        callback(sn && packet.topic.startsWith(`${this.root}/${sn}/up/`) ? null : new Error('topic not allowed'));
+      },
+      authorizeSubscribe: (client, subscription, callback) => {
+        if (this.internal.has(client)) return callback(null, subscription);
+        const sn = this.snOf.get(client);
+        // a refused subscription is answered with the failure return code, the connection stays
+        callback(null, sn && subscription.topic.startsWith(`${this.root}/${sn}/down/`) ? subscription : null);
+      },
+    });
+    this.server = createServer(this.broker.handle);
+  }
+
+  private async authenticate(client: Client, username: string | undefined, password: Buffer | undefined): Promise<boolean> {
+    if (!username || !password) return false;
+    const presented = password.toString('utf8');
+    if (username === GATEWAY_USERNAME) {
+      const expected = Buffer.from(this.internalPassword);
+      const given = Buffer.from(presented);
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
+      this.internal.add(client);
+      return true;
+    }
+    if (!DEVICE_SN_PATTERN.test(username) || presented.length > 256) return false;
+    const code = await approvedDeviceCode(this.options.db, username, presented);
+    if (!code) return false;
+    this.snOf.set(client, username);
+    return true;
+  }
+
+  async listen(): Promise<number> {
+    await this.broker.listen();
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.options.port, this.options.host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = this.server.address();
+    return address && typeof address === 'object' ? address.port : this.options.port;
+  }
+
+  /** Stops accepting, drops every connection and frees the port. */
+  async close(): Promise<void> {
+    const serverClosed = new Promise<void>((resolve) => {
+      if (!this.server.listening) return resolve();
+      this.server.close(() => resolve());
+    });
+    await new Promise<void>((resolve) => this.broker.close(() => resolve()));
+    await serverClosed;
+  }
+}

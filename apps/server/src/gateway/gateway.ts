@@ -1,0 +1,430 @@
+import { randomUUID } from 'node:crypto';
+import {
+  deviceAck,
+  DeviceAuditStatus,
+  DeviceCommandStatus,
+  DeviceDownKind,
+  deviceDownTopic,
+  deviceEventMessage,
+  deviceHeartbeat,
+  deviceHello,
+  devicePresence,
+  DEVICE_TOPIC_ROOT,
+  DeviceUpKind,
+  deviceUpFilter,
+  parseDeviceUpTopic,
+  type DeviceCommand,
+  type DeviceHello,
+} from '@isps/contract';
+import type { Kysely } from 'kysely';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { DatabaseDialect } from '../config.ts';
+import type { Database, SysDeviceCommand } from '../db/schema.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { RealtimeHub } from '../platform/realtime/index.ts';
+import { EventWriter, type EventWriterOptions } from './event-writer.ts';
+import { PresenceNotifier } from './presence-notifier.ts';
+
+export interface GatewayLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface GatewayOptions {
+  /** first topic level (`isps`); a test run or a second product on one broker uses its own */
+  topicRoot?: string;
+  /** shared-subscription group on an external broker: the servers of one console share one group */
+  shareGroup?: string;
+  /** how often due command retries are looked for */
+  retryIntervalMs?: number;
+  /** presence changes are coalesced over this window */
+  presenceWindowMs?: number;
+  events?: EventWriterOptions;
+}
+
+export interface GatewayDeps {
+  db: Kysely<Database>;
+  dialect: DatabaseDialect;
+  clock: Clock;
+  realtime: RealtimeHub;
+  log: GatewayLog;
+}
+
+/** Where the gateway client connects: an external broker, or the embedded one with the internal credential. */
+export interface BrokerConnection {
+  url: string;
+  username?: string;
+  password?: string;
+  /** an external broker spreads messages over the servers of the share group; the embedded one has one server */
+  shared: boolean;
+}
+
+interface KnownDevice {
+  id: string;
+  sn: string;
+  name: string;
+  tenantId: string | null;
+  expiresAt: number;
+}
+
+/** Retry waits after the n-th delivery: 2 s, 4 s, 8 s … at most 5 minutes. */
+export function commandBackoffMs(attempts: number): number {
+  return Math.min(2000 * 2 ** Math.max(0, attempts - 1), 300_000);
+}
+
+const DEVICE_CACHE_MS = 60_000;
+const HEARTBEAT_WRITE_MS = 30_000;
+
+/**
+ * The device gateway (DESIGN section 7): one MQTT client per server that reads every device's up topics, keeps
+ * presence on the device rows (and tells the console), stores events in batches, and delivers the per-device
+ * command queue until each command is acknowledged.
+ */
+export class DeviceGateway {
+  readonly root: string;
+  private client: MqttClient | null = null;
+  private readonly events: EventWriter;
+  private readonly presence: PresenceNotifier;
+  private readonly devices = new Map<string, KnownDevice>();
+  private readonly lastSeenWritten = new Map<string, number>();
+  private retryTimer: NodeJS.Timeout | null = null;
+  private retrying = false;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly chains = new Map<string, Promise<void>>();
+  /** messages this server handled (tests count them across servers of one share group) */
+  handled = 0;
+
+  constructor(
+    private readonly deps: GatewayDeps,
+    private readonly options: GatewayOptions = {},
+  ) {
+    this.root = options.topicRoot ?? DEVICE_TOPIC_ROOT;
+    this.events = new EventWriter(deps.db, deps.dialect, deps.log, options.events);
+    this.presence = new PresenceNotifier(deps.db, deps.realtime, deps.log, options.presenceWindowMs);
+  }
+
+  get connected(): boolean {
+    return this.client?.connected ?? false;
+  }
+
+  async start(connection: BrokerConnection): Promise<void> {
+    const client = mqtt.connect(connection.url, {
+      clientId: `isps-gateway-${randomUUID()}`,
+      username: connection.username,
+      password: connection.password,
+      clean: true,
+      reconnectPeriod: 1000,
+      connectTimeout: 5000,
+    });
+    this.client = client;
+    client.on('message', (topic, payload) => this.track(this.inDeviceOrder(topic, () => this.handle(topic, payload))));
+    client.on('error', (error) => this.deps.log.warn({ err: error }, 'device broker connection error'));
+    await new Promise<void>((resolve, reject) => {
+      const fail = (error: Error) => {
+        client.end(true);
+        reject(error);
+      };
+      client.once('connect', () => {
+        client.off('error', fail);
+        resolve();
+      });
+      client.once('error', fail);
+    });
+    const filter = connection.shared && this.options.shareGroup !== '' ? `$share/${this.options.shareGroup ?? 'isps'}/${deviceUpFilter(this.root)}` : deviceUpFilter(this.root);
+    // re-subscribed by mqtt.js after a reconnect (clean sessions)
+    await client.subscribeAsync(filter, { qos: 1 });
+    const interval = this.options.retryIntervalMs ?? 1000;
+    this.retryTimer = setInterval(() => this.track(this.retryDue()), interval);
+    this.retryTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.retryTimer) clearInterval(this.retryTimer);
+    this.retryTimer = null;
+    const client = this.client;
+    this.client = null;
+    if (client) await client.endAsync();
+    await Promise.allSettled([...this.inFlight]);
+    await this.events.flush();
+    await this.presence.flush();
+  }
+
+  /** Writes waiting events and sends waiting presence notices now (tests, shutdown). */
+  async flush(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+    await this.events.flush();
+    await this.presence.flush();
+  }
+
+  /**
+   * Queues a command for a device and sends it at once when the device is online; otherwise it goes out when the
+   * device next says hello. Answers the command id.
+   */
+  async enqueueCommand(deviceId: string, kind: string, payload: unknown, by: string): Promise<string> {
+    const device = await this.deps.db.selectFrom('sys_device').select(['id', 'sn', 'online', 'tenant_id']).where('id', '=', deviceId).executeTakeFirstOrThrow();
+    const id = randomUUID();
+    const now = new Date(this.deps.clock()).toISOString();
+    await this.deps.db
+      .insertInto('sys_device_command')
+      .values({
+        id,
+        create_by: by,
+        create_time: now,
+        update_by: null,
+        update_time: null,
+        device_id: device.id,
+        kind,
+        payload: JSON.stringify(payload ?? null),
+        status: DeviceCommandStatus.pending,
+        attempts: 0,
+        next_try: now,
+        sent_time: null,
+        acked_time: null,
+        result: null,
+        tenant_id: device.tenant_id,
+      })
+      .execute();
+    if (device.online === 1) await this.deliverQueued(device.id, device.sn);
+    return id;
+  }
+
+  /** One device's messages are handled in the order they came (its hello before its events), devices in parallel. */
+  private inDeviceOrder(topic: string, work: () => Promise<void>): Promise<void> {
+    const key = topic.split('/')[1] ?? '';
+    const previous = this.chains.get(key) ?? Promise.resolve();
+    const next = previous.then(work);
+    this.chains.set(key, next);
+    void next.then(() => {
+      if (this.chains.get(key) === next) this.chains.delete(key);
+    });
+    return next;
+  }
+
+  private track(work: Promise<unknown>): void {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+  }
+
+  private async handle(topic: string, payload: Buffer): Promise<void> {
+    const parsed = parseDeviceUpTopic(topic, this.root);
+    if (!parsed) return;
+    this.handled += 1;
+    let body: unknown;
+    try {
+      body = JSON.parse(payload.toString('utf8'));
+    } catch {
+      this.deps.log.warn({ sn: parsed.sn, kind: parsed.kind }, 'device message is not JSON');
+      return;
+    }
+    try {
+      switch (parsed.kind) {
+        case DeviceUpKind.hello:
+          return await this.onHello(parsed.sn, body);
+        case DeviceUpKind.heartbeat:
+          return await this.onHeartbeat(parsed.sn, body);
+        case DeviceUpKind.presence:
+          return await this.onPresence(parsed.sn, body);
+        case DeviceUpKind.event:
+          return await this.onEvents(parsed.sn, body);
+        case DeviceUpKind.ack:
+          return await this.onAck(parsed.sn, body);
+        default:
+          // enroll and kinds of later releases: read by the modules that need them
+          return;
+      }
+    } catch (error) {
+      this.deps.log.error({ err: error, sn: parsed.sn, kind: parsed.kind }, 'device message failed');
+    }
+  }
+
+  private now(): string {
+    return new Date(this.deps.clock()).toISOString();
+  }
+
+  /**
+   * The device row of an approved serial number, created at its first hello in the tenant of its device code. An
+   * external broker authenticates on its own, so a message of a serial number without an approved code is dropped.
+   */
+  private async deviceOf(sn: string, createFrom?: DeviceHello): Promise<KnownDevice | null> {
+    const known = this.devices.get(sn);
+    if (known && known.expiresAt > Date.now()) return known;
+    let row = await this.deps.db.selectFrom('sys_device').select(['id', 'sn', 'device_name', 'tenant_id']).where('sn', '=', sn).executeTakeFirst();
+    if (!row) {
+      const code = await this.deps.db.selectFrom('sys_device_code').select(['tenant_id', 'audit_status']).where('sn', '=', sn).executeTakeFirst();
+      if (!code || code.audit_status !== DeviceAuditStatus.agree || !createFrom) return null;
+      const id = randomUUID();
+      await this.deps.db
+        .insertInto('sys_device')
+        .values({
+          id,
+          create_by: 'device',
+          create_time: this.now(),
+          update_by: null,
+          update_time: null,
+          device_name: sn,
+          sn,
+          mac: createFrom.mac ?? null,
+          ip: createFrom.ip ?? null,
+          gateway: createFrom.gateway ?? null,
+          subnet_mask: createFrom.subnetMask ?? null,
+          system_type: createFrom.system ?? null,
+          device_type_id: null,
+          device_model: createFrom.model ?? null,
+          background_image: null,
+          location: null,
+          area_id: null,
+          online: 0,
+          last_seen: null,
+          session_id: null,
+          firmware: createFrom.firmware ?? null,
+          tenant_id: code.tenant_id,
+        })
+        .execute()
+        .catch(() => undefined); // another server created it meanwhile: read it below
+      row = await this.deps.db.selectFrom('sys_device').select(['id', 'sn', 'device_name', 'tenant_id']).where('sn', '=', sn).executeTakeFirst();
+      if (!row) return null;
+    }
+    const device = { id: row.id, sn: row.sn, name: row.device_name, tenantId: row.tenant_id, expiresAt: Date.now() + DEVICE_CACHE_MS };
+    this.devices.set(sn, device);
+    return device;
+  }
+
+  private async onHello(sn: string, body: unknown): Promise<void> {
+    const hello = deviceHello.safeParse(body);
+    if (!hello.success) return;
+    const device = await this.deviceOf(sn, hello.data);
+    if (!device) return;
+    const now = this.now();
+    const { ip, mac, firmware, model, gateway, subnetMask } = hello.data;
+    await this.deps.db
+      .updateTable('sys_device')
+      .set({
+        online: 1,
+        last_seen: now,
+        session_id: hello.data.sessionId,
+        ...(ip ? { ip } : {}),
+        ...(mac ? { mac } : {}),
+        ...(firmware ? { firmware } : {}),
+        ...(model ? { device_model: model } : {}),
+        ...(gateway ? { gateway } : {}),
+        ...(subnetMask ? { subnet_mask: subnetMask } : {}),
+      })
+      .where('id', '=', device.id)
+      .execute();
+    this.lastSeenWritten.set(device.id, this.deps.clock());
+    this.presence.changed({ id: device.id, sn, name: device.name, tenantId: device.tenantId, online: true });
+    await this.deliverQueued(device.id, sn);
+  }
+
+  private async onHeartbeat(sn: string, body: unknown): Promise<void> {
+    if (!deviceHeartbeat.safeParse(body).success) return;
+    const device = await this.deviceOf(sn);
+    if (!device) return;
+    // last-seen is written at most every 30 s per device: heartbeats of thousands of devices cost few writes
+    const last = this.lastSeenWritten.get(device.id) ?? 0;
+    if (this.deps.clock() - last < HEARTBEAT_WRITE_MS) return;
+    this.lastSeenWritten.set(device.id, this.deps.clock());
+    await this.deps.db.updateTable('sys_device').set({ last_seen: this.now() }).where('id', '=', device.id).execute();
+  }
+
+  private async onPresence(sn: string, body: unknown): Promise<void> {
+    const presence = devicePresence.safeParse(body);
+    if (!presence.success) return;
+    const device = await this.deviceOf(sn);
+    if (!device) return;
+    // only the current session goes offline: the late will of a connection the device already replaced is ignored
+    const result = await this.deps.db
+      .updateTable('sys_device')
+      .set({ online: 0, last_seen: this.now() })
+      .where('id', '=', device.id)
+      .where('session_id', '=', presence.data.sessionId)
+      .where('online', '=', 1)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0) this.presence.changed({ id: device.id, sn, name: device.name, tenantId: device.tenantId, online: false });
+  }
+
+  private async onEvents(sn: string, body: unknown): Promise<void> {
+    const message = deviceEventMessage.safeParse(body);
+    if (!message.success) return;
+    const device = await this.deviceOf(sn);
+    if (!device) return;
+    this.events.add(device, 'events' in message.data ? message.data.events : [message.data], this.now());
+  }
+
+  private async onAck(sn: string, body: unknown): Promise<void> {
+    const ack = deviceAck.safeParse(body);
+    if (!ack.success) return;
+    const device = await this.deviceOf(sn);
+    if (!device) return;
+    // a device acknowledges only its own commands; a repeated acknowledgement changes nothing
+    await this.deps.db
+      .updateTable('sys_device_command')
+      .set({
+        status: ack.data.ok ? DeviceCommandStatus.acked : DeviceCommandStatus.failed,
+        acked_time: this.now(),
+        next_try: null,
+        result: ack.data.result === undefined ? null : JSON.stringify(ack.data.result),
+      })
+      .where('id', '=', ack.data.id)
+      .where('device_id', '=', device.id)
+      .where('status', 'in', [DeviceCommandStatus.pending, DeviceCommandStatus.sent])
+      .execute();
+  }
+
+  /** Sends every unacknowledged command of a device, oldest first (on hello, and at once when queued online). */
+  private async deliverQueued(deviceId: string, sn: string): Promise<void> {
+    const commands = await this.deps.db
+      .selectFrom('sys_device_command')
+      .selectAll()
+      .where('device_id', '=', deviceId)
+      .where('status', 'in', [DeviceCommandStatus.pending, DeviceCommandStatus.sent])
+      .orderBy('create_time')
+      .orderBy('id')
+      .limit(500)
+      .execute();
+    for (const command of commands) await this.send(sn, command);
+  }
+
+  private async send(sn: string, command: SysDeviceCommand): Promise<void> {
+    const client = this.client;
+    if (!client?.connected) return;
+    const attempt = command.attempts + 1;
+    const nowMs = this.deps.clock();
+    // the delivery is claimed by its attempt number: a hello and a retry round (or two servers) never send the same attempt twice
+    const claimed = await this.deps.db
+      .updateTable('sys_device_command')
+      .set({ status: DeviceCommandStatus.sent, attempts: attempt, sent_time: new Date(nowMs).toISOString(), next_try: new Date(nowMs + commandBackoffMs(attempt)).toISOString() })
+      .where('id', '=', command.id)
+      .where('attempts', '=', command.attempts)
+      .where('status', 'in', [DeviceCommandStatus.pending, DeviceCommandStatus.sent])
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return;
+    const message: DeviceCommand = { id: command.id, kind: command.kind, payload: command.payload === null ? null : (JSON.parse(command.payload) as unknown), time: nowMs, attempt };
+    await client.publishAsync(deviceDownTopic(sn, DeviceDownKind.command, this.root), JSON.stringify(message), { qos: 1 });
+  }
+
+  /** Commands sent but not acknowledged in time go out again to their (online) devices, with growing waits. */
+  private async retryDue(): Promise<void> {
+    if (this.retrying || !this.client?.connected) return;
+    this.retrying = true;
+    try {
+      const due = await this.deps.db
+        .selectFrom('sys_device_command as c')
+        .innerJoin('sys_device as d', 'd.id', 'c.device_id')
+        .selectAll('c')
+        .select('d.sn')
+        .where('c.status', 'in', [DeviceCommandStatus.pending, DeviceCommandStatus.sent])
+        .where('c.next_try', '<=', this.now())
+        .where('d.online', '=', 1)
+        .orderBy('c.next_try')
+        .limit(500)
+        .execute();
+      for (const { sn, ...command } of due) await this.send(sn, command);
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'device command retry failed');
+    } finally {
+      this.retrying = false;
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export { gatewayPlugin } from './plugin.ts';
+export { issueDeviceKey } from './device-keys.ts';
+export type { DeviceGateway, GatewayOptions } from './gateway.ts';

@@ -1,0 +1,44 @@
+import fp from 'fastify-plugin';
+import { EmbeddedBroker, GATEWAY_USERNAME } from './broker.ts';
+import { DeviceGateway, type GatewayOptions } from './gateway.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deviceGateway: DeviceGateway;
+  }
+}
+
+/**
+ * The device link, started and stopped with the app: with MQTT_URL the gateway joins the external broker (shared
+ * subscription, so each device message is handled by one server); otherwise an embedded broker listens on
+ * MQTT_PORT and the gateway signs in to it with an internal credential. MQTT_PORT=0 without MQTT_URL runs no
+ * broker: commands are still queued, and go out once a server with a broker runs on the same database.
+ */
+export const gatewayPlugin = fp<GatewayOptions>(
+  async (app, options) => {
+    const gateway = new DeviceGateway({ db: app.db, dialect: app.dialect, clock: app.clock, realtime: app.realtime, log: app.log }, options);
+    app.decorate('deviceGateway', gateway);
+    const { mqttUrl, mqttPort, host } = app.settings;
+    let broker: EmbeddedBroker | null = null;
+
+    app.addHook('onReady', async () => {
+      if (mqttUrl) {
+        await gateway.start({ url: mqttUrl, shared: true });
+        return;
+      }
+      if (mqttPort === 0) return;
+      broker = new EmbeddedBroker({ db: app.db, port: mqttPort, host, topicRoot: options.topicRoot, log: app.log });
+      const port = await broker.listen();
+      app.log.info({ port }, 'embedded MQTT broker listening');
+      const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+      await gateway.start({ url: `mqtt://${local.includes(':') ? `[${local}]` : local}:${port}`, username: GATEWAY_USERNAME, password: broker.internalPassword, shared: false });
+    });
+    // before the database closes: the last events are written and the port is free once close resolves
+    app.addHook('preClose', async () => {
+      await gateway.stop();
+      await broker?.close();
+      broker = null;
+    });
+  },
+  { name: 'device-gateway', dependencies: ['services'] },
+);

@@ -1,0 +1,54 @@
+import { deviceCodeAddBody, deviceCodeAuditBody, DeviceCodePath, DevicePerm, ID_PATTERN } from '@isps/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { callerOf } from '../../platform/access.ts';
+import { refuse } from '../../platform/envelope.ts';
+import { addDeviceCode, auditDeviceCode, deviceCodeRow, deviceCodes } from './service.ts';
+
+const tags = ['device'];
+
+const listQuery = z.object({
+  pageNo: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(1000).default(10),
+  sn: z.string().max(64).optional(),
+  auditStatus: z.enum(['0', '1', '2']).transform(Number).optional(),
+});
+const idQuery = z.object({ id: z.string().regex(ID_PATTERN) });
+
+/** Device codes: an activation code per serial number, audited; the approval issues the device's MQTT key. */
+export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(DeviceCodePath.list, { schema: { tags, summary: 'List device codes', querystring: listQuery }, config: { permission: DevicePerm.codeList } }, async (request, reply) => {
+    const { pageNo, pageSize, sn, auditStatus } = request.query;
+    let query = deviceCodes(app, callerOf(request));
+    if (sn) query = query.where('sn', '=', sn);
+    if (auditStatus !== undefined) query = query.where('audit_status', '=', auditStatus);
+    const { total } = await query.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
+    const rows = await query.selectAll().orderBy('create_time', 'desc').orderBy('id').limit(pageSize).offset((pageNo - 1) * pageSize).execute();
+    const count = Number(total);
+    return reply.ok({ records: rows.map(deviceCodeRow), total: count, size: pageSize, current: pageNo, pages: Math.ceil(count / pageSize) });
+  });
+
+  app.get(DeviceCodePath.queryById, { schema: { tags, summary: 'One device code', querystring: idQuery }, config: { permission: DevicePerm.codeList } }, async (request, reply) => {
+    const row = await deviceCodes(app, callerOf(request)).selectAll().where('id', '=', request.query.id).executeTakeFirst();
+    if (!row) refuse('crud.notFound');
+    return reply.ok(deviceCodeRow(row));
+  });
+
+  app.post(DeviceCodePath.add, { schema: { tags, summary: 'Issue an activation code for a serial number', body: deviceCodeAddBody }, config: { permission: DevicePerm.codeAdd } }, async (request, reply) => {
+    return reply.ok(await addDeviceCode(app, callerOf(request), request.body), 'crud.added');
+  });
+
+  app.put(DeviceCodePath.audit, { schema: { tags, summary: 'Agree (issues the device key, answered once) or disagree', body: deviceCodeAuditBody }, config: { permission: DevicePerm.codeAudit } }, async (request, reply) => {
+    const { id, auditStatus } = request.body;
+    const { row, deviceKey } = await auditDeviceCode(app, callerOf(request), id, auditStatus);
+    return reply.ok({ ...row, deviceKey }, 'deviceCode.audited');
+  });
+
+  app.delete(DeviceCodePath.delete, { schema: { tags, summary: 'Delete a device code (its device can no longer connect)', querystring: idQuery }, config: { permission: DevicePerm.codeDelete } }, async (request, reply) => {
+    const caller = callerOf(request);
+    const row = await deviceCodes(app, caller).select('id').where('id', '=', request.query.id).executeTakeFirst();
+    if (!row) refuse('crud.notFound');
+    await app.db.deleteFrom('sys_device_code').where('id', '=', row.id).execute();
+    return reply.ok(null, 'crud.deleted');
+  });
+};

@@ -1,0 +1,88 @@
+#!/usr/bin/env -S npx tsx
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { newMemory, SIM_KINDS, type SimKind } from './device.ts';
+import { startFleet } from './fleet.ts';
+import { provisionDevices } from './provision.ts';
+
+const usage = `Simulated ISPS devices (docs/device-protocol.md)
+
+  npm run sim -- --devices 50 --kinds door,vein,camera,cabinet,patrol,quake --rate 1 --url mqtt://127.0.0.1:1884
+
+  --devices N       how many devices (serial numbers PREFIX-0001 …)          default 10
+  --kinds a,b       ${SIM_KINDS.join(',')} (taken in turn)          default all
+  --rate R          events per second per device                             default 1
+  --url URL         the broker                                               default mqtt://127.0.0.1:1884
+  --prefix P        serial number prefix                                     default SIM
+  --root R          topic root                                               default isps
+  --keys FILE       JSON { "sn": "device key" }: read, or written by --provision
+  --provision       issue and approve a device code per serial number through the API first; needs
+  --api URL         the API base, e.g. http://127.0.0.1:8080/api
+  --token T         a session token with device:deviceCode:add and device:deviceCode:audit (or ISPS_TOKEN)
+`;
+
+const { values } = parseArgs({
+  options: {
+    devices: { type: 'string', default: '10' },
+    kinds: { type: 'string', default: SIM_KINDS.join(',') },
+    rate: { type: 'string', default: '1' },
+    url: { type: 'string', default: 'mqtt://127.0.0.1:1884' },
+    prefix: { type: 'string', default: 'SIM' },
+    root: { type: 'string' },
+    keys: { type: 'string' },
+    provision: { type: 'boolean', default: false },
+    api: { type: 'string' },
+    token: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+if (values.help) {
+  process.stdout.write(usage);
+  process.exit(0);
+}
+const count = Number(values.devices);
+const rate = Number(values.rate);
+if (!Number.isInteger(count) || count < 1 || count > 100_000) fail('--devices must be an integer from 1 to 100000');
+if (!Number.isFinite(rate) || rate < 0) fail('--rate must be a number >= 0');
+const kinds = values.kinds.split(',').map((k) => k.trim()) as SimKind[];
+if (kinds.some((k) => !SIM_KINDS.includes(k))) fail(`--kinds must be among ${SIM_KINDS.join(', ')}`);
+const sns = Array.from({ length: count }, (_, i) => `${values.prefix}-${String(i + 1).padStart(4, '0')}`);
+
+let keys = new Map<string, string>();
+if (values.keys && existsSync(values.keys)) keys = new Map(Object.entries(JSON.parse(readFileSync(values.keys, 'utf8')) as Record<string, string>));
+if (values.provision) {
+  const token = values.token ?? process.env.ISPS_TOKEN;
+  if (!values.api || !token) fail('--provision needs --api and --token (or ISPS_TOKEN)');
+  const issued = await provisionDevices(values.api.replace(/\/+$/, ''), token, sns.filter((sn) => !keys.has(sn)));
+  for (const [sn, key] of issued) keys.set(sn, key);
+  if (values.keys) writeFileSync(values.keys, JSON.stringify(Object.fromEntries(keys), null, 2), { mode: 0o600 });
+}
+const missing = sns.filter((sn) => !keys.has(sn));
+if (missing.length > 0) fail(`no device key for ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ' …' : ''}: use --provision or --keys`);
+
+// sequence numbers start above any an earlier run used (microseconds of the start), so no event is taken as a repeat
+const seqStart = Date.now() * 1000;
+const memories = new Map(sns.map((sn) => [sn, { ...newMemory(), seq: seqStart }]));
+const fleet = await startFleet({ url: values.url, keys: new Map(sns.map((sn) => [sn, keys.get(sn)!])), kinds, rate, topicRoot: values.root, memories });
+process.stdout.write(`${fleet.devices.length} devices online at ${values.url}, ${rate} event(s)/s each. Ctrl+C stops them.\n`);
+const report = setInterval(() => {
+  const online = fleet.devices.filter((d) => d.online).length;
+  const events = fleet.devices.reduce((sum, d) => sum + d.memory.seq, 0);
+  const commands = fleet.devices.reduce((sum, d) => sum + d.memory.effects.length, 0);
+  process.stdout.write(`online ${online}/${fleet.devices.length}  events ${events}  commands run ${commands}\n`);
+}, 5000);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    clearInterval(report);
+    fleet.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}

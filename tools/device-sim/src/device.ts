@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import {
+  deviceCommand,
+  DeviceDownKind,
+  deviceDownTopic,
+  DeviceEventKind,
+  DEVICE_TOPIC_ROOT,
+  DeviceUpKind,
+  deviceUpTopic,
+  type DeviceAck,
+  type DeviceCommand,
+  type DeviceEvent,
+  type DeviceHello,
+  type DevicePresence,
+} from '@isps/contract';
+import mqtt, { type MqttClient } from 'mqtt';
+
+export const SIM_KINDS = ['door', 'vein', 'camera', 'cabinet', 'patrol', 'quake'] as const;
+export type SimKind = (typeof SIM_KINDS)[number];
+
+const SYSTEM_OF: Record<SimKind, NonNullable<DeviceHello['system']>> = {
+  door: 'abDoor',
+  vein: 'access',
+  camera: 'access',
+  cabinet: 'storage',
+  patrol: 'access',
+  quake: 'quake',
+};
+
+/** What each kind of device reports. */
+const EVENTS_OF: Record<SimKind, DeviceEventKind[]> = {
+  door: [DeviceEventKind.doorState, DeviceEventKind.opening],
+  vein: [DeviceEventKind.punch, DeviceEventKind.opening],
+  camera: [DeviceEventKind.alarm],
+  cabinet: [DeviceEventKind.opening, DeviceEventKind.alarm],
+  patrol: [DeviceEventKind.patrolCheckIn],
+  quake: [DeviceEventKind.quakeReading, DeviceEventKind.alarm],
+};
+
+/**
+ * What a device keeps across its own restarts (flash memory): its event sequence number and the ids of the
+ * commands it has run, so a command delivered again is acknowledged without being run twice.
+ */
+export interface DeviceMemory {
+  seq: number;
+  done: Set<string>;
+  /** every command that took effect, in order (what tests count) */
+  effects: Array<{ id: string; kind: string; payload: unknown }>;
+}
+
+export function newMemory(): DeviceMemory {
+  return { seq: 0, done: new Set(), effects: [] };
+}
+
+export interface SimDeviceOptions {
+  url: string;
+  sn: string;
+  key: string;
+  kind: SimKind;
+  /** events per second this device emits on its own (0: only when told to) */
+  rate?: number;
+  topicRoot?: string;
+  memory?: DeviceMemory;
+  /** run commands but send no acknowledgement (an acknowledgement lost on the way) */
+  withholdAcks?: boolean;
+  /** reconnect after a lost connection (not after stop or dropOffNetwork) */
+  reconnectMs?: number;
+}
+
+function eventData(kind: DeviceEventKind, seq: number): Record<string, unknown> {
+  switch (kind) {
+    case DeviceEventKind.doorState:
+      return { door: 1, state: seq % 2 === 0 ? 'closed' : 'open' };
+    case DeviceEventKind.opening:
+      return { door: 1, method: 'card', cardNo: `C${1000 + (seq % 50)}` };
+    case DeviceEventKind.punch:
+      return { userNo: `U${100 + (seq % 30)}`, hand: seq % 2 === 0 ? 'left' : 'right' };
+    case DeviceEventKind.alarm:
+      return { code: 'tamper', level: 'M' };
+    case DeviceEventKind.patrolCheckIn:
+      return { point: `P${seq % 10}`, userNo: `U${100 + (seq % 5)}` };
+    case DeviceEventKind.quakeReading:
+      return { pga: Number((Math.random() * 0.05).toFixed(4)), intensity: 0 };
+  }
+}
+
+/** One simulated device speaking docs/device-protocol.md over MQTT. */
+export class SimDevice {
+  readonly sn: string;
+  readonly kind: SimKind;
+  readonly memory: DeviceMemory;
+  private client: MqttClient | null = null;
+  private sessionId = '';
+  private emitter: NodeJS.Timeout | null = null;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private stopped = true;
+  /** commands received (deliveries, repeats included) */
+  readonly received: DeviceCommand[] = [];
+  private readonly root: string;
+
+  constructor(private readonly options: SimDeviceOptions) {
+    this.sn = options.sn;
+    this.kind = options.kind;
+    this.memory = options.memory ?? newMemory();
+    this.root = options.topicRoot ?? DEVICE_TOPIC_ROOT;
+  }
+
+  get online(): boolean {
+    return this.client?.connected ?? false;
+  }
+
+  /** Connects, says hello and starts its events; rejects when the broker refuses the device. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.connect();
+    const rate = this.options.rate ?? 0;
+    if (rate > 0 && !this.emitter) {
+      this.emitter = setInterval(() => {
+        if (this.online) void this.emit().catch(() => undefined);
+      }, 1000 / rate);
+      this.emitter.unref();
+    }
+  }
+
+  private connect(): Promise<void> {
+    this.sessionId = randomUUID();
+    const will: DevicePresence = { id: randomUUID(), sessionId: this.sessionId, online: false, reason: 'will' };
+    const client = mqtt.connect(this.options.url, {
+      clientId: `${this.sn}-${this.sessionId.slice(0, 8)}`,
+      username: this.sn,
+      password: this.options.key,
+      clean: true,
+      reconnectPeriod: 0,
+      connectTimeout: 5000,
+      will: { topic: deviceUpTopic(this.sn, DeviceUpKind.presence, this.root), payload: Buffer.from(JSON.stringify(will)), qos: 1, retain: false },
+    });
+    this.client = client;
+    client.on('message', (topic, payload) => void this.onMessage(topic, payload));
+    client.on('close', () => {
+      if (this.client !== client || this.stopped || this.reconnectTimer) return;
+      this.reconnectTimer = setTimeout(() => {
+        this.reconnectTimer = null;
+        if (!this.stopped) void this.connect().catch(() => undefined);
+      }, this.options.reconnectMs ?? 1000);
+      this.reconnectTimer.unref();
+    });
+    return new Promise((resolve, reject) => {
+      client.once('connect', async () => {
+        try {
+          const granted = await client.subscribeAsync(deviceDownTopic(this.sn, DeviceDownKind.command, this.root), { qos: 1 });
+          if (granted.some((g) => g.qos === 128)) throw new Error('subscription refused');
+          const hello: DeviceHello = { id: randomUUID(), sessionId: this.sessionId, time: Date.now(), firmware: 'sim-1.0', model: `SIM-${this.kind.toUpperCase()}`, system: SYSTEM_OF[this.kind] };
+          await client.publishAsync(deviceUpTopic(this.sn, DeviceUpKind.hello, this.root), JSON.stringify(hello), { qos: 1 });
+          resolve();
+        } catch (error) {
+          reject(error as Error);
+        }
+      });
+      client.once('error', (error) => {
+        this.stopped = true;
+        client.end(true);
+        reject(error);
+      });
+    });
+  }
+
+  private async onMessage(topic: string, payload: Buffer): Promise<void> {
+    if (topic !== deviceDownTopic(this.sn, DeviceDownKind.command, this.root)) return;
+    let parsed: ReturnType<typeof deviceCommand.safeParse>;
+    try {
+      parsed = deviceCommand.safeParse(JSON.parse(payload.toString('utf8')));
+    } catch {
+      return;
+    }
+    if (!parsed.success) return;
+    const command = parsed.data;
+    this.received.push(command);
+    // run once by id; a repeated delivery is only acknowledged again
+    if (!this.memory.done.has(command.id)) {
+      this.memory.done.add(command.id);
+      this.memory.effects.push({ id: command.id, kind: command.kind, payload: command.payload });
+    }
+    if (this.options.withholdAcks) return;
+    const ack: DeviceAck = { id: command.id, ok: true, result: { at: Date.now() } };
+    await this.client?.publishAsync(deviceUpTopic(this.sn, DeviceUpKind.ack, this.root), JSON.stringify(ack), { qos: 1 });
+  }
+
+  /** Emits one event (of `kind`, or one this device reports); answers it so a test can send it again. */
+  async emit(kind?: DeviceEventKind, data?: Record<string, unknown>): Promise<DeviceEvent> {
+    const kinds = EVENTS_OF[this.kind];
+    const chosen = kind ?? kinds[this.memory.seq % kinds.length]!;
+    this.memory.seq += 1;
+    const event: DeviceEvent = { id: randomUUID(), seq: this.memory.seq, time: Date.now(), kind: chosen, data: data ?? eventData(chosen, this.memory.seq) };
+    await this.publishEvent(event);
+    return event;
+  }
+
+  /** Publishes an event as given (a repeated delivery keeps its sequence number). */
+  async publishEvent(event: DeviceEvent): Promise<void> {
+    if (!this.client?.connected) throw new Error(`${this.sn} is offline`);
+    await this.client.publishAsync(deviceUpTopic(this.sn, DeviceUpKind.event, this.root), JSON.stringify(event), { qos: 1 });
+  }
+
+  /** Publishes any payload on any topic, at most once (tests of what the broker allows: a refusal drops the connection). */
+  async publishRaw(topic: string, payload: string): Promise<void> {
+    if (!this.client?.connected) throw new Error(`${this.sn} is offline`);
+    await this.client.publishAsync(topic, payload, { qos: 0 });
+  }
+
+  /** Subscribes to any filter; answers the granted QoS (128: refused). */
+  async subscribeRaw(filter: string): Promise<number> {
+    if (!this.client?.connected) throw new Error(`${this.sn} is offline`);
+    try {
+      const granted = await this.client.subscribeAsync(filter, { qos: 1 });
+      return granted[0]?.qos ?? 128;
+    } catch (error) {
+      // mqtt.js rejects a subscription the broker refused
+      if ((error as { packet?: { cmd?: string } }).packet?.cmd === 'suback') return 128;
+      throw error;
+    }
+  }
+
+  /** The connection is cut without a goodbye (cable pulled): the broker publishes the device's last will. */
+  dropOffNetwork(): void {
+    this.halt();
+    const client = this.client;
+    client?.stream.destroy();
+    client?.end(true);
+  }
+
+  /** A clean shutdown: says it goes offline, then disconnects. */
+  async stop(): Promise<void> {
+    this.halt();
+    const client = this.client;
+    if (!client) return;
+    if (client.connected) {
+      const bye: DevicePresence = { id: randomUUID(), sessionId: this.sessionId, online: false, reason: 'disconnect' };
+      await client.publishAsync(deviceUpTopic(this.sn, DeviceUpKind.presence, this.root), JSON.stringify(bye), { qos: 1 }).catch(() => undefined);
+    }
+    await client.endAsync();
+  }
+
+  private halt(): void {
+    this.stopped = true;
+    if (this.emitter) clearInterval(this.emitter);
+    this.emitter = null;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+  }
+}

@@ -1,0 +1,44 @@
+import { newMemory, SimDevice, type DeviceMemory, type SimKind } from './device.ts';
+
+export interface FleetOptions {
+  url: string;
+  /** serial number → device key */
+  keys: ReadonlyMap<string, string>;
+  kinds: readonly SimKind[];
+  /** events per second per device */
+  rate?: number;
+  topicRoot?: string;
+  /** memories that outlive this fleet (a restart of the simulator keeps them) */
+  memories?: Map<string, DeviceMemory>;
+}
+
+export interface Fleet {
+  devices: SimDevice[];
+  device(sn: string): SimDevice;
+  stop(): Promise<void>;
+}
+
+/** Starts one simulated device per key, kinds taken in turn; resolves once every device has said hello. */
+export async function startFleet(options: FleetOptions): Promise<Fleet> {
+  const devices = [...options.keys].map(([sn, key], index) => {
+    let memory = options.memories?.get(sn);
+    if (!memory) {
+      memory = newMemory();
+      options.memories?.set(sn, memory);
+    }
+    return new SimDevice({ url: options.url, sn, key, kind: options.kinds[index % options.kinds.length]!, rate: options.rate, topicRoot: options.topicRoot, memory });
+  });
+  await Promise.all(devices.map((d) => d.start()));
+  const bySn = new Map(devices.map((d) => [d.sn, d]));
+  return {
+    devices,
+    device: (sn) => {
+      const found = bySn.get(sn);
+      if (!found) throw new Error(`no simulated device ${sn}`);
+      return found;
+    },
+    stop: async () => {
+      await Promise.all(devices.map((d) => d.stop()));
+    },
+  };
+}

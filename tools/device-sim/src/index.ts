@@ -1,0 +1,3 @@
+export { newMemory, SimDevice, SIM_KINDS, type DeviceMemory, type SimDeviceOptions, type SimKind } from './device.ts';
+export { startFleet, type Fleet, type FleetOptions } from './fleet.ts';
+export { provisionDevices } from './provision.ts';
