@@ -15,15 +15,20 @@ import {
   permissionCode,
   positionEntity,
   runCheckRules,
+  splitIds,
   tenantEntity,
   vendorEntity,
   type DataLogVersion,
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import { callerOf } from '../../platform/access.ts';
-import { duplicateCheckRoutes, registerEntity, type CrudContext } from '../../platform/crud/index.ts';
+import { duplicateCheckRoutes, registerEntity, type CrudContext, type RegisteredEntity } from '../../platform/crud/index.ts';
+import { pagingOf, type Query } from '../../platform/crud/query.ts';
+import { escapeLike, likeEscaped } from './like-pattern.ts';
+import { toApiRow } from '../../platform/crud/values.ts';
 import { refreshDictionaries } from '../../platform/dictionaries.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { testDataSourceConnection } from './data-source-service.ts';
@@ -31,6 +36,17 @@ import { generateFillValue, fillParamsProblem } from './fill-rule-service.ts';
 import { showLogRow } from './log-view.ts';
 
 const tags = ['system'];
+
+/** Calls of the origin console on these screens beyond the generic ones. */
+const OriginPath = {
+  /** GET ?dictId=&itemValue=&id= : refused while another item of the dictionary holds the value */
+  dictItemCheck: '/sys/dictItem/dictItemCheck',
+  /** GET ?ids= : enabled tenants */
+  tenantQueryList: '/sys/tenant/queryList',
+  /** GET: a page of the root categories, each with `hasChild` ('1' or '0') */
+  categoryRootList: '/sys/category/rootList',
+} as const;
+
 const refresh = ({ app }: CrudContext) => refreshDictionaries(app);
 
 function endAfterBegin(values: Record<string, unknown>, existing?: Record<string, unknown>) {
@@ -50,7 +66,7 @@ function checkFillParams({ lang }: CrudContext, values: Record<string, unknown>,
 export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
   registerEntity(app, positionEntity);
   registerEntity(app, vendorEntity);
-  registerEntity(app, categoryEntity);
+  registerEntity(app, categoryEntity, { routes: (routes, registered) => categoryRootListRoute(routes, registered) });
   registerEntity(app, addressBookEntity);
   registerEntity(app, logEntity, { shown: showLogRow });
   registerEntity(app, dataLogEntity, {
@@ -85,6 +101,19 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
     afterChange: refresh,
     beforeAdd: (_ctx, values) => endAfterBegin(values),
     beforeEdit: (_ctx, values, existing) => endAfterBegin(values, existing),
+    routes: (routes) => {
+      // the origin console's user form lists the enabled tenants (`ids` narrows them); like the tenant dictionary,
+      // only a system administrator sees every tenant, anyone else their own
+      const query = z.object({ ids: z.string().max(70_000).optional() });
+      routes.get(OriginPath.tenantQueryList, { schema: { tags, summary: 'Enabled tenants, for selectors', querystring: query }, config: { permission: 'authenticated' } }, async (request, reply) => {
+        const caller = callerOf(request);
+        const ids = splitIds((request.query as z.infer<typeof query>).ids).filter((id) => ID_PATTERN.test(id));
+        let rows = app.db.selectFrom('sys_tenant').selectAll().where('status', '=', 1);
+        if (ids.length > 0) rows = rows.where('id', 'in', ids);
+        if (!caller.systemAdmin) rows = caller.tenantId === null ? rows.where(sql<boolean>`1 = 0`) : rows.where('id', '=', caller.tenantId);
+        return reply.ok((await rows.orderBy('name').orderBy('id').limit(5000).execute()).map((r) => toApiRow(tenantEntity, r)));
+      });
+    },
   });
 
   registerEntity(app, dictEntity, {
@@ -108,6 +137,17 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
     beforeEdit: (_ctx, values) => {
       // an item stays in its dictionary
       delete values.dictId;
+    },
+    routes: (routes) => {
+      // the origin console's item form checks a value while it is typed: free in its dictionary (other than the item edited)
+      const query = z.object({ dictId: z.string().regex(ID_PATTERN), itemValue: z.string().max(100), id: z.string().regex(ID_PATTERN).optional().or(z.literal('')) });
+      routes.get(OriginPath.dictItemCheck, { schema: { tags, summary: 'Is an item value still free in its dictionary', querystring: query }, config: { permission: permissionCode(dictItemEntity, 'list') } }, async (request, reply) => {
+        const { dictId, itemValue, id } = request.query as z.infer<typeof query>;
+        let holder = app.db.selectFrom('sys_dict_item').select('id').where('dict_id', '=', dictId).where('item_value', '=', itemValue);
+        if (id) holder = holder.where('id', '<>', id);
+        if (await holder.executeTakeFirst()) refuse('duplicate.dictItemValue');
+        return reply.ok(null, 'duplicate.available');
+      });
     },
   });
 
@@ -172,6 +212,27 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
 
   await app.register(duplicateCheckRoutes);
 };
+
+/** The origin's category screen lists the roots a page at a time and opens a root's children on demand. */
+function categoryRootListRoute(routes: FastifyInstance, registered: RegisteredEntity) {
+  routes.get(OriginPath.categoryRootList, { schema: { tags, summary: 'A page of the root categories' }, config: { permission: permissionCode(categoryEntity, 'list') } }, async (request, reply) => {
+    const query = request.query as Query;
+    // the origin's search box sends `*x*` (contains) or a plain text
+    const text = (value: unknown) => (typeof value === 'string' && value.replace(/^\*|\*$/g, '').trim() !== '' ? value.replace(/^\*|\*$/g, '').trim() : undefined);
+    const { pageNo, pageSize } = pagingOf(query);
+    const roots = () =>
+      registered
+        .scoped(callerOf(request))
+        .where((eb) => eb.or([eb('pid', 'is', null), eb('pid', '=', ''), eb('pid', '=', '0')]))
+        .$call((q) => (text(query.name) ? q.where(likeEscaped('name', `%${escapeLike(text(query.name) as string)}%`)) : q))
+        .$call((q) => (text(query.code) ? q.where(likeEscaped('code', `%${escapeLike(text(query.code) as string)}%`)) : q));
+    const total = Number((await roots().clearSelect().select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
+    const rows = await roots().orderBy('code').orderBy('id').limit(pageSize).offset((pageNo - 1) * pageSize).execute();
+    const parents = rows.length === 0 ? new Set<string>() : new Set((await registered.scoped(callerOf(request)).clearSelect().select('pid').where('pid', 'in', rows.map((r) => r.id as string)).execute()).map((r) => r.pid as string));
+    const records = rows.map((r) => ({ ...toApiRow(categoryEntity, r), hasChild: parents.has(r.id as string) ? '1' : '0' }));
+    return reply.ok({ records, total, size: pageSize, current: pageNo, pages: Math.ceil(total / pageSize) });
+  });
+}
 
 const testBody = z.object({
   id: z.string().max(64).optional(),

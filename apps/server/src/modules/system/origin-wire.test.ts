@@ -2,7 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { createRoleWith } from '../../test/crud-helpers.ts';
-import { INITIAL_ADMIN_PASSWORD, USER_PASSWORD, api, buildTestApp, createTestUser, injectAs, testDialects, type TestApp } from '../../test/harness.ts';
+import {
+  INITIAL_ADMIN_PASSWORD,
+  USER_PASSWORD,
+  adminToken,
+  api,
+  buildTestApp,
+  createTestUser,
+  defaultTenantId,
+  injectAs,
+  login,
+  testDialects,
+  type TestApp,
+} from '../../test/harness.ts';
 
 /*
  * Calls made the way the origin console (the JeecgBoot-based ISPS console) makes them: its login form sends the
@@ -105,5 +117,160 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('origin conso
   it('answers that no third-party login is enabled', async () => {
     const answer = await injectAs(app, null, { method: 'GET', url: api(app, '/sys/thirdApp/getEnabledType') });
     expect(answer.envelope).toMatchObject({ success: true, result: { wechat_enterprise: false, dingtalk: false } });
+  });
+});
+
+/*
+ * The origin console's system screens (ant-design-vue-jeecg's src/views/system and src/api/api.js), calling as they
+ * call and reading what they read.
+ */
+describe.each((await testDialects()).filter((d) => d !== 'mysql'))('origin console system screens on %s', (dialect) => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let admin: string;
+  const get = <T = unknown>(path: string, query: Record<string, string> = {}, token = admin) =>
+    injectAs<T>(app, token, { method: 'GET', url: api(app, path), query: { _t: '1764066000', ...query } });
+  const add = async (path: string, payload: Record<string, unknown>) => {
+    const answer = await injectAs<{ id: string }>(app, admin, { method: 'POST', url: api(app, path), payload });
+    expect(answer.envelope.success, answer.envelope.message).toBe(true);
+    return answer.envelope.result.id;
+  };
+  let headOffice: string;
+  let branch: string;
+  let branchCode: string;
+  let memberId: string;
+
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    app = t.app;
+    admin = await adminToken(app);
+    headOffice = await add('/sys/sysDepart/add', { departName: 'Head office', departOrder: 1 });
+    branch = await add('/sys/sysDepart/add', { departName: 'North branch', parentId: headOffice, departOrder: 1 });
+    branchCode = (await app.db.selectFrom('sys_depart').select('org_code').where('id', '=', branch).executeTakeFirstOrThrow()).org_code;
+    await createRoleWith(app, 'gatekeeper', ['system:user:list']);
+    memberId = await createTestUser(app, 'porter', { roles: ['gatekeeper'], orgCodes: [branchCode] });
+    await app.db.updateTable('sys_user').set({ work_no: 'W-7', phone: '13800000007' }).where('id', '=', memberId).execute();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('checks a dictionary item value while it is typed (DictItemModal: /sys/dictItem/dictItemCheck)', async () => {
+    const sex = await app.db.selectFrom('sys_dict').select('id').where('dict_code', '=', 'sex').executeTakeFirstOrThrow();
+    const item = await app.db.selectFrom('sys_dict_item').select(['id', 'item_value']).where('dict_id', '=', sex.id).executeTakeFirstOrThrow();
+    const taken = await get('/sys/dictItem/dictItemCheck', { dictId: sex.id, itemValue: item.item_value }, admin);
+    expect(taken.envelope).toMatchObject({ success: false, code: 500 });
+    expect((await get('/sys/dictItem/dictItemCheck', { dictId: sex.id, itemValue: item.item_value, id: item.id })).envelope.success).toBe(true);
+    expect((await get('/sys/dictItem/dictItemCheck', { dictId: sex.id, itemValue: 'free-value' })).envelope.success).toBe(true);
+  });
+
+  it('lists the enabled tenants for the user form (UserModal: /sys/tenant/queryList), all to an administrator only', async () => {
+    const tenants = await get<Array<{ id: string; name: string }>>('/sys/tenant/queryList');
+    expect(tenants.envelope.result.map((r) => r.id)).toContain(await defaultTenantId(app));
+    expect(tenants.envelope.result[0]).toHaveProperty('name');
+    const porter = await login(app, 'porter', USER_PASSWORD);
+    const own = await get<Array<{ id: string }>>('/sys/tenant/queryList', {}, porter);
+    expect(own.envelope.result.map((r) => r.id)).toEqual([await defaultTenantId(app)]);
+  });
+
+  it("pages a role's users (RoleUserList: /sys/user/userRoleList?roleId=)", async () => {
+    const role = await app.db.selectFrom('sys_role').select('id').where('role_code', '=', 'gatekeeper').executeTakeFirstOrThrow();
+    const page = await get<{ records: Array<Record<string, unknown>>; total: number }>('/sys/user/userRoleList', { roleId: role.id, pageNo: '1', pageSize: '10' });
+    expect(page.envelope.result.total).toBe(1);
+    expect(page.envelope.result.records[0]).toMatchObject({ id: memberId, username: 'porter', realname: 'porter', orgCodeTxt: 'North branch', avatar: null });
+    expect(page.envelope.result.records[0]).toHaveProperty('status_dictText');
+    expect((await get<{ total: number }>('/sys/user/userRoleList', { roleId: role.id, username: 'nobody' })).envelope.result.total).toBe(0);
+  });
+
+  it("names a user's groups for the user form (UserModal: /sys/user/userDepartList?userId=)", async () => {
+    const groups = await get('/sys/user/userDepartList', { userId: memberId });
+    expect(groups.envelope.result).toEqual([{ key: branch, value: branch, title: 'North branch' }]);
+  });
+
+  it('gives user rows the origin’s fields beside ours (UserList: /sys/user/list, queryById)', async () => {
+    const page = await get<{ records: Array<Record<string, unknown>> }>('/sys/user/list', { pageNo: '1', pageSize: '50' });
+    const porter = page.envelope.result.records.find((r) => r.id === memberId);
+    expect(porter).toMatchObject({ orgCodeTxt: 'North branch', departIds: branch, departIds_dictText: 'North branch', avatar: null, selecteddeparts: branch });
+    const adminRow = page.envelope.result.records.find((r) => r.username === 'admin');
+    expect(adminRow).toHaveProperty('avatar');
+    const one = await get<Record<string, unknown>>('/sys/user/queryById', { id: memberId });
+    expect(one.envelope.result).toMatchObject({ orgCodeTxt: 'North branch', departIds: branch });
+  });
+
+  it('answers the role authorisation tree (RoleModal: /sys/role/queryTreeList) with the origin’s node fields', async () => {
+    const tree = await get<{ treeList: Array<Record<string, unknown>>; ids: string[] }>('/sys/role/queryTreeList');
+    const first = tree.envelope.result.treeList[0] as Record<string, unknown>;
+    expect(first).toMatchObject({ key: expect.any(String), title: expect.any(String), slotTitle: expect.any(String), isLeaf: false });
+    expect(first.value).toBe(first.key);
+    expect(tree.envelope.result.ids.length).toBeGreaterThan(10);
+  });
+
+  it('loads the menu screen unpaged as one tree (PermissionList: getPermissionList() with no parameters)', async () => {
+    const tree = await get<Array<Record<string, unknown> & { children?: Array<Record<string, unknown>> }>>('/sys/permission/list');
+    expect(Array.isArray(tree.envelope.result)).toBe(true);
+    const system = tree.envelope.result.find((r) => r.url === '/system');
+    expect(system).toMatchObject({ id: expect.any(String), name: expect.any(String), menuType: 0, component: expect.any(String), route: true, leaf: false });
+    expect(system?.children?.length).toBeGreaterThan(5);
+    // our console pages it as before
+    const paged = await get<{ records: unknown[]; total: number }>('/sys/permission/list', { pageNo: '1', pageSize: '10' });
+    expect(paged.envelope.result.records).toHaveLength(10);
+  });
+
+  it('opens the menu tree level by level (getSystemMenuList, getSystemSubmenu, getSystemSubmenuBatch)', async () => {
+    const roots = await get<Array<Record<string, unknown>>>('/sys/permission/getSystemMenuList');
+    expect(roots.envelope.result.every((r) => r.menuType === 0 && r.children === undefined)).toBe(true);
+    const system = roots.envelope.result.find((r) => r.url === '/system') as Record<string, unknown>;
+    const below = await get<Array<Record<string, unknown>>>('/sys/permission/getSystemSubmenu', { parentId: String(system.id) });
+    expect(below.envelope.result.length).toBeGreaterThan(5);
+    expect(below.envelope.result.every((r) => r.parentId === system.id)).toBe(true);
+    const batch = await get<Record<string, unknown[]>>('/sys/permission/getSystemSubmenuBatch', { parentIds: `${String(system.id)},${String(below.envelope.result[0]?.id)}` });
+    expect(batch.envelope.result[String(system.id)]).toHaveLength(below.envelope.result.length);
+  });
+
+  it("lists and searches a menu's data rules (PermissionDataRuleList: getPermRuleListByPermId, queryPermissionRule)", async () => {
+    const menu = await app.db.selectFrom('sys_permission').select('id').where('url', '=', '/system/user').executeTakeFirstOrThrow();
+    await add('/sys/permission/dataRule/add', { permissionId: menu.id, ruleName: 'Own rows', ruleColumn: 'createBy', ruleConditions: 'eq', ruleValue: '#{sys_user_code}', status: '1' });
+    await add('/sys/permission/dataRule/add', { permissionId: menu.id, ruleName: 'Tenant rows', ruleColumn: 'tenantId', ruleConditions: 'eq', ruleValue: '#{sys_tenant_id}', status: '1' });
+    const all = await get<Array<Record<string, unknown>>>('/sys/permission/getPermRuleListByPermId', { permissionId: menu.id });
+    expect(all.envelope.result.map((r) => r.ruleName).sort()).toEqual(['Own rows', 'Tenant rows']);
+    expect(all.envelope.result.find((r) => r.ruleName === 'Own rows')).toMatchObject({ permissionId: menu.id, ruleColumn: 'createBy', ruleConditions: 'eq', ruleValue: '#{sys_user_code}', status: '1' });
+    const found = await get<Array<Record<string, unknown>>>('/sys/permission/queryPermissionRule', { permissionId: menu.id, ruleName: '*Tenant*' });
+    expect(found.envelope.result.map((r) => r.ruleName)).toEqual(['Tenant rows']);
+  });
+
+  it('draws the group tree as ids (queryIdTree), searches it (searchBy) and shows one’s own groups (queryMyDeptTreeList)', async () => {
+    const ids = await get<Array<{ key: string; title: string; children?: Array<{ key: string }> }>>('/sys/sysDepart/queryIdTree');
+    const head = ids.envelope.result.find((n) => n.key === headOffice);
+    expect(head).toMatchObject({ value: headOffice, title: 'Head office', children: [{ key: branch, value: branch, title: 'North branch' }] });
+
+    const found = await get<Array<Record<string, unknown>>>('/sys/sysDepart/searchBy', { keyWord: 'north' });
+    expect(found.envelope.result).toEqual([expect.objectContaining({ id: branch, key: branch, title: 'North branch', departName: 'North branch', orgCode: branchCode, parentId: headOffice, isLeaf: true })]);
+    const none = await get('/sys/sysDepart/searchBy', { keyWord: 'nowhere' });
+    expect(none.envelope).toMatchObject({ success: false, code: 500 });
+
+    const porter = await login(app, 'porter', USER_PASSWORD);
+    const mine = await get<Array<Record<string, unknown>>>('/sys/sysDepart/queryMyDeptTreeList', {}, porter);
+    expect(mine.envelope.result.map((n) => n.id)).toEqual([branch]);
+  });
+
+  it('pages the root categories with hasChild (SysCategoryList: /sys/category/rootList)', async () => {
+    const root = await add('/sys/category/add', { name: 'Doors', code: 'C01' });
+    await add('/sys/category/add', { name: 'Glass doors', code: 'C01A01', pid: root });
+    await add('/sys/category/add', { name: 'Keys', code: 'C02' });
+    const page = await get<{ records: Array<Record<string, unknown>>; total: number }>('/sys/category/rootList', { pageNo: '1', pageSize: '10', column: 'createTime', order: 'desc' });
+    expect(page.envelope.result.total).toBe(2);
+    expect(page.envelope.result.records.map((r) => [r.name, r.hasChild])).toEqual([
+      ['Doors', '1'],
+      ['Keys', '0'],
+    ]);
+    expect((await get<{ total: number }>('/sys/category/rootList', { name: '*Key*' })).envelope.result.total).toBe(1);
+  });
+
+  it('pages the people of a group and the groups below it (AddressListRight: /sys/user/queryByOrgCodeForAddressList)', async () => {
+    const headCode = (await app.db.selectFrom('sys_depart').select('org_code').where('id', '=', headOffice).executeTakeFirstOrThrow()).org_code;
+    const page = await get<{ records: Array<Record<string, unknown>>; total: number }>('/sys/user/queryByOrgCodeForAddressList', { orgCode: headCode, pageNo: '1', pageSize: '10' });
+    expect(page.envelope.result.total).toBe(1);
+    expect(page.envelope.result.records[0]).toMatchObject({ userId: memberId, realname: 'porter', workNo: 'W-7', departName: 'North branch', phone: '13800000007', email: null });
+    expect((await get<{ total: number }>('/sys/user/queryByOrgCodeForAddressList', { orgCode: headCode, workNo: 'W-8' })).envelope.result.total).toBe(0);
   });
 });

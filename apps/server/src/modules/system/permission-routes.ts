@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  crudPath,
   dataRuleEntity,
   DataRulePath,
   entityDeclarations,
@@ -22,6 +23,8 @@ import { SYSTEM_ADMIN_ROLE, callerOf } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity, readableFields, type CrudContext } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
+import { toApiRow } from '../../platform/crud/values.ts';
+import { escapeLike, likeEscaped } from './like-pattern.ts';
 import { assertMayAddPermissionEntry, assertMayChangeDataRules, assertMayDeletePermissionEntries, assertMayEditPermissionEntry } from '../../platform/grants.ts';
 
 const tags = ['permission'];
@@ -57,8 +60,81 @@ export async function menuDataRules(db: Kysely<Database>, permissionId: string, 
   return rules.map((r) => ({ id: r.id, ruleName: r.rule_name, ruleColumn: r.rule_column, ruleConditions: r.rule_conditions, ruleValue: r.rule_value, status: r.status }));
 }
 
+/** Calls of the origin console's menu screen beyond the generic ones (jeecg-boot's SysPermissionController). */
+const OriginPermissionPath = {
+  /** GET: the level-one menus, without children */
+  getSystemMenuList: '/sys/permission/getSystemMenuList',
+  /** GET ?parentId= : the entries right below a menu */
+  getSystemSubmenu: '/sys/permission/getSystemSubmenu',
+  /** GET ?parentIds=a,b : the entries right below each menu, by parent id */
+  getSystemSubmenuBatch: '/sys/permission/getSystemSubmenuBatch',
+  /** GET ?permissionId= : the data rules of a menu */
+  getPermRuleListByPermId: '/sys/permission/getPermRuleListByPermId',
+  /** GET ?permissionId=&ruleName=&ruleColumn=&ruleValue= : the data rules of a menu matching the search */
+  queryPermissionRule: '/sys/permission/queryPermissionRule',
+} as const;
+
+/** A menu entry as the origin's menu screen reads it (its SysPermissionTree): our fields, its flags as booleans. */
+function originMenuNode(row: Row): Row {
+  return {
+    ...toApiRow(permissionEntity, row),
+    key: row.id,
+    title: row.name,
+    leaf: Number(row.is_leaf) === 1,
+    isLeaf: Number(row.is_leaf) === 1,
+    route: Number(row.is_route) === 1,
+    keepAlive: Number(row.keep_alive) === 1,
+    hidden: Number(row.hidden) === 1,
+    alwaysShow: Number(row.always_show) === 1,
+    internalOrExternal: Number(row.internal_or_external) === 1,
+    permsType: row.perms_type ?? '1',
+  };
+}
+
+/** Every menu entry as one tree ordered by sort number: the origin's menu screen loads it whole. */
+function originMenuTree(rows: Row[]): Row[] {
+  const nodes = new Map(rows.map((r) => [r.id as string, originMenuNode(r)]));
+  const roots: Row[] = [];
+  for (const row of rows) {
+    const node = nodes.get(row.id as string) as Row;
+    const parent = row.parent_id ? nodes.get(row.parent_id as string) : undefined;
+    if (parent) ((parent.children as Row[] | undefined) ?? (parent.children = [])).push(node);
+    else if (!row.parent_id) roots.push(node);
+  }
+  return roots;
+}
+
+const menuRows = (app: FastifyInstance) => app.db.selectFrom('sys_permission').selectAll().where('del_flag', '=', 0).orderBy('sort_no').orderBy('id');
+
 export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const listPermission = permissionCode(permissionEntity, 'list');
+  // the origin's menu screen asks the list without paging and shows the answer as the whole tree (a hook of this
+  // plugin's scope reaches the generated list route)
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'GET' || !request.routeOptions.url?.endsWith(crudPath(permissionEntity, 'list'))) return;
+    if ((request.query as Record<string, unknown> | undefined)?.pageNo !== undefined) return;
+    return reply.send(reply.ok(originMenuTree(await menuRows(app).execute())));
+  });
   registerEntity(app, permissionEntity, {
+    routes: (routes) => {
+      routes.get(OriginPermissionPath.getSystemMenuList, { schema: { tags, summary: 'Level-one menus' }, config: { permission: listPermission } }, async (_request, reply) =>
+        reply.ok((await menuRows(app).where('menu_type', '=', MenuType.levelOne).execute()).map(originMenuNode)),
+      );
+
+      const parentQuery = z.object({ parentId: z.string().regex(ID_PATTERN) });
+      routes.get(OriginPermissionPath.getSystemSubmenu, { schema: { tags, summary: 'Entries right below a menu', querystring: parentQuery }, config: { permission: listPermission } }, async (request, reply) =>
+        reply.ok((await menuRows(app).where('parent_id', '=', (request.query as z.infer<typeof parentQuery>).parentId).execute()).map(originMenuNode)),
+      );
+
+      const parentsQuery = z.object({ parentIds: z.string().max(70_000) });
+      routes.get(OriginPermissionPath.getSystemSubmenuBatch, { schema: { tags, summary: 'Entries right below each menu, by parent id', querystring: parentsQuery }, config: { permission: listPermission } }, async (request, reply) => {
+        const parentIds = splitIds((request.query as z.infer<typeof parentsQuery>).parentIds);
+        if (parentIds.length > 1000 || parentIds.some((id) => !ID_PATTERN.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'parentIds' });
+        const byParent: Record<string, Row[]> = {};
+        if (parentIds.length > 0) for (const row of await menuRows(app).where('parent_id', 'in', parentIds).execute()) (byParent[row.parent_id as string] ??= []).push(originMenuNode(row));
+        return reply.ok(byParent);
+      });
+    },
     columnsOnAdd: () => ({ is_leaf: 1, perms_type: '1' }),
     beforeAdd: ({ app: a, caller }, values) => assertMayAddPermissionEntry(a, caller, values),
     beforeEdit: ({ app: a, caller }, values, existing) => assertMayEditPermissionEntry(a, caller, values, existing),
@@ -85,6 +161,28 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   registerEntity(app, dataRuleEntity, {
+    routes: (routes) => {
+      const listRules = permissionCode(dataRuleEntity, 'list');
+      const rulesOf = (permissionId: string) => app.db.selectFrom('sys_permission_data_rule').selectAll().where('permission_id', '=', permissionId).orderBy('create_time').orderBy('id');
+      const menuQuery = z.object({ permissionId: z.string().regex(ID_PATTERN) });
+      routes.get(OriginPermissionPath.getPermRuleListByPermId, { schema: { tags, summary: 'The data rules of a menu', querystring: menuQuery }, config: { permission: listRules } }, async (request, reply) =>
+        reply.ok((await rulesOf((request.query as z.infer<typeof menuQuery>).permissionId).execute()).map((r) => toApiRow(dataRuleEntity, r))),
+      );
+
+      // a `*x*` value matches where it is contained, any other value exactly (the origin's query generator)
+      const searchQuery = menuQuery.extend(Object.fromEntries(['ruleName', 'ruleColumn', 'ruleConditions', 'ruleValue', 'status'].map((f) => [f, z.string().max(300).optional()])));
+      routes.get(OriginPermissionPath.queryPermissionRule, { schema: { tags, summary: 'The data rules of a menu matching a search', querystring: searchQuery }, config: { permission: listRules } }, async (request, reply) => {
+        const query = request.query as Record<string, string | undefined> & { permissionId: string };
+        let rules = rulesOf(query.permissionId);
+        for (const [field, column] of [['ruleName', 'rule_name'], ['ruleColumn', 'rule_column'], ['ruleConditions', 'rule_conditions'], ['ruleValue', 'rule_value'], ['status', 'status']] as const) {
+          const value = query[field]?.trim();
+          if (!value) continue;
+          const inner = /^\*.*\*$/.test(value) && value.length > 2 ? value.slice(1, -1) : undefined;
+          rules = inner ? rules.where(likeEscaped(column, `%${escapeLike(inner)}%`)) : rules.where(column, '=', value);
+        }
+        return reply.ok((await rules.execute()).map((r) => toApiRow(dataRuleEntity, r)));
+      });
+    },
     beforeAdd: (ctx, values) => checkRule(ctx, values),
     beforeEdit: (ctx, values, existing) => checkRule(ctx, values, existing),
     beforeDelete: async ({ app: a, caller }, rows) => {

@@ -74,6 +74,25 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.ok({ treeList: permissionTree(rows), ids: rows.map((r) => r.id) });
   });
 
+  // the origin console's role authorisation drawer asks the same tree here and reads the origin's tree node fields
+  app.get('/sys/role/queryTreeList', { schema: { tags, summary: 'The whole menu and button tree (origin node fields)' }, config: { permission: authorize } }, async (_request, reply) => {
+    const rows = await app.db.selectFrom('sys_permission').select(['id', 'parent_id', 'name', 'menu_type', 'perms', 'sort_no']).where('del_flag', '=', 0).execute();
+    const ruled = new Set((await app.db.selectFrom('sys_permission_data_rule').select('permission_id').distinct().execute()).map((r) => r.permission_id));
+    const parentOf = new Map(rows.map((r) => [r.id, r.parent_id]));
+    const withOriginFields = (nodes: PermissionTreeNode[]): Array<Record<string, unknown>> =>
+      nodes.map((node) => ({
+        ...node,
+        value: node.key,
+        label: node.title,
+        slotTitle: node.title,
+        parentId: parentOf.get(node.key) ?? null,
+        isLeaf: !node.children?.length,
+        ruleFlag: ruled.has(node.key),
+        ...(node.children ? { children: withOriginFields(node.children) } : {}),
+      }));
+    return reply.ok({ treeList: withOriginFields(permissionTree(rows)), ids: rows.map((r) => r.id) });
+  });
+
   const roleQuery = z.object({ roleId: z.string().regex(ID_PATTERN) });
   app.get(RolePath.queryRolePermission, { schema: { tags, summary: 'Permission ids of a role', querystring: roleQuery }, config: { permission: authorize } }, async (request, reply) => {
     const role = await roles.findById(callerOf(request), (request.query as z.infer<typeof roleQuery>).roleId);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  addressBookEntity,
   addUsersToDepartBody,
   changeUserPasswordBody,
   departEntity,
@@ -7,6 +8,7 @@ import {
   ID_PATTERN,
   isStrongPassword,
   permissionCode,
+  roleEntity,
   splitIds,
   UserAdminPath,
   userAgentEntity,
@@ -14,17 +16,21 @@ import {
   UserStatus,
   type ChangeUserPasswordBody,
 } from '@isps/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf, type CurrentUser } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity, type CrudContext, type RegisteredEntity } from '../../platform/crud/index.ts';
+import { pagingOf, type Query } from '../../platform/crud/query.ts';
+import { toApiRow } from '../../platform/crud/values.ts';
+import { dictionaryOptions } from '../../platform/dictionaries.ts';
 import { tenantScoped } from '../../platform/tenancy.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { assertMayDeleteDepartRoles, assertMayGiveRoles, assertMayManageUsers, roleChanges } from '../../platform/grants.ts';
 import { ADMIN_USERNAME } from '../../db/seed/index.ts';
 import { nextOrgCode } from './depart-service.ts';
+import { escapeLike, likeEscaped } from './like-pattern.ts';
 import { deleteGroupRoles, dropGroupRolesOutsideGroups } from './depart-role-routes.ts';
 
 const tags = ['user'];
@@ -77,12 +83,88 @@ async function log(app: FastifyInstance, caller: CurrentUser, ip: string, conten
   await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, tenantId: caller.tenantId, ip, content: `user: ${content}`, costMs: performance.now() - started });
 }
 
+/** Calls of the origin console's users, roles and address book screens beyond the generic ones. */
+const OriginUserPath = {
+  /** GET ?roleId=&username=&pageNo=&pageSize= : a page of the role's users, rows as the user list's */
+  userRoleList: '/sys/user/userRoleList',
+  /** GET ?userId= : the user's groups as `{ key, value, title }` */
+  userDepartList: '/sys/user/userDepartList',
+  /** GET ?orgCode=&realname=&workNo=&pageNo=&pageSize= : a page of people of a group and the groups below it */
+  queryByOrgCodeForAddressList: '/sys/user/queryByOrgCodeForAddressList',
+} as const;
+
+/** Calls of the origin console's group screens beyond the generic ones. */
+const OriginDepartPath = {
+  /** GET: the group tree as `{ key, value, title, children }` */
+  queryIdTree: '/sys/sysDepart/queryIdTree',
+  /** GET ?keyWord=&myDeptSearch= : the groups whose name contains the word (refused, as not found, when none does) */
+  searchBy: '/sys/sysDepart/searchBy',
+  /** GET: the caller's groups, each with the groups below it */
+  queryMyDeptTreeList: '/sys/sysDepart/queryMyDeptTreeList',
+} as const;
+
+/** The ids of every node of a tree. */
+function treeOfIds(nodes: Row[]): string[] {
+  return nodes.flatMap((n) => [n.id as string, ...treeOfIds((n.children as Row[] | undefined) ?? [])]);
+}
+
+/** The group memberships of users: ids and names, ordered by name. */
+async function groupsOf(app: FastifyInstance, userIds: string[]): Promise<Map<string, Array<{ id: string; name: string; orgCode: string }>>> {
+  const byUser = new Map<string, Array<{ id: string; name: string; orgCode: string }>>();
+  if (userIds.length === 0) return byUser;
+  const rows = await app.db
+    .selectFrom('sys_user_depart as ud')
+    .innerJoin('sys_depart as d', 'd.id', 'ud.dep_id')
+    .select(['ud.user_id', 'd.id', 'd.depart_name', 'd.org_code'])
+    .where('ud.user_id', 'in', userIds)
+    .where('d.del_flag', '=', 0)
+    .orderBy('d.depart_name')
+    .orderBy('d.id')
+    .execute();
+  for (const r of rows) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), { id: r.id, name: r.depart_name, orgCode: r.org_code }]);
+  return byUser;
+}
+
+/**
+ * User rows carry the origin console's fields beside ours: `orgCodeTxt` (the names of the user's groups),
+ * `departIds` with `departIds_dictText` (the groups' ids and names) and `avatar` (null when none).
+ */
+export async function withOriginUserFields(app: FastifyInstance, rows: Row[]): Promise<Row[]> {
+  const ids = rows.map((r) => r.id as string).filter((id) => typeof id === 'string');
+  if (ids.length === 0) return rows;
+  const groups = await groupsOf(app, ids);
+  const avatars = new Map((await app.db.selectFrom('sys_user').select(['id', 'avatar']).where('id', 'in', ids).execute()).map((r) => [r.id, r.avatar]));
+  for (const row of rows) {
+    const mine = groups.get(row.id as string) ?? [];
+    row.orgCodeTxt = mine.map((g) => g.name).join(',');
+    row.departIds = mine.map((g) => g.id).join(',');
+    row.departIds_dictText = mine.map((g) => g.name).join(',');
+    row.avatar = avatars.get(row.id as string) ?? null;
+  }
+  return rows;
+}
+
+/** The routes of the users screen whose answers are user rows (a page or one row). */
+const userRowRoutes = new Set(['list', 'queryById', 'recycleBin'].map((verb) => `${userEntity.basePath}/${verb}`));
+
+async function addOriginUserFields(app: FastifyInstance, request: FastifyRequest, _reply: FastifyReply, payload: unknown) {
+  const url = (request.routeOptions.url ?? '').slice(app.settings.apiPrefix.length);
+  const envelope = payload as { success?: boolean; result?: unknown } | null;
+  if (!userRowRoutes.has(url) || !envelope?.success || !envelope.result || typeof envelope.result !== 'object') return payload;
+  const result = envelope.result as { records?: Row[] } & Row;
+  await withOriginUserFields(app, Array.isArray(result.records) ? result.records : [result]);
+  return payload;
+}
+
 /**
  * The users screen: the generic engine over sys_user (roles and groups as link fields) with hashing, freezing,
  * password resets and agents; the administrator account refuses every one of these
  * ('Administrator account does not allow this operation!').
  */
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  // in this plugin's scope, so that it reaches the generated routes registered below it
+  app.addHook('preSerialization', async (request, reply, payload) => addOriginUserFields(app, request, reply, payload));
+
   const revokeSessions = async (ids: string[]) => {
     for (const id of ids) await app.tokens.revokeAllOf(id);
   };
@@ -272,11 +354,97 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           return reply.ok(map);
         },
       );
+
+      const roleUsersQuery = z.object({ roleId: z.string().regex(ID_PATTERN) }).loose();
+      routes.get(
+        OriginUserPath.userRoleList,
+        { schema: { tags, summary: "A page of a role's users", querystring: roleUsersQuery }, config: { permission: permissionCode(userEntity, 'list') } },
+        async (request, reply) => {
+          const caller = callerOf(request);
+          const { roleId, ...query } = request.query as z.infer<typeof roleUsersQuery>;
+          if (!(await app.crudEntities.get(roleEntity.table)?.findById(caller, roleId))) throw new AppError('notFound', 'crud.notFound');
+          const { pageNo, pageSize } = pagingOf(query as Query);
+          const username = typeof query.username === 'string' ? query.username.replace(/^\*|\*$/g, '').trim() : '';
+          const holders = () =>
+            registered
+              .scoped(caller)
+              .where('id', 'in', app.db.selectFrom('sys_user_role').select('user_id').where('role_id', '=', roleId))
+              .$call((q) => (username ? q.where(likeEscaped('username', `%${escapeLike(username)}%`)) : q));
+          const total = Number((await holders().clearSelect().select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
+          const rows = await holders().orderBy('username').orderBy('id').limit(pageSize).offset((pageNo - 1) * pageSize).execute();
+          const statuses = await dictionaryOptions(app, 'user_status', request.lang);
+          const records = rows.map((r) => {
+            const row = toApiRow(userEntity, r) as Row;
+            row.status_dictText = statuses.find((o) => o.value === String(row.status))?.text ?? String(row.status ?? '');
+            return row;
+          });
+          await withOriginUserFields(app, records);
+          return reply.ok({ records, total, size: pageSize, current: pageNo, pages: Math.ceil(total / pageSize) });
+        },
+      );
+
+      const userQuery = z.object({ userId: z.string().regex(ID_PATTERN) });
+      routes.get(
+        OriginUserPath.userDepartList,
+        { schema: { tags, summary: "A user's groups", querystring: userQuery }, config: { permission: permissionCode(userEntity, 'list') } },
+        async (request, reply) => {
+          const user = await registered.findById(callerOf(request), (request.query as z.infer<typeof userQuery>).userId);
+          if (!user) throw new AppError('notFound', 'crud.notFound');
+          const groups = (await groupsOf(app, [user.id as string])).get(user.id as string) ?? [];
+          return reply.ok(groups.map((g) => ({ key: g.id, value: g.id, title: g.name })));
+        },
+      );
     },
   });
 
   const groups = app.crudEntities.get(departEntity.table) as RegisteredEntity;
   const now = () => new Date(app.clock()).toISOString();
+
+  /** The caller's groups as the origin's group tree nodes (its SysDepartTreeModel): our fields, and key/value/title. */
+  const groupNodes = async (caller: CurrentUser) => {
+    const rows = await groups.scoped(caller).orderBy('depart_order').orderBy('depart_name').orderBy('id').limit(10_000).execute();
+    const nodes = new Map<string, Row>(rows.map((r) => [r.id as string, { ...toApiRow(departEntity, r), key: r.id, value: r.id, title: r.depart_name, departName: r.depart_name }]));
+    for (const node of nodes.values()) node.isLeaf = !rows.some((r) => r.parent_id === node.id);
+    return { rows, nodes };
+  };
+  /** The nodes under `roots` (all roots when none are named), each with its `children`. */
+  const treeOf = (rows: Row[], nodes: Map<string, Row>, rootIds?: ReadonlySet<string>) => {
+    const children = new Map<string, Row[]>();
+    for (const r of rows) if (r.parent_id && nodes.has(r.parent_id as string)) children.set(r.parent_id as string, [...(children.get(r.parent_id as string) ?? []), nodes.get(r.id as string) as Row]);
+    const build = (node: Row, depth: number): Row => {
+      const below = depth < 100 ? (children.get(node.id as string) ?? []).map((c) => build({ ...c }, depth + 1)) : [];
+      return below.length ? { ...node, children: below } : node;
+    };
+    const roots = rows.filter((r) => (rootIds ? rootIds.has(r.id as string) : !r.parent_id || !nodes.has(r.parent_id as string)));
+    return roots.map((r) => build({ ...(nodes.get(r.id as string) as Row) }, 0));
+  };
+
+  app.get(OriginDepartPath.queryIdTree, { schema: { tags, summary: 'The group tree as ids and names' }, config: { permission: permissionCode(departEntity, 'list') } }, async (request, reply) => {
+    const { rows, nodes } = await groupNodes(callerOf(request));
+    const idsOnly = (list: Row[]): Row[] => list.map((n) => ({ key: n.key, value: n.value, title: n.title, ...(n.children ? { children: idsOnly(n.children as Row[]) } : {}) }));
+    return reply.ok(idsOnly(treeOf(rows, nodes)));
+  });
+
+  const searchQuery = z.object({ keyWord: z.string().max(100).optional(), myDeptSearch: z.string().max(10).optional() });
+  app.get(OriginDepartPath.searchBy, { schema: { tags, summary: 'Groups whose name contains a word', querystring: searchQuery }, config: { permission: permissionCode(departEntity, 'list') } }, async (request, reply) => {
+    const caller = callerOf(request);
+    const { keyWord, myDeptSearch } = request.query as z.infer<typeof searchQuery>;
+    const { rows, nodes } = await groupNodes(caller);
+    const word = (keyWord ?? '').trim().toLowerCase();
+    // `myDeptSearch=1`: only among the caller's own groups and the groups below them
+    const mine = myDeptSearch === '1' ? new Set(treeOfIds(treeOf(rows, nodes, new Set((await groupsOf(app, [caller.id])).get(caller.id)?.map((g) => g.id) ?? [])))) : undefined;
+    const found = rows.filter((r) => String(r.depart_name).toLowerCase().includes(word) && (!mine || mine.has(r.id as string))).map((r) => nodes.get(r.id as string) as Row);
+    // the origin answers a search without a match as a refusal it shows as a warning
+    if (found.length === 0) refuse('crud.notFound');
+    return reply.ok(found);
+  });
+
+  app.get(OriginDepartPath.queryMyDeptTreeList, { schema: { tags, summary: "The caller's groups with the groups below them" }, config: { permission: 'authenticated' } }, async (request, reply) => {
+    const caller = callerOf(request);
+    const { rows, nodes } = await groupNodes(caller);
+    const own = new Set((await groupsOf(app, [caller.id])).get(caller.id)?.map((g) => g.id) ?? []);
+    return reply.ok(treeOf(rows, nodes, own));
+  });
 
   app.post(
     UserAdminPath.addUsersToDepart,
@@ -318,6 +486,52 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       for (const userId of ids) await syncOrgCode(app, userId);
       await log(app, caller, request.ip, `remove ${ids.join(',')} from group ${depId}`, started);
       return reply.ok({ count: ids.length }, 'depart.usersRemoved', { count: String(ids.length) });
+    },
+  );
+
+  const addressQuery = z.object({ orgCode: z.string().max(64).optional(), realname: z.string().max(100).optional(), workNo: z.string().max(100).optional() }).loose();
+  app.get(
+    OriginUserPath.queryByOrgCodeForAddressList,
+    { schema: { tags, summary: 'A page of the people of a group and the groups below it', querystring: addressQuery }, config: { permission: permissionCode(addressBookEntity, 'list') } },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const query = request.query as z.infer<typeof addressQuery>;
+      const { pageNo, pageSize } = pagingOf(query as Query);
+      const people = () => {
+        let q = users.scoped(caller);
+        if (query.orgCode) {
+          const inGroup = app.db
+            .selectFrom('sys_user_depart as ud')
+            .innerJoin('sys_depart as d', 'd.id', 'ud.dep_id')
+            .select('ud.user_id')
+            .where('d.del_flag', '=', 0)
+            .where(likeEscaped('d.org_code', `${escapeLike(query.orgCode)}%`));
+          q = q.where('id', 'in', inGroup);
+        }
+        if (query.realname?.trim()) q = q.where(likeEscaped('realname', `%${escapeLike(query.realname.trim())}%`));
+        if (query.workNo?.trim()) q = q.where(likeEscaped('work_no', `%${escapeLike(query.workNo.trim())}%`));
+        return q;
+      };
+      const total = Number((await people().clearSelect().select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
+      const rows = await people().orderBy('realname').orderBy('id').limit(pageSize).offset((pageNo - 1) * pageSize).execute();
+      const groups = await groupsOf(app, rows.map((r) => r.id as string));
+      const records = rows.map((r) => {
+        const mine = groups.get(r.id as string) ?? [];
+        return {
+          id: r.id,
+          userId: r.id,
+          username: r.username,
+          realname: r.realname,
+          workNo: r.work_no ?? null,
+          phone: r.phone ?? null,
+          email: r.email ?? null,
+          post: null,
+          orgCode: r.org_code ?? null,
+          departName: mine.map((g) => g.name).join(','),
+          departIds: mine.map((g) => g.id).join(','),
+        };
+      });
+      return reply.ok({ records, total, size: pageSize, current: pageNo, pages: Math.ceil(total / pageSize) });
     },
   );
 
