@@ -10,9 +10,11 @@ import { Perm, UPLOAD_MAX_BYTES } from '@isps/contract';
 import { resolveDataSourceKey, resolveTokenPepper, type Config } from './config.ts';
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
+import { gatewayPlugin, type GatewayOptions } from './gateway/index.ts';
 import { seedIfEmpty, syncSeededMenus, type SeedOutcome } from './db/seed/index.ts';
 import { accountPlugin } from './modules/account/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
+import { deviceRoutes } from './modules/device/index.ts';
 import { messageRoutes } from './modules/message/index.ts';
 import { monitorRoutes } from './modules/monitor/index.ts';
 import { createUser, findActiveUserById, findActiveUserByName, jobSchedulerPlugin, startSession, systemRoutes } from './modules/system/index.ts';
@@ -29,6 +31,7 @@ import { realtimePlugin } from './platform/realtime/index.ts';
 import { SecretBox } from './platform/secret-box.ts';
 import { servicesPlugin } from './platform/services.ts';
 import { staticConsole } from './platform/static-console.ts';
+import { envelopeToWire } from './platform/wire-time.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,6 +43,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** extra routes registered under API_PREFIX after the product's own (tests use it for failure paths) */
   extraRoutes?: (app: FastifyInstance) => Promise<void>;
+  /** device link settings beyond the environment (tests give each run its own topic root) */
+  gateway?: GatewayOptions;
 }
 
 const contentSecurityPolicy = {
@@ -103,11 +108,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(i18nPlugin);
   await app.register(errorsPlugin);
   app.addHook('preValidation', refuseNulCharacters);
+  // every answer's stored UTC instants leave as `yyyy-MM-dd HH:mm:ss` in TIME_ZONE (DESIGN section 5)
+  app.addHook('preSerialization', async (_request, _reply, payload) => envelopeToWire(payload, config.timeZone));
   // before any plugin that adds routes, so every route (docs included) passes through the access declaration
   await app.register(accessPlugin);
   await app.register(eventBusPlugin);
   await app.register(realtimePlugin);
   await app.register(jobSchedulerPlugin);
+  await app.register(gatewayPlugin, options.gateway ?? {});
 
   await app.register(helmet, { contentSecurityPolicy });
   // spreadsheet imports and uploads: one file per request, bounded
@@ -151,6 +159,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(systemRoutes);
       await api.register(dashboardRoutes);
       await api.register(messageRoutes);
+      await api.register(deviceRoutes);
       if (options.extraRoutes) await api.register(options.extraRoutes);
     },
     { prefix: config.apiPrefix },

@@ -58,6 +58,14 @@ describe('configuration', () => {
     expect(problemsOf({ CAS_SERVICE_URL: 'console/user/apilogin' }).join()).toContain('CAS_SERVICE_URL');
   });
 
+  it('takes TIME_ZONE as an IANA zone name, the machine\'s zone by default', () => {
+    expect(loadConfig({}).timeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(loadConfig({ TIME_ZONE: 'Asia/Tokyo' }).timeZone).toBe('Asia/Tokyo');
+    expect(loadConfig({ TIME_ZONE: 'UTC' }).timeZone).toBe('UTC');
+    expect(problemsOf({ TIME_ZONE: 'Mars/Olympus_Mons' })).toEqual(['TIME_ZONE must be an IANA time zone name such as Asia/Shanghai, Europe/Berlin or UTC; got "Mars/Olympus_Mons"']);
+    expect(problemsOf({ TIME_ZONE: '+09:00' })).toHaveLength(1);
+  });
+
   it('never echoes a rejected secret', () => {
     const [problem] = problemsOf({ ADMIN_PASSWORD: 'short' });
     expect(problem).toContain('ADMIN_PASSWORD');

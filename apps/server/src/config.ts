@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { isTimeZone, machineTimeZone } from './platform/wire-time.ts';
 
 export type DatabaseDialect = 'sqlite' | 'postgres' | 'mysql';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -36,6 +37,8 @@ export interface Config {
   casServerUrl: string | null;
   /** the console's own CAS service URL (CAS_SERVICE_URL): tickets are validated for it only, never for a URL a caller names */
   casServiceUrl: string | null;
+  /** IANA zone of the `yyyy-MM-dd HH:mm:ss` times on the wire (TIME_ZONE, default the machine's); storage is UTC */
+  timeZone: string;
   /** connect-and-answer limit of connections a user can aim (data-source test, SMS webhook, CAS server) */
   outboundTimeoutMs: number;
 }
@@ -79,6 +82,7 @@ const rules = {
   SMS_PROVIDER: { schema: z.enum(['log', 'webhook']), allowed: 'log or webhook' } as Rule<'log' | 'webhook'>,
   SMS_WEBHOOK_URL: { schema: z.string().regex(/^https?:\/\/.+/), allowed: 'an http(s):// URL' } as Rule<string>,
   CAS_SERVER_URL: { schema: z.string().regex(/^https?:\/\/[^?#]+$/), allowed: 'the http(s):// base URL of the CAS server, without query' } as Rule<string>,
+  TIME_ZONE: { schema: z.string().refine(isTimeZone), allowed: 'an IANA time zone name such as Asia/Shanghai, Europe/Berlin or UTC' } as Rule<string>,
   CAS_SERVICE_URL: { schema: z.string().regex(/^https?:\/\/[^#\s]+$/), allowed: "the http(s):// URL of the console's CAS login page" } as Rule<string>,
 };
 
@@ -129,6 +133,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsWebhookUrl: read('SMS_WEBHOOK_URL') ?? null,
     casServerUrl: read('CAS_SERVER_URL') ?? null,
     casServiceUrl: read('CAS_SERVICE_URL') ?? null,
+    timeZone: read('TIME_ZONE') ?? machineTimeZone(),
   };
   if (config.smsProvider === 'webhook' && !config.smsWebhookUrl) problems.push('SMS_WEBHOOK_URL must be set when SMS_PROVIDER is webhook');
   if (problems.length > 0) throw new ConfigError(problems);
@@ -156,6 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sms: { provider: config.smsProvider as 'log' | 'webhook', webhookUrl: config.smsWebhookUrl },
     casServerUrl: config.casServerUrl ? config.casServerUrl.replace(/\/+$/, '') : null,
     casServiceUrl: config.casServiceUrl,
+    timeZone: config.timeZone,
     outboundTimeoutMs: 5000,
   };
 }

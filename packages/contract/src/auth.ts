@@ -127,6 +127,8 @@ export interface PermissionResult {
   menu: MenuItem[];
   auth: AuthItem[];
   allAuth: AuthItem[];
+  /** the site's TIME_ZONE: the zone of every `yyyy-MM-dd HH:mm:ss` time on the wire (the console converts to the reader's) */
+  timeZone?: string;
 }
 
 export interface CaptchaResult {

@@ -147,6 +147,10 @@ export function testConfig(namespace: TestNamespace, options: TestAppOptions = {
     ADMIN_PASSWORD: INITIAL_ADMIN_PASSWORD,
     TOKEN_PEPPER: 'test-pepper-0123456789-0123456789-abcdef',
     LOG_LEVEL: 'silent',
+    // no embedded MQTT broker unless a test asks for one on a port of its own
+    MQTT_PORT: '0',
+    // answers' times do not depend on the machine running the tests
+    TIME_ZONE: 'UTC',
     ...(options.redis ? { REDIS_URL } : {}),
     ...options.env,
   });

@@ -7,7 +7,6 @@ import {
   RealtimeCmd,
   SendStatus,
   announcementProblem,
-  parseTime,
   splitIds,
   type Announcement,
   type AnnouncementInput,
@@ -24,6 +23,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { CurrentUser } from '../../platform/access.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { tenantScoped, writeTenant } from '../../platform/tenancy.ts';
+import { requireWireTime } from '../../platform/wire-time.ts';
 import type { Database, SysAnnouncement } from '../../db/schema.ts';
 import { contains, pageOf } from './list-helpers.ts';
 import { sanitizeRichText } from './sanitize.ts';
@@ -34,10 +34,10 @@ function nowIso(app: FastifyInstance): string {
   return new Date(app.clock()).toISOString();
 }
 
-/** Times are kept as UTC ISO strings (DESIGN section 8) whatever form the form sent. */
-function storedTime(value: string | null | undefined): string | null {
-  if (!value) return null;
-  return parseTime(value)?.toISOString() ?? null;
+/** Times are kept as UTC ISO strings (DESIGN section 8): given as `yyyy-MM-dd HH:mm:ss` in TIME_ZONE or with an offset. */
+function storedTime(value: string | null | undefined, timeZone: string, name: string): string | null {
+  if (!value?.trim()) return null;
+  return requireWireTime(value, timeZone, 'datetime', name);
 }
 
 function blankToNull(value: string | null | undefined): string | null {
@@ -79,12 +79,13 @@ export function toAnnouncement(row: Row, readFlag?: 0 | 1): Announcement {
 
 /** The authored columns of an input that passed `announcementProblem`. */
 function authoredColumns(input: AnnouncementInput) {
+  // the times were made stored ones by `validate`
   const msgType = input.msgType as string;
   return {
     titile: (input.titile as string).trim(),
     msg_content: sanitizeRichText(input.msgContent ?? null),
-    start_time: storedTime(input.startTime),
-    end_time: storedTime(input.endTime),
+    start_time: input.startTime || null,
+    end_time: input.endTime || null,
     priority: input.priority ?? 'L',
     msg_category: input.msgCategory as string,
     msg_type: msgType,
@@ -101,9 +102,12 @@ function authoredColumns(input: AnnouncementInput) {
   };
 }
 
-function validate(input: AnnouncementInput): void {
-  const problem = announcementProblem(input);
+/** The input with its times as stored, once it keeps every rule. */
+function validate(input: AnnouncementInput, timeZone: string): AnnouncementInput {
+  const stored = { ...input, startTime: storedTime(input.startTime, timeZone, 'startTime'), endTime: storedTime(input.endTime, timeZone, 'endTime') };
+  const problem = announcementProblem(stored);
   if (problem) throw new AppError('badRequest', problem);
+  return stored;
 }
 
 /** The caller's announcements (their tenant's), not deleted. */
@@ -136,9 +140,8 @@ export async function listAnnouncements(app: FastifyInstance, caller: CurrentUse
 }
 
 export async function addAnnouncement(app: FastifyInstance, caller: CurrentUser, input: AnnouncementInput): Promise<Announcement> {
-  validate(input);
   const row: Insertable<Database['sys_announcement']> = {
-    ...authoredColumns(input),
+    ...authoredColumns(validate(input, app.settings.timeZone)),
     id: randomUUID(),
     sender: blankToNull(input.sender) ?? caller.username,
     send_status: SendStatus.draft,
@@ -159,9 +162,8 @@ export async function editAnnouncement(app: FastifyInstance, caller: CurrentUser
   const existing = toAnnouncement(await findLive(app, caller, id));
   const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   const merged = { ...existing, ...given } as AnnouncementInput;
-  validate(merged);
   await tenantScoped(app.db.updateTable('sys_announcement'), caller)
-    .set({ ...authoredColumns(merged), sender: blankToNull(merged.sender) ?? existing.sender, update_by: caller.username, update_time: nowIso(app) })
+    .set({ ...authoredColumns(validate(merged, app.settings.timeZone)), sender: blankToNull(merged.sender) ?? existing.sender, update_by: caller.username, update_time: nowIso(app) })
     .where('id', '=', id)
     .execute();
   return toAnnouncement(await findLive(app, caller, id));

@@ -54,7 +54,7 @@ describe.each(await testDialects())('scheduled jobs on %s', (dialect) => {
     await call('GET', `${QuartzJobPath.execute}?id=${heartbeat}`);
     const history = await runs(heartbeat);
     expect(history).toHaveLength(2);
-    for (const run of history) expect(new Date(String(run.fireTime)).toISOString()).toBe(run.fireTime);
+    for (const run of history) expect(run.fireTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(history[0]).toMatchObject({ manual: 1, success: 1, message: 'alive' });
     expect(Number(history[0]?.costMs)).toBeGreaterThanOrEqual(0);
     expect((await call('GET', `${QuartzJobPath.execute}?id=no-such-job`)).statusCode).toBe(404);
@@ -121,7 +121,7 @@ describe.each(await testDialects())('scheduled jobs on %s', (dialect) => {
       const outcomes = await Promise.all(firings.flatMap((at) => [app.jobScheduler.fire(heartbeat, at), second.app.jobScheduler.fire(heartbeat, at)]));
       expect(outcomes.filter((o) => o.ran)).toHaveLength(3);
       const scheduled = (await runs(heartbeat)).filter((r) => r.manual === 0 && String(r.fireTime).startsWith('2030-01-01'));
-      expect(scheduled.map((r) => r.fireTime).sort()).toEqual(firings.map((f) => f.toISOString()));
+      expect(scheduled.map((r) => r.fireTime).sort()).toEqual(firings.map((f) => f.toISOString().slice(0, 19).replace('T', ' ')));
       // and the schedule itself fires: within the next five-second slot a run appears
       await expect.poll(async () => (await runs(heartbeat)).filter((r) => r.manual === 0 && !String(r.fireTime).startsWith('2030')).length, { timeout: 12_000, interval: 500 }).toBeGreaterThan(0);
       const live = (await runs(heartbeat)).filter((r) => r.manual === 0 && !String(r.fireTime).startsWith('2030'));

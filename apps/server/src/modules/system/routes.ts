@@ -53,7 +53,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     ApiPath.userPermission,
     { schema: { tags, summary: 'Menu tree and button permissions of the caller' }, config: { permission: 'authenticated', allowWhilePasswordChangeDue: true } },
-    async (request, reply) => reply.ok(await permissionResultOf(app, callerOf(request))),
+    async (request, reply) => reply.ok({ ...(await permissionResultOf(app, callerOf(request))), timeZone: app.settings.timeZone }),
   );
 
   app.get(

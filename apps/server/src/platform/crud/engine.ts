@@ -31,6 +31,7 @@ import { activeDataRules, ruleConditions } from './data-rules.ts';
 import { readWorkbook, streamWorkbook } from './excel.ts';
 import { listConditions, pagingOf, sortOf, type Query } from './query.ts';
 import { linkFields, linkIds, readableFields, toApiRow, toColumns, validateInput } from './values.ts';
+import { toWire } from '../wire-time.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
@@ -303,7 +304,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
 
   /** Validates and inserts one row; the add route and every imported row go through here. */
   async function addRow(ctx: CrudContext, input: Row): Promise<string> {
-    const validated = validateInput(entity, input, 'add', ctx.lang);
+    const validated = validateInput(entity, input, 'add', ctx.lang, app.settings.timeZone);
     if (!validated.ok) throw new AppError('badRequest', 'error.validation', { message: validated.message });
     const values = validated.values;
     await checkAdminOnlyFields(app, entity, ctx.caller, values);
@@ -346,7 +347,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
       const part = parts[name] as { type?: string; value?: unknown } | undefined;
       if (part?.type === 'field' && typeof part.value === 'string' && part.value !== '') given[name] = part.value;
     }
-    const validated = validateInput(entity, given, 'edit', ctx.lang);
+    const validated = validateInput(entity, given, 'edit', ctx.lang, app.settings.timeZone);
     if (!validated.ok) throw new AppError('badRequest', 'error.validation', { message: validated.message });
     return given;
   }
@@ -378,7 +379,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
 
   /** The rows a list or export reads: tenant and deletion scope, the caller's data rules, then the query's filters. */
   const listRows = async (caller: CurrentUser, query: Query, deleted = false) => {
-    const conditions = listConditions(entity, query);
+    const conditions = listConditions(entity, query, app.settings.timeZone);
     const rules = ruleConditions(await activeDataRules(app, entity, caller));
     return registered.scoped(caller, { deleted }).where((eb) => eb.and([...rules(eb), ...conditions(eb)]));
   };
@@ -446,7 +447,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const id = requireId(body.id);
         const existing = await registered.findById(ctx.caller, id);
         if (!existing) throw new AppError('notFound', 'crud.notFound');
-        const validated = validateInput(entity, body, 'edit', ctx.lang);
+        const validated = validateInput(entity, body, 'edit', ctx.lang, app.settings.timeZone);
         if (!validated.ok) throw new AppError('badRequest', 'error.validation', { message: validated.message });
         const values = validated.values;
         const keptSeeded = new Set(await unchangedSeededColumns(app, table, existing, toColumns(entity, values)));
@@ -497,7 +498,9 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
       routes.put(crudPath(entity, 'putRecycleBin'), { schema: { tags, summary: `Restore ${entity.name}` }, config: { permission: perm('recycleBin') } }, async (request, reply) => {
         const started = performance.now();
         const ctx = contextOf(request);
-        const ids = requireIds((request.body as Row | undefined)?.ids);
+        // `userIds`: the origin console's users recycle bin names them so
+        const body = request.body as Row | undefined;
+        const ids = requireIds(body?.ids ?? body?.userIds);
         if (hooks.beforeRestore) await hooks.beforeRestore(ctx, await registered.scoped(ctx.caller, { deleted: true }).where('id', 'in', ids).execute());
         await applyScope(entity, ctx.caller, db.updateTable(table).set({ del_flag: 0, update_by: ctx.caller.username, update_time: nowIso(app) }) as UpdateQueryBuilder<Row, string, string, Row>, true)
           .where('id', 'in', ids)
@@ -509,7 +512,8 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
       routes.delete(crudPath(entity, 'deleteRecycleBin'), { schema: { tags, summary: `Delete ${entity.name} completely` }, config: { permission: perm('recycleBin') } }, async (request, reply) => {
         const started = performance.now();
         const ctx = contextOf(request);
-        const ids = requireIds((request.query as Query).ids);
+        const query = request.query as Query;
+        const ids = requireIds(query.ids ?? query.userIds);
         const rows = await registered.scoped(ctx.caller, { deleted: true }).where('id', 'in', ids).execute();
         // none of them in the caller's recycle bin: hooks never run on an empty selection (an empty IN fails on PostgreSQL)
         if (rows.length === 0) throw new AppError('notFound', 'crud.notFound');
@@ -539,7 +543,8 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         async function* pages() {
           let rows = first;
           for (let offset = 0; rows.length > 0; ) {
-            yield await withDictText(rows, ctx.lang);
+            // a spreadsheet shows times as the wire does: `yyyy-MM-dd HH:mm:ss` in TIME_ZONE
+            yield toWire(await withDictText(rows, ctx.lang), app.settings.timeZone);
             offset += rows.length;
             if (rows.length < EXPORT_PAGE || offset >= MAX_EXPORT_ROWS) return;
             rows = await pageOf(offset);

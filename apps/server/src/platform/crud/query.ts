@@ -1,7 +1,8 @@
-import { MAX_PAGE_SIZE, SUPER_QUERY_RULES, columnOf, parseTime, type EntityDeclaration, type MatchKind } from '@isps/contract';
+import { MAX_PAGE_SIZE, SUPER_QUERY_RULES, columnOf, type EntityDeclaration, type MatchKind } from '@isps/contract';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../envelope.ts';
+import { requireWireTime } from '../wire-time.ts';
 import { readableFields, type FieldInfo } from './values.ts';
 
 // The engine works on tables named by declarations, so its builder is untyped; names come only from declarations.
@@ -41,13 +42,13 @@ export function sortOf(entity: EntityDeclaration, query: Query): { column: strin
   return { column: info?.column ?? columnOf(entity, field), order };
 }
 
-/** A value as the column stores it, or undefined when it cannot be one (the condition is then dropped). */
-function typed(info: FieldInfo, text: string): string | number | undefined {
+/**
+ * A value as the column stores it, or undefined when it cannot be one (the condition is then dropped). A time is read
+ * in the site's zone (or with its offset) and must be one: anything else is a 400.
+ */
+function typed(info: FieldInfo, text: string, timeZone: string): string | number | undefined {
   if (info.kind === 'integer') return /^-?\d{1,15}$/.test(text.trim()) ? Number(text.trim()) : undefined;
-  if (info.kind === 'datetime' || info.kind === 'date') {
-    const time = parseTime(text);
-    return time ? time.toISOString() : undefined;
-  }
+  if (info.kind === 'datetime' || info.kind === 'date') return text.trim() === '' ? undefined : requireWireTime(text, timeZone, info.kind, info.name);
   return text;
 }
 
@@ -62,26 +63,26 @@ function like(eb: Eb, info: FieldInfo, pattern: string): Condition | undefined {
 }
 
 /** One filter parameter with the DESIGN section 5 syntax: `*x*`, `x*`, `*x`, `a,b`, `!x`; plain by match kind. */
-function filterCondition(eb: Eb, info: FieldInfo, kind: MatchKind, raw: string): Condition | undefined {
+function filterCondition(eb: Eb, info: FieldInfo, kind: MatchKind, raw: string, timeZone: string): Condition | undefined {
   const text = raw.trim();
   if (text === '') return undefined;
   if (text.startsWith('!') && text.length > 1) {
-    const value = typed(info, text.slice(1));
+    const value = typed(info, text.slice(1), timeZone);
     return value === undefined ? undefined : eb.or([eb(info.column, '<>', value), eb(info.column, 'is', null)]);
   }
   if (text.length > 2 && text.startsWith('*') && text.endsWith('*')) return like(eb, info, `%${escapeLike(text.slice(1, -1))}%`);
   if (text.length > 1 && text.endsWith('*')) return like(eb, info, `${escapeLike(text.slice(0, -1))}%`);
   if (text.length > 1 && text.startsWith('*')) return like(eb, info, `%${escapeLike(text.slice(1))}`);
   if (text.includes(',')) {
-    const values = text.split(',').slice(0, 100).map((v) => typed(info, v.trim())).filter((v) => v !== undefined && v !== '');
+    const values = text.split(',').slice(0, 100).map((v) => typed(info, v.trim(), timeZone)).filter((v) => v !== undefined && v !== '');
     return values.length > 0 ? eb(info.column, 'in', values) : undefined;
   }
-  if (kind === 'contains') return like(eb, info, `%${escapeLike(text)}%`) ?? eqCondition(eb, info, text);
-  return eqCondition(eb, info, text);
+  if (kind === 'contains') return like(eb, info, `%${escapeLike(text)}%`) ?? eqCondition(eb, info, text, timeZone);
+  return eqCondition(eb, info, text, timeZone);
 }
 
-function eqCondition(eb: Eb, info: FieldInfo, text: string): Condition | undefined {
-  const value = typed(info, text);
+function eqCondition(eb: Eb, info: FieldInfo, text: string, timeZone: string): Condition | undefined {
+  const value = typed(info, text, timeZone);
   return value === undefined ? undefined : eb(info.column, '=', value);
 }
 
@@ -110,7 +111,13 @@ function safeDecode(text: string): string | undefined {
   }
 }
 
-function superCondition(eb: Eb, info: FieldInfo, rule: (typeof SUPER_QUERY_RULES)[number], val: string | number | null | undefined): Condition | undefined {
+function superCondition(
+  eb: Eb,
+  info: FieldInfo,
+  rule: (typeof SUPER_QUERY_RULES)[number],
+  val: string | number | null | undefined,
+  timeZone: string,
+): Condition | undefined {
   const text = val === null || val === undefined ? '' : String(val);
   const column = info.column;
   switch (rule) {
@@ -122,21 +129,22 @@ function superCondition(eb: Eb, info: FieldInfo, rule: (typeof SUPER_QUERY_RULES
       return text === '' ? undefined : like(eb, info, `%${escapeLike(text)}%`);
     case 'in':
     case 'not_in': {
-      const values = text.split(',').slice(0, 100).map((v) => typed(info, v.trim())).filter((v) => v !== undefined && v !== '');
+      const values = text.split(',').slice(0, 100).map((v) => typed(info, v.trim(), timeZone)).filter((v) => v !== undefined && v !== '');
       if (values.length === 0) return undefined;
       return eb(column, rule === 'in' ? 'in' : 'not in', values);
     }
     default: {
-      const value = typed(info, text);
-      if (value === undefined || text === '') return undefined;
+      if (text === '') return undefined;
+      const value = typed(info, text, timeZone);
+      if (value === undefined) return undefined;
       const op = { eq: '=', ne: '<>', gt: '>', ge: '>=', lt: '<', le: '<=' }[rule] as '=' | '<>' | '>' | '>=' | '<' | '<=';
       return eb(column, op, value);
     }
   }
 }
 
-/** The WHERE conditions of a list or export from its query parameters; only declared fields can take part. */
-export function listConditions(entity: EntityDeclaration, query: Query) {
+/** The WHERE conditions of a list or export from its query parameters; only declared fields can take part. Times are read in `timeZone`. */
+export function listConditions(entity: EntityDeclaration, query: Query, timeZone: string) {
   const fields = readableFields(entity);
   return (eb: Eb): Condition[] => {
     const conditions: Condition[] = [];
@@ -154,16 +162,16 @@ export function listConditions(entity: EntityDeclaration, query: Query) {
       if (!info) continue;
       const value = single(query[name]);
       if (value !== undefined) {
-        const condition = filterCondition(eb, info, kind, value);
+        const condition = filterCondition(eb, info, kind, value, timeZone);
         if (condition) conditions.push(condition);
       }
       if (kind === 'range') {
         const begin = single(query[`${name}_begin`]);
         const end = single(query[`${name}_end`]);
-        const from = begin ? typed(info, begin) : undefined;
+        const from = begin?.trim() ? typed(info, begin, timeZone) : undefined;
         // a date-only end includes its whole day
         const endText = end && /^\d{4}-\d{2}-\d{2}$/.test(end.trim()) && info.kind === 'datetime' ? `${end.trim()} 23:59:59` : end;
-        const to = endText ? typed(info, endText) : undefined;
+        const to = endText?.trim() ? typed(info, endText, timeZone) : undefined;
         if (from !== undefined) conditions.push(eb(info.column, '>=', from));
         if (to !== undefined) conditions.push(eb(info.column, '<=', info.kind === 'datetime' && typeof to === 'string' ? to.replace(/\.000Z$/, '.999Z') : to));
       }
@@ -173,7 +181,7 @@ export function listConditions(entity: EntityDeclaration, query: Query) {
       const parts = parseSuperQuery(superText)
         .map((c) => {
           const info = fields.get(c.field);
-          return info ? superCondition(eb, info, c.rule, c.val) : undefined;
+          return info ? superCondition(eb, info, c.rule, c.val, timeZone) : undefined;
         })
         .filter((c): c is Condition => c !== undefined);
       if (parts.length > 0) conditions.push(single(query.superQueryMatchType)?.toLowerCase() === 'or' ? eb.or(parts) : eb.and(parts));

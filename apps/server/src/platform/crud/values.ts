@@ -3,7 +3,6 @@ import {
   columnOf,
   entityLabel,
   issueText,
-  parseTime,
   splitIds,
   translate,
   type EntityDeclaration,
@@ -12,6 +11,7 @@ import {
   type LinkDeclaration,
 } from '@isps/contract';
 import type { z } from 'zod';
+import { parseWireTime } from '../wire-time.ts';
 
 /** A field the engine may read, filter or sort by: a declared one or an audit column. */
 export interface FieldInfo {
@@ -52,9 +52,15 @@ export function toApiRow(entity: EntityDeclaration, row: Record<string, unknown>
   const out: Record<string, unknown> = {};
   for (const info of readableFields(entity).values()) {
     const value = row[info.column];
-    out[info.name] = info.kind === 'integer' && value !== null && value !== undefined ? Number(value) : (value ?? null);
+    if (info.kind === 'date' && typeof value === 'string') out[info.name] = calendarDay(value);
+    else out[info.name] = info.kind === 'integer' && value !== null && value !== undefined ? Number(value) : (value ?? null);
   }
   return out;
+}
+
+/** A date is its day, `yyyy-MM-dd`; rows written before dates were kept so held the UTC midnight of that day. */
+function calendarDay(value: string): string {
+  return /^\d{4}-\d{2}-\d{2}T00:00:00(\.0+)?Z$/.test(value) ? value.slice(0, 10) : value;
 }
 
 export type Validated = { ok: true; values: Record<string, unknown> } | { ok: false; message: string };
@@ -82,9 +88,9 @@ export function issueMessage(lang: Language, label: string, issue: z.core.$ZodIs
 
 /**
  * Validates an add (every required field present) or an edit (only the fields given) with the declared schemas.
- * Unknown keys are dropped; write-only fields left empty on edit keep their stored value.
+ * Unknown keys are dropped; write-only fields left empty on edit keep their stored value. Times are read in `timeZone`.
  */
-export function validateInput(entity: EntityDeclaration, input: Record<string, unknown>, mode: 'add' | 'edit', lang: Language): Validated {
+export function validateInput(entity: EntityDeclaration, input: Record<string, unknown>, mode: 'add' | 'edit', lang: Language, timeZone: string): Validated {
   const values: Record<string, unknown> = {};
   for (const [name, decl] of Object.entries(entity.fields)) {
     if (decl.readOnly) continue;
@@ -107,7 +113,11 @@ export function validateInput(entity: EntityDeclaration, input: Record<string, u
     const parsed = decl.schema.safeParse(value);
     if (!parsed.success) return { ok: false, message: issueMessage(lang, decl.label, parsed.error.issues[0] as z.core.$ZodIssue, value) };
     let stored = parsed.data;
-    if (decl.kind === 'datetime' || decl.kind === 'date') stored = parseTime(String(stored))?.toISOString() ?? null;
+    // a time given in TIME_ZONE (or with an offset) is stored in UTC; a date as its day
+    if (decl.kind === 'datetime' || decl.kind === 'date') {
+      stored = parseWireTime(String(stored), timeZone, decl.kind);
+      if (stored === null) return { ok: false, message: translate(lang, 'validation.dateTime', { field: entityLabel(lang, decl.label) }) };
+    }
     values[name] = stored;
   }
   return { ok: true, values };

@@ -39,7 +39,11 @@ export class RealtimeHub {
   private unsubscribers: Array<() => Promise<void>> = [];
   private pinger: NodeJS.Timeout | null = null;
 
-  constructor(private readonly bus: EventBus) {}
+  constructor(
+    private readonly bus: EventBus,
+    /** the message as the socket sends it (times in the wire format) */
+    private readonly onWire: (message: RealtimeMessage) => RealtimeMessage = (message) => message,
+  ) {}
 
   async start(pingIntervalMs: number): Promise<void> {
     this.unsubscribers.push(
@@ -129,7 +133,8 @@ export class RealtimeHub {
     return total;
   }
 
-  private deliverLocally({ to, message }: Delivery): void {
+  private deliverLocally({ to, message: sent }: Delivery): void {
+    const message = this.onWire(sent);
     const targets = to === null ? [...this.sockets.values()] : to.map((id) => this.sockets.get(id)).filter((s) => s !== undefined);
     for (const set of targets) for (const socket of set) send(socket, message);
   }

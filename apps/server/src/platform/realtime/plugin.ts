@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../access.ts';
 import { AppError } from '../envelope.ts';
+import { toWire } from '../wire-time.ts';
 import { RealtimeHub } from './hub.ts';
 
 declare module 'fastify' {
@@ -39,7 +40,8 @@ function tokenFromSubprotocol(app: FastifyInstance): void {
 /** The websocket hub: `GET {API_PREFIX}/websocket/{userId}` and the `app.realtime` service. */
 export const realtimePlugin = fp<RealtimeOptions>(
   async (app, options) => {
-    const hub = new RealtimeHub(app.eventBus);
+    // times in a message leave as every answer's do: `yyyy-MM-dd HH:mm:ss` in TIME_ZONE
+    const hub = new RealtimeHub(app.eventBus, (message) => toWire(message, app.settings.timeZone));
     await hub.start(options.pingIntervalMs ?? 30_000);
     app.decorate('realtime', hub);
     const stopClosingRevoked = app.tokens.onRevoked((revoked) => hub.closeRevoked(revoked));

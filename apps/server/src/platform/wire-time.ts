@@ -1,0 +1,188 @@
+import { AppError } from './envelope.ts';
+
+/**
+ * Times on the wire (DESIGN section 5): `yyyy-MM-dd HH:mm:ss` in the site's TIME_ZONE both ways, ISO 8601 with an
+ * offset also accepted on input; stored as UTC ISO strings. A date (a birthday) is a calendar day, `yyyy-MM-dd`,
+ * the same in every zone.
+ */
+export type TimeKind = 'datetime' | 'date';
+
+/** What the server stores (`Date#toISOString`) and what ISO 8601 with an offset looks like: an instant, never user text. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+/** `yyyy-MM-dd`, `yyyy-MM-dd HH:mm` or `yyyy-MM-dd HH:mm:ss` (a `T` is tolerated): a wall-clock time in the site zone */
+const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+export const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+const DAY_MS = 86_400_000;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterOf(zone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(zone, formatter);
+  }
+  return formatter;
+}
+
+/** Whether Intl knows the IANA zone name (TIME_ZONE is checked with it at start). */
+export function isTimeZone(name: string): boolean {
+  if (!/^[A-Za-z0-9_+\-/]{1,64}$/.test(name)) return false;
+  try {
+    formatterOf(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The machine's zone, or UTC where the runtime cannot name it. */
+export function machineTimeZone(): string {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return zone && isTimeZone(zone) ? zone : 'UTC';
+}
+
+interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+function wallClockAt(ms: number, zone: string): WallClock {
+  const parts: Record<string, number> = {};
+  for (const part of formatterOf(zone).formatToParts(new Date(ms))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour! % 24, minute: parts.minute!, second: parts.second! };
+}
+
+/** The zone's offset from UTC at an instant, in milliseconds. */
+function offsetAt(ms: number, zone: string): number {
+  const w = wallClockAt(ms, zone);
+  const whole = ms - (((ms % 1000) + 1000) % 1000);
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - whole;
+}
+
+/**
+ * The instant a wall-clock time of the zone names. Twice-lived times (clocks going back) take the earlier one; times
+ * skipped by clocks going forward move forward by the gap, as java.time does.
+ */
+function instantOf(w: WallClock, zone: string): number {
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  const before = offsetAt(asUtc - DAY_MS, zone);
+  const after = offsetAt(asUtc + DAY_MS, zone);
+  const candidates = [...new Set([before, after])].map((offset) => asUtc - offset).filter((ms) => asUtc - ms === offsetAt(ms, zone));
+  if (candidates.length > 0) return Math.min(...candidates);
+  return asUtc - before;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+function wallText(w: WallClock): string {
+  return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
+}
+
+function validDay(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+function wallClockOf(match: RegExpExecArray): WallClock | null {
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(match[i] ?? 0)) as [number, number, number, number, number, number];
+  if (!validDay(year, month, day) || hour > 23 || minute > 59 || second > 59) return null;
+  return { year, month, day, hour, minute, second };
+}
+
+/** An instant given on the wire (wall clock in the zone, or ISO 8601 with an offset), in epoch milliseconds; null when it is none. */
+export function parseWireInstant(text: string, zone: string): number | null {
+  const trimmed = text.trim();
+  const wall = WALL_CLOCK.exec(trimmed);
+  if (wall) {
+    const w = wallClockOf(wall);
+    return w ? instantOf(w, zone) : null;
+  }
+  const iso = ISO_WITH_OFFSET.exec(trimmed);
+  if (!iso || !wallClockOf(iso)) return null;
+  const offset = iso[8] as string;
+  if (offset !== 'Z' && (Number(offset.slice(1, 3)) > 23 || Number(offset.slice(-2)) > 59)) return null;
+  const ms = Date.parse(trimmed);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/**
+ * A time given on the wire as it is stored: a UTC ISO string for a datetime, `yyyy-MM-dd` for a date (a full time
+ * given for a date counts as its day in the zone). Null when the text is neither form.
+ */
+export function parseWireTime(text: string, zone: string, kind: TimeKind = 'datetime'): string | null {
+  const trimmed = text.trim();
+  if (kind === 'date') {
+    if (DATE_ONLY.test(trimmed)) return wallClockOf(WALL_CLOCK.exec(trimmed) as RegExpExecArray) ? trimmed : null;
+    const ms = parseWireInstant(trimmed, zone);
+    return ms === null ? null : wallText(wallClockAt(ms, zone)).slice(0, 10);
+  }
+  const ms = parseWireInstant(trimmed, zone);
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** As parseWireTime, but a text that is no time is a 400 envelope naming the parameter. */
+export function requireWireTime(text: string, zone: string, kind: TimeKind, name: string): string {
+  const stored = parseWireTime(text, zone, kind);
+  if (stored === null) {
+    throw new AppError('badRequest', 'error.badRequest', { detail: `${name}: ${kind === 'date' ? 'yyyy-MM-dd' : 'yyyy-MM-dd HH:mm:ss'} expected` });
+  }
+  return stored;
+}
+
+/** A stored instant as the wire shows it: `yyyy-MM-dd HH:mm:ss` in the zone. */
+export function formatWireTime(value: Date | string | number, zone: string): string {
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+  return wallText(wallClockAt(ms, zone));
+}
+
+/** Whether a value is a stored instant (an ISO string with Z or an offset, or a Date), which the wire rewrites. */
+export function isStoredInstant(value: unknown): value is Date | string {
+  if (value instanceof Date) return !Number.isNaN(value.getTime());
+  return typeof value === 'string' && value.length <= 35 && INSTANT.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+function isPlainObject(value: object): value is Record<string, unknown> {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A copy of an answer's data with every stored instant in the wire format; anything else (numbers such as the
+ * envelope's timestamp, dates, user text) is kept. Only arrays and plain objects are entered.
+ */
+export function toWire<T>(value: T, zone: string, depth = 0): T {
+  if (isStoredInstant(value)) return formatWireTime(value, zone) as T;
+  if (value === null || typeof value !== 'object' || depth > 32) return value;
+  if (Array.isArray(value)) return value.map((item: unknown) => toWire(item, zone, depth + 1)) as T;
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = toWire(item, zone, depth + 1);
+  return out as T;
+}
+
+function isEnvelope(payload: unknown): payload is { result: unknown } {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return false;
+  const candidate = payload as Record<string, unknown>;
+  return typeof candidate.success === 'boolean' && typeof candidate.timestamp === 'number' && 'result' in candidate;
+}
+
+/** The envelope with its result on the wire; the envelope's own timestamp stays the epoch number. Other payloads pass. */
+export function envelopeToWire<T>(payload: T, zone: string): T {
+  if (!isEnvelope(payload) || payload.result === null || payload.result === undefined) return payload;
+  return { ...payload, result: toWire(payload.result, zone) };
+}
