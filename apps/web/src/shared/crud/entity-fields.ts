@@ -1,5 +1,5 @@
 import { AUDIT_FIELDS, systemEntities, type EntityDeclaration, type FieldDeclaration, type FieldKind } from '@isps/contract';
-import dayjs from 'dayjs';
+import { formatTime as formatWireTime } from '../time/index.ts';
 
 /** A list row as the engine returns it: declared fields, id, audit fields and `<field>_dictText` siblings. */
 export type CrudRow = Record<string, unknown> & { id: string; children?: CrudRow[] };
@@ -25,12 +25,9 @@ export function queryableFields(entity: EntityDeclaration): string[] {
   return [...declared, ...Object.keys(AUDIT_FIELDS)];
 }
 
-/** DESIGN section 8: times are stored in UTC and shown in the user's zone. */
+/** DESIGN section 8: a time from the wire (site zone) shown in the user's zone; a date as its day. */
 export function formatTime(value: unknown, kind: FieldKind): string {
-  if (value === null || value === undefined || value === '') return '';
-  const time = dayjs(String(value));
-  if (!time.isValid()) return String(value);
-  return time.format(kind === 'date' ? 'YYYY-MM-DD' : 'YYYY-MM-DD HH:mm:ss');
+  return formatWireTime(value, kind);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { formFieldsOf, type EntityDeclaration, type FieldDeclaration } from '@isps/contract';
-import dayjs from 'dayjs';
+import { toPickerValue } from '../time/index.ts';
 import type { CrudRow } from './entity-fields.ts';
 import { toApiValue } from './zod-rules.ts';
 
@@ -10,10 +10,8 @@ export function toFormValue(field: FieldDeclaration, value: unknown): unknown {
   if (value === null || value === undefined) return undefined;
   switch (field.widget.kind) {
     case 'date':
-    case 'datetime': {
-      const time = dayjs(String(value));
-      return time.isValid() ? time : undefined;
-    }
+    case 'datetime':
+      return toPickerValue(value, field.widget.kind);
     case 'entitySelect':
     case 'treeSelect':
       if (field.widget.multiple) return String(value).split(',').filter(Boolean);

@@ -1,6 +1,7 @@
 import { categoryEntity, positionEntity, vendorEntity } from '@isps/contract';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
+import { setSiteTimeZone } from '../time/index.ts';
 import { exportParams, filterParams, isFiltered, listParams, superQueryParams } from './query-params.ts';
 
 describe('list query parameters', () => {
@@ -18,12 +19,15 @@ describe('list query parameters', () => {
     expect(listParams(positionEntity, { pageNo: 1, pageSize: 10, sort: { field: 'id; drop table', order: 'desc' }, filters: {} })).toEqual({ pageNo: 1, pageSize: 10 });
   });
 
-  it('turns a day range into _begin/_end covering whole days in the user zone', () => {
+  it('turns a day range into _begin/_end covering whole days in the user zone, sent in the site zone', () => {
+    setSiteTimeZone('Asia/Tokyo');
     const from = dayjs('2024-03-01T15:00:00');
     const to = dayjs('2024-03-05T09:00:00');
+    const inTokyo = (day: dayjs.Dayjs) => day.tz('Asia/Tokyo').format('YYYY-MM-DD HH:mm:ss');
     const params = filterParams(positionEntity, { createTime: [from, to] });
-    expect(params).toEqual({ createTime_begin: from.startOf('day').toISOString(), createTime_end: to.endOf('day').toISOString() });
-    expect(filterParams(positionEntity, { createTime: [from, null] })).toEqual({ createTime_begin: from.startOf('day').toISOString() });
+    expect(params).toEqual({ createTime_begin: inTokyo(from.startOf('day')), createTime_end: inTokyo(to.endOf('day')) });
+    expect(filterParams(positionEntity, { createTime: [from, null] })).toEqual({ createTime_begin: inTokyo(from.startOf('day')) });
+    setSiteTimeZone(null);
   });
 
   it('keeps numeric ranges as numbers', () => {

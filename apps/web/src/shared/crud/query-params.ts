@@ -1,5 +1,6 @@
 import type { EntityDeclaration, SuperQueryCondition } from '@isps/contract';
 import dayjs, { type Dayjs } from 'dayjs';
+import { toWire } from '../time/index.ts';
 import { fieldKind } from './entity-fields.ts';
 
 export type ListParams = Record<string, string | number>;
@@ -29,18 +30,18 @@ function isDayjs(value: unknown): value is Dayjs {
 }
 
 function plainText(value: unknown): string {
-  if (isDayjs(value)) return value.toISOString();
+  if (isDayjs(value)) return toWire(value);
   if (Array.isArray(value)) return value.map(plainText).filter(Boolean).join(',');
   return String(value).trim();
 }
 
-/** One end of a range: a picked day covers the whole day in the user's zone; numbers stay numbers. */
-function rangeEnd(value: unknown, end: 'begin' | 'end', timeLike: boolean): string | number | undefined {
+/** One end of a range: a picked day covers the whole day in the user's zone, sent in the site's; numbers stay numbers. */
+function rangeEnd(value: unknown, end: 'begin' | 'end', kind: 'datetime' | 'date' | null): string | number | undefined {
   if (isEmpty(value)) return undefined;
-  if (timeLike) {
+  if (kind) {
     const day = isDayjs(value) ? value : dayjs(String(value));
     if (!day.isValid()) return undefined;
-    return (end === 'begin' ? day.startOf('day') : day.endOf('day')).toISOString();
+    return toWire(end === 'begin' ? day.startOf('day') : day.endOf('day'), kind);
   }
   return typeof value === 'number' ? value : String(value).trim();
 }
@@ -54,9 +55,9 @@ export function filterParams(entity: EntityDeclaration, filters: Record<string, 
     if (match === 'range') {
       const [from, to] = Array.isArray(value) ? value : [value, undefined];
       const kind = fieldKind(entity, name);
-      const timeLike = kind === 'datetime' || kind === 'date';
-      const begin = rangeEnd(from, 'begin', timeLike);
-      const finish = rangeEnd(to, 'end', timeLike);
+      const timeKind = kind === 'datetime' || kind === 'date' ? kind : null;
+      const begin = rangeEnd(from, 'begin', timeKind);
+      const finish = rangeEnd(to, 'end', timeKind);
       if (begin !== undefined) params[`${name}_begin`] = begin;
       if (finish !== undefined) params[`${name}_end`] = finish;
       continue;

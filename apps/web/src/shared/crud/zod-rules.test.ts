@@ -2,6 +2,7 @@ import { dataSourceEntity, fillRuleEntity, positionEntity, translate, vendorEnti
 import type { RuleObject } from 'antd/es/form';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
+import { setSiteTimeZone } from '../time/index.ts';
 import { fieldRules, toApiValue } from './zod-rules.ts';
 
 /** Runs the rules like antd does and returns the first message, or null when the value passes. */
@@ -62,6 +63,9 @@ describe('zod schema → antd form rules', () => {
     expect(toApiValue(offset, '42')).toBe(42);
     expect(toApiValue(offset, true)).toBe(1);
     expect(toApiValue(code, 7)).toBe('7');
-    expect(toApiValue(code, dayjs('2024-01-31T08:00:00Z'))).toBe('2024-01-31T08:00:00.000Z');
+    // a picked time travels as the wire's `YYYY-MM-DD HH:mm:ss` in the site zone
+    setSiteTimeZone('Asia/Tokyo');
+    expect(toApiValue(code, dayjs('2024-01-31T08:00:00Z'))).toBe('2024-01-31 17:00:00');
+    setSiteTimeZone(null);
   });
 });

@@ -2,15 +2,16 @@ import { issueText, translate, type FieldDeclaration, type Language } from '@isp
 import type { Rule } from 'antd/es/form';
 import dayjs from 'dayjs';
 import type { z } from 'zod';
+import { toWire } from '../time/index.ts';
 
 const isEmpty = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
-/** A form value as the API (and so the schema) takes it: numbers from numeric text, 1/0 switches, ISO times. */
+/** A form value as the API (and so the schema) takes it: numbers from numeric text, 1/0 switches, wire times. */
 export function toApiValue(field: FieldDeclaration, value: unknown): unknown {
   // several picked values (link fields) travel joined by commas
   if (Array.isArray(value)) return value.map(String).join(',');
   if (isEmpty(value)) return value;
-  if (dayjs.isDayjs(value)) return value.toISOString();
+  if (dayjs.isDayjs(value)) return toWire(value, field.kind === 'date' ? 'date' : 'datetime');
   if (field.kind === 'integer') {
     if (typeof value === 'boolean') return value ? 1 : 0;
     if (typeof value === 'string' && /^\s*-?\d+(\.0+)?\s*$/.test(value)) return Number(value);

@@ -1,12 +1,15 @@
 import { ApiPath, TOKEN_HEADER, type PermissionResult } from '@isps/contract';
 import { http, unwrap } from '../api/client.ts';
 import { queryClient } from '../api/query-client.ts';
+import { setSiteTimeZone } from '../time/index.ts';
 import { useSession } from './session-store.ts';
 
 /** The menu tree and button permissions of the signed-in user; fails on an empty menu (SPEC section 7). */
 export async function fetchUserPermissions(): Promise<PermissionResult> {
   const result = unwrap(await http.get<PermissionResult>(ApiPath.userPermission));
   if (!result || !Array.isArray(result.menu) || result.menu.length === 0) throw new EmptyMenuError();
+  // the zone of the wire's times, so they are shown and picked in the reader's own
+  setSiteTimeZone(result.timeZone);
   return result;
 }
 

@@ -14,17 +14,18 @@ import {
   type AnnouncementInput,
 } from '@isps/contract';
 import { Alert, App, Col, DatePicker, Form, Input, Modal, Radio, Row, Select } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { uploadFile } from '../../../shared/api/index.ts';
 import { storedLanguage } from '../../../shared/i18n/index.ts';
+import { WIRE_TIME_FORMAT, toPickerValue, toWire } from '../../../shared/time/index.ts';
 import { RichTextEditor } from '../../../shared/ui/index.ts';
 import { saveAnnouncement, useAnnouncementAction } from '../api/announcement-authoring.ts';
 import { useAddressBook } from '../api/list-address-book.ts';
 import { AnnouncementFileUpload } from './announcement-file-upload.tsx';
 
-const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+const TIME_FORMAT = WIRE_TIME_FORMAT;
 const MAX_MB = UPLOAD_MAX_BYTES / 1024 / 1024;
 
 /** Images pasted into the content go to the announcement folder; the editor shows them at their static address. */
@@ -40,8 +41,8 @@ function toFormValues(row: Announcement | null): FormValues {
   if (!row) return { msgCategory: MsgCategory.announcement, msgType: MsgType.all, priority: 'L', type: 'word', openType: 'component' };
   return {
     ...row,
-    startTime: row.startTime ? dayjs(row.startTime) : null,
-    endTime: row.endTime ? dayjs(row.endTime) : null,
+    startTime: toPickerValue(row.startTime) ?? null,
+    endTime: toPickerValue(row.endTime) ?? null,
     userIds: splitIds(row.userIds),
   };
 }
@@ -56,9 +57,9 @@ function toInput(values: FormValues): AnnouncementInput {
     priority: values.priority,
     msgType: values.msgType,
     userIds: values.msgType === MsgType.user ? (values.userIds ?? []).join(',') : null,
-    // an instant with its zone: the server reads a bare 'YYYY-MM-DD HH:mm:ss' as UTC, not as the author's clock
-    startTime: values.startTime ? values.startTime.toISOString() : null,
-    endTime: values.endTime ? values.endTime.toISOString() : null,
+    // the author picks in their own zone; the wire takes the site's
+    startTime: values.startTime ? toWire(values.startTime) : null,
+    endTime: values.endTime ? toWire(values.endTime) : null,
     channels: text(values.channels),
     backgroundImage: text(values.backgroundImage),
     msgContent: values.msgContent ?? null,

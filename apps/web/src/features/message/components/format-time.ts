@@ -1,10 +1,8 @@
-import dayjs from 'dayjs';
+import { formatTime as formatWireTime } from '../../../shared/time/index.ts';
 
-/** Server times come as ISO or 'YYYY-MM-DD HH:mm:ss'; people read them local, to the second. */
+/** A time from the wire (the site's zone) as people read it: in their own zone, to the second. */
 export function formatTime(value: string | null | undefined): string {
-  if (!value) return '';
-  const time = dayjs(value);
-  return time.isValid() ? time.format('YYYY-MM-DD HH:mm:ss') : value;
+  return formatWireTime(value, 'datetime');
 }
 
 /** A list column of such times: wide enough for `YYYY-MM-DD HH:mm:ss` and the cell's padding, never squeezed. */

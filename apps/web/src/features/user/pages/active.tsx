@@ -1,9 +1,9 @@
 import { KeyOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Input, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { feedback } from '../../../shared/api/index.ts';
+import { formatTime } from '../../../shared/time/index.ts';
 import { useDocumentTitle } from '../../../shared/ui/index.ts';
 import { useActivate } from '../api/activate.ts';
 import { useActivationStatus } from '../api/get-activation-status.ts';
@@ -43,7 +43,7 @@ export default function ActivePage() {
             state.expired
               ? t('active.statusExpired')
               : state.authorizedUntil
-                ? t('active.statusValid', { until: dayjs(state.authorizedUntil).format('YYYY-MM-DD HH:mm:ss') })
+                ? t('active.statusValid', { until: formatTime(state.authorizedUntil) })
                 : t('active.statusNotRequired')
           }
         />
