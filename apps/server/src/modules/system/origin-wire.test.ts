@@ -273,4 +273,30 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('origin conso
     expect(page.envelope.result.records[0]).toMatchObject({ userId: memberId, realname: 'porter', workNo: 'W-7', departName: 'North branch', phone: '13800000007', email: null });
     expect((await get<{ total: number }>('/sys/user/queryByOrgCodeForAddressList', { orgCode: headCode, workNo: 'W-8' })).envelope.result.total).toBe(0);
   });
+
+  it('answers times as yyyy-MM-dd HH:mm:ss in TIME_ZONE and reads the range picker’s days in it (LogList: /sys/log/list?createTime_begin=&createTime_end=)', async () => {
+    const shanghai = await buildTestApp(dialect, { env: { TIME_ZONE: 'Asia/Shanghai' } });
+    try {
+      // 17:30 UTC on 1 March is half past one in the night of 2 March in Shanghai
+      shanghai.clock.advance(Date.parse('2026-03-01T17:30:00.000Z') - shanghai.clock.now());
+      const token = await adminToken(shanghai.app);
+      const logs = (query: Record<string, string>) =>
+        injectAs<{ records: Array<Record<string, unknown>>; total: number }>(shanghai.app, token, {
+          method: 'GET',
+          url: api(shanghai.app, '/sys/log/list'),
+          query: { _t: '1764066000', logType: '1', column: 'createTime', order: 'desc', field: 'id,,logContent,userid,username,ip,costTime,createTime', pageNo: '1', pageSize: '10', ...query },
+        });
+      const sameDay = (await logs({ createTime_begin: '2026-03-02', createTime_end: '2026-03-02' })).envelope.result;
+      expect(sameDay.total).toBeGreaterThan(0);
+      for (const record of sameDay.records) expect(String(record.createTime)).toMatch(/^2026-03-02 01:30:\d{2}$/);
+      expect((await logs({ createTime_begin: '2026-03-01', createTime_end: '2026-03-01' })).envelope.result.total).toBe(0);
+      expect((await logs({ createTime_begin: '2026-03-02 01:30:00', createTime_end: '2026-03-02 01:31:00' })).envelope.result.total).toBe(sameDay.total);
+      expect((await logs({ createTime_begin: '2026-03-02T01:30:00+08:00' })).envelope.result.total).toBe(sameDay.total);
+      const bad = await logs({ createTime_begin: '2026/03/02' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.envelope).toMatchObject({ success: false, code: 400 });
+    } finally {
+      await shanghai.close();
+    }
+  });
 });
