@@ -197,6 +197,14 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('origin conso
     expect(one.envelope.result).toMatchObject({ orgCodeTxt: 'North branch', departIds: branch });
   });
 
+  it('restores users from the recycle bin by `userIds` (UserRecycleBinModal: PUT /sys/user/putRecycleBin)', async () => {
+    const gone = await createTestUser(app, 'leaver');
+    expect((await injectAs(app, admin, { method: 'DELETE', url: api(app, '/sys/user/delete'), query: { id: gone } })).envelope.success).toBe(true);
+    const restored = await injectAs(app, admin, { method: 'PUT', url: api(app, '/sys/user/putRecycleBin'), payload: { userIds: gone } });
+    expect(restored.envelope.success).toBe(true);
+    expect((await app.db.selectFrom('sys_user').select('del_flag').where('id', '=', gone).executeTakeFirstOrThrow()).del_flag).toBe(0);
+  });
+
   it('answers the role authorisation tree (RoleModal: /sys/role/queryTreeList) with the origin’s node fields', async () => {
     const tree = await get<{ treeList: Array<Record<string, unknown>>; ids: string[] }>('/sys/role/queryTreeList');
     const first = tree.envelope.result.treeList[0] as Record<string, unknown>;
