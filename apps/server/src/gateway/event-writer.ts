@@ -6,8 +6,8 @@ import type { Database, SysDeviceEvent } from '../db/schema.ts';
 
 type EventRow = Insertable<SysDeviceEvent>;
 
-/** Rows per INSERT: 10 columns each stays far below every engine's limit of bound parameters. */
-const ROWS_PER_INSERT = 500;
+/** Rows per INSERT: 11 bound values each, below SQLite's 32,766 and PostgreSQL's and MySQL's 65,535 parameters. */
+const ROWS_PER_INSERT: Record<DatabaseDialect, number> = { sqlite: 2500, postgres: 5000, mysql: 5000 };
 
 export interface EventWriterOptions {
   /** a batch is written at once when this many events wait */
@@ -36,7 +36,7 @@ export class EventWriter {
     private readonly log: { error(obj: object, msg: string): void },
     options: EventWriterOptions = {},
   ) {
-    this.maxBatch = options.maxBatch ?? 2000;
+    this.maxBatch = options.maxBatch ?? 5000;
     this.maxDelayMs = options.maxDelayMs ?? 25;
   }
 
@@ -80,8 +80,9 @@ export class EventWriter {
       return true;
     });
     try {
-      for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-        const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+      const size = ROWS_PER_INSERT[this.dialect];
+      for (let start = 0; start < rows.length; start += size) {
+        const chunk = rows.slice(start, start + size);
         const insert = this.db.insertInto('sys_device_event').values(chunk);
         if (this.dialect === 'mysql') await insert.ignore().execute();
         else await insert.onConflict((oc) => oc.columns(['device_id', 'seq']).doNothing()).execute();

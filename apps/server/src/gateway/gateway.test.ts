@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeviceAuditStatus, DeviceCodePath, DeviceCommandStatus, DeviceEventKind, deviceUpTopic, RealtimeCmd, type DevicePresenceNotice, type RealtimeMessage } from '@isps/contract';
+import { newMemory, provisionDevices, SimDevice, startFleet } from '@isps/device-sim';
+import { adminToken, api, createNamespace, injectAs, testDialects, type TestApp } from '../test/harness.ts';
+import { openSocket } from '../platform/realtime/test-client.ts';
+import { approvedKey, buildLinkedApp, freePort, uniqueSn, until } from './test-support.ts';
+
+const dialects = (await testDialects()).filter((d) => d !== 'mysql');
+
+describe.each(dialects)('device link on %s', (dialect) => {
+  let t: TestApp & { mqttUrl: string };
+  let admin: string;
+  const devices: SimDevice[] = [];
+  const device = (sn: string, key: string, extra: Partial<ConstructorParameters<typeof SimDevice>[0]> = {}) => {
+    const sim = new SimDevice({ url: t.mqttUrl, sn, key, kind: 'door', ...extra });
+    devices.push(sim);
+    return sim;
+  };
+  const row = (sn: string) => t.app.db.selectFrom('sys_device').selectAll().where('sn', '=', sn).executeTakeFirst();
+  /** the device row once the hello of `sn` has been handled */
+  const deviceIdOf = async (sn: string) => {
+    await until(async () => (await row(sn))?.online === 1, 3000, `hello of ${sn}`);
+    return (await row(sn))!.id;
+  };
+
+  beforeAll(async () => {
+    t = await buildLinkedApp(dialect);
+    admin = await adminToken(t.app);
+  });
+  afterAll(async () => {
+    await Promise.all(devices.map((d) => d.stop().catch(() => undefined)));
+    await t.close();
+  });
+
+  it('refuses a device without an approved code, with another device’s key, or whose code was disagreed', async () => {
+    const stranger = uniqueSn();
+    await expect(device(stranger, 'x'.repeat(43)).start()).rejects.toThrow(/Bad username or password|Not authorized/i);
+
+    const pending = uniqueSn();
+    const added = await injectAs<{ id: string; activationCode: string }>(t.app, admin, { method: 'POST', url: api(t.app, DeviceCodePath.add), payload: { sn: pending } });
+    expect(added.envelope.result.activationCode).toMatch(/^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
+    const again = await injectAs(t.app, admin, { method: 'POST', url: api(t.app, DeviceCodePath.add), payload: { sn: pending }, headers: { lang: 'en-US' } });
+    expect(again.envelope).toMatchObject({ success: false, code: 500, message: 'This serial number already has a device code' });
+
+    const sn = uniqueSn();
+    const key = await approvedKey(t.app, sn, admin);
+    const otherKey = await approvedKey(t.app, uniqueSn(), admin);
+    await expect(device(pending, key).start()).rejects.toThrow(/Bad username or password/i);
+    await expect(device(sn, otherKey).start()).rejects.toThrow(/Bad username or password/i);
+    const listed = await injectAs<{ records: Array<Record<string, unknown>> }>(t.app, admin, { method: 'GET', url: `${api(t.app, DeviceCodePath.list)}?sn=${sn}` });
+    expect(listed.envelope.result.records).toEqual([expect.objectContaining({ sn, auditStatus: DeviceAuditStatus.agree, keyIssued: true })]);
+    expect(JSON.stringify(listed.envelope.result)).not.toContain(key);
+
+    const good = device(sn, key);
+    await good.start();
+    expect(good.online).toBe(true);
+    await good.stop();
+
+    const id = listed.envelope.result.records[0]!.id as string;
+    await injectAs(t.app, admin, { method: 'PUT', url: api(t.app, DeviceCodePath.audit), payload: { id, auditStatus: DeviceAuditStatus.disagree } });
+    await expect(device(sn, key).start()).rejects.toThrow(/Bad username or password/i);
+  });
+
+  it('lets a device publish and subscribe only on its own topics', async () => {
+    const [snA, snB] = [uniqueSn(), uniqueSn()];
+    const a = device(snA, await approvedKey(t.app, snA, admin));
+    const b = device(snB, await approvedKey(t.app, snB, admin));
+    await Promise.all([a.start(), b.start()]);
+    expect(await a.subscribeRaw(`isps/${snB}/down/#`)).toBe(128);
+    expect(await a.subscribeRaw('isps/#')).toBe(128);
+    expect(await a.subscribeRaw(`isps/${snA}/down/command`)).toBe(1);
+
+    const forged = { id: 'forged', seq: 1, time: Date.now(), kind: DeviceEventKind.alarm, data: {} };
+    await a.publishRaw(deviceUpTopic(snB, 'event'), JSON.stringify(forged));
+    await until(() => !a.online, 3000, 'the forging device disconnected');
+    await b.emit(DeviceEventKind.alarm);
+    const idB = await deviceIdOf(snB);
+    await until(async () => {
+      await t.app.deviceGateway.flush();
+      return (await t.app.db.selectFrom('sys_device_event').select('seq').where('device_id', '=', idB).execute()).length === 1;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await t.app.deviceGateway.flush();
+    const stored = await t.app.db.selectFrom('sys_device_event').select(['seq']).where('device_id', '=', idB).execute();
+    expect(stored.map((r) => Number(r.seq))).toEqual([1]);
+  });
+
+  it('tells an open console when devices connect and drop off, coalesced', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    const base = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}${t.app.settings.apiPrefix}`;
+    const adminId = (await t.app.db.selectFrom('sys_user').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()).id;
+    const socket = await openSocket(base, adminId, admin);
+    const sns = [uniqueSn(), uniqueSn(), uniqueSn()];
+    const sims = await Promise.all(sns.map(async (sn) => device(sn, await approvedKey(t.app, sn, admin))));
+    await Promise.all(sims.map((s) => s.start()));
+    const lists = (m: RealtimeMessage, sn: string) => ((m.data as DevicePresenceNotice | undefined)?.devices ?? []).some((d) => d.sn === sn);
+    await socket.next((m) => m.cmd === RealtimeCmd.deviceConnect && lists(m, sns[2]!), 3000);
+    // devices coming online in one window make one message
+    const connects = socket.messages.filter((m) => m.cmd === RealtimeCmd.deviceConnect && sns.some((sn) => lists(m, sn)));
+    expect(connects).toHaveLength(1);
+    expect(sns.every((sn) => lists(connects[0]!, sn))).toBe(true);
+    expect((await row(sns[0]!))!.online).toBe(1);
+
+    sims[0]!.dropOffNetwork();
+    const dropped = await socket.next((m) => m.cmd === RealtimeCmd.deviceDisConnect && lists(m, sns[0]!), 3000);
+    expect(dropped).toMatchObject({ msgId: (await row(sns[0]!))!.id, msgTxt: sns[0], data: { count: 1 } });
+    expect((await row(sns[0]!))!.online).toBe(0);
+    expect((await row(sns[1]!))!.online).toBe(1);
+    await socket.close();
+  });
+
+  it('provisions simulated devices through the API and starts them as a fleet', async () => {
+    const address = t.app.server.address();
+    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}${t.app.settings.apiPrefix}`;
+    const sns = [uniqueSn('F'), uniqueSn('F')];
+    const keys = await provisionDevices(base, admin, sns);
+    expect([...keys.keys()]).toEqual(sns);
+    const fleet = await startFleet({ url: t.mqttUrl, keys, kinds: ['vein', 'quake'] });
+    expect(fleet.devices.map((d) => [d.kind, d.online])).toEqual([
+      ['vein', true],
+      ['quake', true],
+    ]);
+    await until(async () => (await row(sns[1]!))?.system_type === 'quake', 3000, 'fleet hello');
+    await fleet.stop();
+    await until(async () => (await row(sns[1]!))?.online === 0, 3000, 'fleet goodbye');
+  });
+
+  it('stores events in batches and drops repeated ones', async () => {
+    const sn = uniqueSn();
+    const sim = device(sn, await approvedKey(t.app, sn, admin));
+    await sim.start();
+    const first = await sim.emit(DeviceEventKind.doorState);
+    await sim.emit(DeviceEventKind.opening);
+    await sim.publishEvent(first);
+    await sim.publishEvent(first);
+    const third = await sim.emit(DeviceEventKind.punch);
+    await sim.publishRaw(deviceUpTopic(sn, 'event'), JSON.stringify({ id: 'batch', events: [third, { ...third, id: 'x', seq: 4 }, { ...third, id: 'y', seq: 4 }] }));
+    const deviceId = await deviceIdOf(sn);
+    await until(async () => {
+      await t.app.deviceGateway.flush();
+      return (await t.app.db.selectFrom('sys_device_event').select('id').where('device_id', '=', deviceId).execute()).length >= 4;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await t.app.deviceGateway.flush();
+    const stored = await t.app.db.selectFrom('sys_device_event').selectAll().where('device_id', '=', deviceId).orderBy('seq').execute();
+    expect(stored.map((e) => [Number(e.seq), e.kind])).toEqual([
+      [1, 'doorState'],
+      [2, 'opening'],
+      [3, 'punch'],
+      [4, 'punch'],
+    ]);
+    expect(new Date(stored[0]!.device_time).getTime()).toBe(first.time);
+  });
+});
+
+describe.each(dialects)('device commands on %s', (dialect) => {
+  it('delivers a command queued for an offline device once it reconnects, with effect once, across restarts of the simulator and of the server', async () => {
+    const namespace = await createNamespace(dialect);
+    const port = await freePort();
+    const sn = uniqueSn();
+    let t = await buildLinkedApp(dialect, { namespace, mqttPort: port });
+    const key = await approvedKey(t.app, sn);
+    // the device says hello once, so it has a row, then goes away
+    const first = new SimDevice({ url: t.mqttUrl, sn, key, kind: 'door' });
+    await first.start();
+    await first.stop();
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('id').where('sn', '=', sn).executeTakeFirst()) !== undefined, 3000, 'device row');
+    const deviceId = (await t.app.db.selectFrom('sys_device').select('id').where('sn', '=', sn).executeTakeFirstOrThrow()).id;
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('id', '=', deviceId).executeTakeFirstOrThrow()).online === 0);
+    const commandId = await t.app.deviceGateway.enqueueCommand(deviceId, 'openDoor', { door: 1 }, 'admin');
+    const status = async () => (await t.app.db.selectFrom('sys_device_command').selectAll().where('id', '=', commandId).executeTakeFirstOrThrow());
+    expect(await status()).toMatchObject({ status: DeviceCommandStatus.pending, attempts: 0 });
+
+    // the server restarts on the same database (and broker port)
+    await t.close();
+    t = await buildLinkedApp(dialect, { namespace, mqttPort: port });
+
+    // the device comes back, runs the command, but its acknowledgement is lost
+    const memory = newMemory();
+    const mute = new SimDevice({ url: t.mqttUrl, sn, key, kind: 'door', memory, withholdAcks: true });
+    await mute.start();
+    await until(() => mute.received.length === 1, 3000, 'first delivery');
+    expect((await status()).status).toBe(DeviceCommandStatus.sent);
+    // unacknowledged, it is sent again after its backoff
+    t.clock.advance(2500);
+    await until(() => mute.received.length === 2, 3000, 'retry');
+    expect(mute.received.map((c) => c.attempt)).toEqual([1, 2]);
+
+    // the simulator restarts (memory kept, as a device's flash): the server delivers again on hello; the device
+    // recognises the id, acknowledges and does not run it again
+    mute.dropOffNetwork();
+    const back = new SimDevice({ url: t.mqttUrl, sn, key, kind: 'door', memory });
+    await back.start();
+    await until(async () => (await status()).status === DeviceCommandStatus.acked, 3000, 'acknowledgement');
+    expect(back.received).toHaveLength(1);
+    expect(memory.effects).toEqual([{ id: commandId, kind: 'openDoor', payload: { door: 1 } }]);
+    expect((await status()).attempts).toBe(3);
+
+    // acknowledged commands are not sent again
+    t.clock.advance(600_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(back.received).toHaveLength(1);
+    await back.stop();
+    await t.close();
+    await namespace.drop();
+  });
+});
+
+describe('external broker (MQTT_URL) with a shared subscription', () => {
+  const apps: Array<TestApp & { mqttUrl: string }> = [];
+  afterAll(async () => {
+    for (const a of apps.reverse()) await a.close();
+  });
+
+  it('spreads device messages over the servers of one console so each is handled once', async () => {
+    const namespace = await createNamespace('sqlite');
+    const root = `isps-t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const gateway = { topicRoot: root, shareGroup: root };
+    const one = await buildLinkedApp('sqlite', { namespace, mqttUrl: 'mqtt://127.0.0.1:1883', gateway });
+    const two = await buildLinkedApp('sqlite', { namespace, mqttUrl: 'mqtt://127.0.0.1:1883', gateway });
+    apps.push(one, two);
+    const sn = uniqueSn();
+    const key = await approvedKey(one.app, sn);
+    const sim = new SimDevice({ url: 'mqtt://127.0.0.1:1883', sn, key, kind: 'quake', topicRoot: root });
+    await sim.start();
+    await until(async () => (await one.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 3000, 'device row');
+    for (let i = 0; i < 40; i += 1) await sim.emit();
+    const handled = () => one.app.deviceGateway.handled + two.app.deviceGateway.handled;
+    await until(() => handled() >= 41, 5000, 'all messages handled');
+    await sim.stop();
+    await until(() => handled() >= 42, 3000, 'goodbye handled');
+    await Promise.all([one.app.deviceGateway.flush(), two.app.deviceGateway.flush()]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // hello, 40 events and the goodbye: each handled by exactly one of the two servers
+    expect(handled()).toBe(42);
+    expect(one.app.deviceGateway.handled).toBeGreaterThan(0);
+    expect(two.app.deviceGateway.handled).toBeGreaterThan(0);
+    const deviceId = (await one.app.db.selectFrom('sys_device').select('id').where('sn', '=', sn).executeTakeFirstOrThrow()).id;
+    const stored = await one.app.db.selectFrom('sys_device_event').select('seq').where('device_id', '=', deviceId).execute();
+    expect(stored).toHaveLength(40);
+    apps.splice(0);
+    await two.close();
+    await one.close();
+    await namespace.drop();
+  });
+});

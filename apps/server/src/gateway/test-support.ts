@@ -1,0 +1,73 @@
+import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { DeviceAuditStatus, DeviceCodePath } from '@isps/contract';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import type { DatabaseDialect } from '../config.ts';
+import { adminToken, api, createNamespace, injectAs, ManualClock, testConfig, type TestApp, type TestNamespace } from '../test/harness.ts';
+import type { GatewayOptions } from './gateway.ts';
+
+/** A port free on 127.0.0.1 right now (the embedded broker of a test binds it next). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = address && typeof address === 'object' ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface LinkedAppOptions {
+  namespace?: TestNamespace;
+  /** the embedded broker's port; ignored with mqttUrl */
+  mqttPort?: number;
+  mqttUrl?: string;
+  gateway?: GatewayOptions;
+}
+
+/** An app with the device link on: an embedded broker on 127.0.0.1 (or an external broker), on its own or a given database. */
+export async function buildLinkedApp(dialect: DatabaseDialect, options: LinkedAppOptions = {}): Promise<TestApp & { mqttUrl: string }> {
+  const namespace = options.namespace ?? (await createNamespace(dialect));
+  const mqttPort = options.mqttPort ?? (await freePort());
+  const env: Record<string, string> = { HOST: '127.0.0.1', MQTT_PORT: String(mqttPort), ...(options.mqttUrl ? { MQTT_URL: options.mqttUrl } : {}) };
+  const clock = new ManualClock();
+  const app = await buildApp(testConfig(namespace, { env }), { clock: clock.now, gateway: { presenceWindowMs: 100, retryIntervalMs: 100, events: { maxDelayMs: 5 }, ...options.gateway } });
+  await app.ready();
+  return {
+    app,
+    clock,
+    namespace,
+    mqttUrl: options.mqttUrl ?? `mqtt://127.0.0.1:${mqttPort}`,
+    close: async () => {
+      await app.close();
+      if (!options.namespace) await namespace.drop();
+    },
+  };
+}
+
+/** A serial number no other test (or run on a shared broker) uses. */
+export function uniqueSn(prefix = 'T'): string {
+  return `${prefix}-${randomBytes(5).toString('hex')}`;
+}
+
+/** Issues and approves a device code for `sn` through the API; answers the device key. */
+export async function approvedKey(app: FastifyInstance, sn: string, token?: string): Promise<string> {
+  const admin = token ?? (await adminToken(app));
+  const added = await injectAs<{ id: string }>(app, admin, { method: 'POST', url: api(app, DeviceCodePath.add), payload: { sn } });
+  if (!added.envelope.success) throw new Error(`device code for ${sn}: ${added.envelope.message}`);
+  const audited = await injectAs<{ deviceKey: string }>(app, admin, { method: 'PUT', url: api(app, DeviceCodePath.audit), payload: { id: added.envelope.result.id, auditStatus: DeviceAuditStatus.agree } });
+  if (!audited.envelope.success) throw new Error(`approval of ${sn}: ${audited.envelope.message}`);
+  return audited.envelope.result.deviceKey;
+}
+
+/** Resolves once `check` answers true (polled), or fails after `timeoutMs`. */
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} not reached in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
