@@ -22,7 +22,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
 import { callerOf, type CurrentUser } from '../../platform/access.ts';
-import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
+import { OperationType, writeOperationLog, type LogText } from '../../platform/audit-log.ts';
 import { registerEntity, type RegisteredEntity } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { assertMayChangeDataRules, assertMayDeleteDepartRoles, assertMayGiveDepartRoles, assertMayGivePermissions, assertMayManageUsers, permissionChanges } from '../../platform/grants.ts';
@@ -91,8 +91,13 @@ function restrictedTree(rows: Parameters<typeof permissionTree>[0], held: Readon
   return permissionTree(rows.filter((r) => held.has(r.id)).map((r) => ({ ...r, parent_id: nearestHeld(r.parent_id) })));
 }
 
-async function log(app: FastifyInstance, caller: CurrentUser, ip: string, content: string, started: number) {
-  await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, tenantId: caller.tenantId, ip, content: `departRole: ${content}`, costMs: performance.now() - started });
+/** A log text of data rules saved on a menu for a group or group role (`owner`); none left reads as a removal. */
+function dataRulesText(entity: string, owner: string, menu: string, rules: readonly string[]): LogText {
+  return rules.length ? { key: 'log.dataRulesSaved', params: { entity, owner, menu, rules: rules.join(',') } } : { key: 'log.dataRulesCleared', params: { entity, owner, menu } };
+}
+
+async function log(app: FastifyInstance, caller: CurrentUser, ip: string, content: LogText, started: number) {
+  await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, tenantId: caller.tenantId, ip, content, costMs: performance.now() - started });
 }
 
 /**
@@ -174,7 +179,7 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
           await trx.deleteFrom('sys_depart_data_rule').where('depart_id', '=', departId).where('permission_id', 'in', removed).execute();
         }
       });
-      await log(app, caller, request.ip, `permissions of group ${String(group.org_code)} (${existing.length}, ${removed.length} taken from its roles)`, started);
+      await log(app, caller, request.ip, { key: 'log.groupPermissionsSaved', params: { entity: departEntity.title, owner: String(group.org_code), count: existing.length, taken: removed.length } }, started);
       return reply.ok(null, 'depart.permissionsSaved');
     },
   );
@@ -214,7 +219,7 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
         await trx.deleteFrom('sys_depart_role_permission').where('role_id', '=', role.id).execute();
         await insertChunked(trx, 'sys_depart_role_permission', wanted.map((permissionId) => ({ ...audit(caller.username, now()), id: randomUUID(), depart_id: role.depart_id, role_id: role.id, permission_id: permissionId })));
       });
-      await log(app, caller, request.ip, `permissions of group role ${role.role_code} (${wanted.length})`, started);
+      await log(app, caller, request.ip, { key: 'log.permissionsSaved', params: { entity: departRoleEntity.title, owner: role.role_code, count: wanted.length } }, started);
       return reply.ok(null, 'role.permissionsSaved');
     },
   );
@@ -257,7 +262,7 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
         if (wanted.length > 0) lost = lost.where('rule_id', 'not in', wanted);
         await lost.execute();
       });
-      await log(app, caller, request.ip, `data rules of group ${String(group.org_code)} on ${body.permissionId}: ${wanted.join(',') || 'none'}`, started);
+      await log(app, caller, request.ip, dataRulesText(departEntity.title, String(group.org_code), body.permissionId, wanted), started);
       return reply.ok(null, 'dataRule.saved');
     },
   );
@@ -296,7 +301,7 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
           wanted.map((ruleId) => ({ ...audit(caller.username, now()), id: randomUUID(), depart_id: role.depart_id, role_id: role.id, permission_id: body.permissionId, rule_id: ruleId })),
         );
       });
-      await log(app, caller, request.ip, `data rules of group role ${role.role_code} on ${body.permissionId}: ${wanted.join(',') || 'none'}`, started);
+      await log(app, caller, request.ip, dataRulesText(departRoleEntity.title, role.role_code, body.permissionId, wanted), started);
       return reply.ok(null, 'dataRule.saved');
     },
   );
@@ -334,7 +339,7 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
         const links = userIds.flatMap((userId) => added.filter((roleId) => !have.has(`${userId}/${roleId}`)).map((roleId) => ({ ...audit(caller.username, now()), id: randomUUID(), user_id: userId, drole_id: roleId })));
         await insertChunked(trx, 'sys_depart_role_user', links);
       });
-      await log(app, caller, request.ip, `users ${userIds.join(',')}: +${added.join(',') || '-'} -${taken.join(',') || '-'}`, started);
+      await log(app, caller, request.ip, { key: 'log.groupRolesSaved', params: { entity: departRoleEntity.title, users: userIds.join(','), given: added.join(',') || '-', taken: taken.join(',') || '-' } }, started);
       return reply.ok(null, 'departRole.usersSaved');
     },
   );

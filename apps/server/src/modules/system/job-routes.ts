@@ -32,7 +32,7 @@ export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
           if (!job) throw new AppError('notFound', 'crud.notFound');
           await app.db.updateTable('sys_quartz_job').set({ status, update_by: caller.username, update_time: new Date(app.clock()).toISOString() }).where('id', '=', id).execute();
           await scheduler.sync();
-          await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, tenantId: caller.tenantId, ip: request.ip, content: `quartzJob: ${action} ${id}`, costMs: performance.now() - started });
+          await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, tenantId: caller.tenantId, ip: request.ip, content: { key: action === 'pause' ? 'log.jobPaused' : 'log.jobResumed', params: { entity: quartzJobEntity.title, id } }, costMs: performance.now() - started });
           return reply.ok(null, action === 'pause' ? 'quartzJob.paused' : 'quartzJob.resumed');
         });
       setStatus(QuartzJobPath.pause, JobStatus.stopped, 'pause');
@@ -48,7 +48,7 @@ export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
           const job = await registered.findById(caller, id);
           if (!job) throw new AppError('notFound', 'crud.notFound');
           const outcome = await scheduler.fire(id, new Date(app.clock()), true);
-          await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, tenantId: caller.tenantId, ip: request.ip, content: `quartzJob: execute ${id}`, costMs: performance.now() - started });
+          await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, tenantId: caller.tenantId, ip: request.ip, content: { key: 'log.jobExecuted', params: { entity: quartzJobEntity.title, id } }, costMs: performance.now() - started });
           if (!outcome.success) throw new AppError('refused', 'quartzJob.executeFailed', { result: outcome.message ?? '' });
           return reply.ok({ message: outcome.message }, 'quartzJob.executed', { result: outcome.message ?? '' });
         },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DataLogPath, LogOperateType, LogType, crudPath, dataLogEntity, logEntity, positionEntity, translate, type DataLogVersion, type Page } from '@isps/contract';
+import { DataLogPath, LogOperateType, LogType, QuartzJobPath, RolePath, UserAdminPath, VisitorAdminPath, crudPath, dataLogEntity, logEntity, positionEntity, quartzJobEntity, roleEntity, translate, userEntity, visitorEntity, type DataLogVersion, type Page } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { createRoleWith, sheetRows } from '../../test/crud-helpers.ts';
 import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, defaultTenantId, injectAs, login, testDialects, type TestApp } from '../../test/harness.ts';
@@ -102,5 +102,28 @@ describe.each(await testDialects())('login and operation logs on %s', (dialect) 
     expect(visitorVersions).toHaveLength(1);
     const detail = (await call<Row>('GET', `${crudPath(dataLogEntity, 'queryById')}?id=${String(visitorVersions[0]!.id)}`)).envelope.result;
     expect(String(detail.dataContent)).not.toContain('password');
+  });
+
+  it('shows the entries of freezes, job runs and permission changes in the reader language', async () => {
+    const call = <T = Row>(method: 'GET' | 'PUT' | 'POST', url: string, payload?: Row) => injectAs<T>(app, admin, { method, url: api(app, url), ...(payload ? { payload } : {}) });
+    const idOf = async (entity: typeof userEntity, query: string) => String((await call<Page<Row>>('GET', `${crudPath(entity, 'list')}?${query}`)).envelope.result.records[0]?.id);
+    const auditor = await idOf(userEntity, 'username=auditor');
+    await createRoleWith(app, 'log_probe', ['system:log:list']);
+    expect((await call('PUT', UserAdminPath.frozenBatch, { ids: auditor, status: 2 })).envelope.success).toBe(true);
+    expect((await call('PUT', UserAdminPath.frozenBatch, { ids: auditor, status: 1 })).envelope.success).toBe(true);
+    await call('POST', crudPath(quartzJobEntity, 'add'), { jobClassName: 'heartbeat', cronExpression: '0 0 2 * * ?' });
+    const job = await idOf(quartzJobEntity, 'jobClassName=heartbeat');
+    expect((await call('GET', `${QuartzJobPath.resume}?id=${job}`)).envelope.success).toBe(true);
+    await call('POST', '/sysVistor/add', { name: 'Frozen visitor', idCard: '110105198001010032', phone: '13600000098', category: 'general', password: '123456' });
+    const visitor = await idOf(visitorEntity, `phone=13600000098`);
+    expect((await call('PUT', VisitorAdminPath.frozenBatch, { ids: visitor, status: 2 })).envelope.success).toBe(true);
+    expect((await call('POST', RolePath.saveRolePermission, { roleId: await idOf(roleEntity, 'roleCode=log_probe'), permissionIds: '' })).envelope.success).toBe(true);
+    const read = async (lang: string) =>
+      (await injectAs<Page<Row>>(app, admin, { method: 'GET', url: `${api(app, crudPath(logEntity, 'list'))}?logType=${LogType.operation}&operateType=${LogOperateType.edit}&pageSize=100`, headers: { lang } })).envelope.result.records.map((r) => String(r.logContent));
+    const zh = await read('zh-CN');
+    expect(zh).toEqual(expect.arrayContaining([`用户管理：冻结 ${auditor}`, `用户管理：解冻 ${auditor}`, `定时任务：启动 ${job}`, `访客列表：冻结 ${visitor}`, '角色管理：保存 log_probe 的 0 项权限']));
+    const ja = await read('ja-JP');
+    expect(ja).toEqual(expect.arrayContaining([`ユーザー管理：${auditor} を凍結`, `定期ジョブ：${job} を開始`, `来訪者一覧：${visitor} を凍結`, 'ロール管理：log_probe の権限 0 件を保存']));
+    expect([...zh, ...ja].filter((text) => /\b(freeze|thaw|quartzJob|role|visitor|user):/.test(text))).toEqual([]);
   });
 });

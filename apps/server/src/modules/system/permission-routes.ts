@@ -241,7 +241,7 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
         username: caller.username,
         tenantId: caller.tenantId,
         ip: request.ip,
-        content: `role: data rules of ${roleId} on ${permissionId}: ${ids.join(',') || 'none'}`,
+        content: ids.length ? { key: 'log.dataRulesSaved', params: { entity: roleEntity.title, owner: roleId, menu: permissionId, rules: ids.join(',') } } : { key: 'log.dataRulesCleared', params: { entity: roleEntity.title, owner: roleId, menu: permissionId } },
         costMs: performance.now() - started,
       });
       return reply.ok(null, 'dataRule.saved');

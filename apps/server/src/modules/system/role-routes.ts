@@ -124,7 +124,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
           .execute();
       }
     });
-    await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, tenantId: caller.tenantId, ip: request.ip, content: `role: permissions of ${String(role.role_code)} (${existing.length})`, costMs: performance.now() - started });
+    await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, tenantId: caller.tenantId, ip: request.ip, content: { key: 'log.permissionsSaved', params: { entity: roleEntity.title, owner: String(role.role_code), count: existing.length } }, costMs: performance.now() - started });
     return reply.ok(null, 'role.permissionsSaved');
   });
 };

@@ -15,6 +15,7 @@ import {
   userEntity,
   UserStatus,
   type ChangeUserPasswordBody,
+  type MessageKey,
 } from '@isps/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -79,8 +80,9 @@ async function syncOrgCode(app: FastifyInstance, userId: string): Promise<void> 
   await dropGroupRolesOutsideGroups(app, userId);
 }
 
-async function log(app: FastifyInstance, caller: CurrentUser, ip: string, content: string, started: number) {
-  await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, tenantId: caller.tenantId, ip, content: `user: ${content}`, costMs: performance.now() - started });
+async function log(app: FastifyInstance, caller: CurrentUser, ip: string, key: MessageKey, params: Record<string, string>, started: number) {
+  const content = { key, params: { entity: userEntity.title, ...params } };
+  await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, tenantId: caller.tenantId, ip, content, costMs: performance.now() - started });
 }
 
 /** Calls of the origin console's users, roles and address book screens beyond the generic ones. */
@@ -255,7 +257,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           await assertMayManageUsers(app, caller, found);
           await app.db.updateTable('sys_user').set({ status, update_by: caller.username, update_time: new Date(app.clock()).toISOString() }).where('id', 'in', found).execute();
           if (status === UserStatus.frozen) await revokeSessions(found);
-          await log(app, caller, request.ip, `${status === UserStatus.frozen ? 'freeze' : 'thaw'} ${found.join(',')}`, started);
+          await log(app, caller, request.ip, status === UserStatus.frozen ? 'log.frozen' : 'log.thawed', { ids: found.join(',') }, started);
           return reply.ok({ count: found.length }, status === UserStatus.frozen ? 'userAdmin.frozenBatch' : 'userAdmin.thawedBatch', { count: String(found.length) });
         },
       );
@@ -279,7 +281,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
             .where('id', '=', user.id)
             .execute();
           await revokeSessions([user.id]);
-          await log(app, caller, request.ip, `reset password ${user.id}`, started);
+          await log(app, caller, request.ip, 'log.passwordReset', { id: user.id }, started);
           return reply.ok(null, 'userAdmin.passwordReset', { username: user.username });
         },
       );
@@ -467,7 +469,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         await app.db.insertInto('sys_user_depart').values({ id: randomUUID(), user_id: userId, dep_id: depId, create_by: caller.username, create_time: now(), update_by: null, update_time: null }).execute();
         await syncOrgCode(app, userId);
       }
-      await log(app, caller, request.ip, `add ${added.join(',')} to group ${depId}`, started);
+      await log(app, caller, request.ip, 'log.membersAdded', { ids: added.join(','), group: depId }, started);
       return reply.ok({ count: added.length }, 'depart.usersAdded', { count: String(added.length) });
     },
   );
@@ -484,7 +486,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       await assertMayManageUsers(app, caller, ids);
       if (ids.length > 0) await app.db.deleteFrom('sys_user_depart').where('dep_id', '=', depId).where('user_id', 'in', ids).execute();
       for (const userId of ids) await syncOrgCode(app, userId);
-      await log(app, caller, request.ip, `remove ${ids.join(',')} from group ${depId}`, started);
+      await log(app, caller, request.ip, 'log.membersRemoved', { ids: ids.join(','), group: depId }, started);
       return reply.ok({ count: ids.length }, 'depart.usersRemoved', { count: String(ids.length) });
     },
   );

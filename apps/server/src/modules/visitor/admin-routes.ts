@@ -57,7 +57,7 @@ export const visitorAdminRoutes: FastifyPluginAsyncZod = async (app) => {
             username: caller.username,
             tenantId: caller.tenantId,
             ip: request.ip,
-            content: `visitor: ${status === VisitorStatus.frozen ? 'freeze' : 'thaw'} ${found.join(',')}`,
+            content: { key: status === VisitorStatus.frozen ? 'log.frozen' : 'log.thawed', params: { entity: visitorEntity.title, ids: found.join(',') } },
             costMs: performance.now() - started,
           });
           return reply.ok({ count: found.length }, status === VisitorStatus.frozen ? 'visitor.frozenBatch' : 'visitor.thawedBatch', { count: String(found.length) });
