@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TENANT_DICT, crudPath, dictEntity, dictItemEntity, permissionEntity, roleEntity, treePath, userEntity, type DictOption, type LoginResult, type Page, type TreeRow } from '@isps/contract';
+import { DepartRolePath, RolePath, TENANT_DICT, UserAdminPath, crudPath, departEntity, departRoleEntity, dictEntity, dictItemEntity, permissionEntity, roleEntity, treePath, userEntity, type DepartRoleHolder, type DictOption, type LoginResult, type Page, type RoleOption, type TreeRow } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_PASSWORD, adminToken, api, buildTestApp, injectAs, testDialects, tryLogin, type TestApp } from '../test/harness.ts';
 
@@ -55,6 +55,27 @@ describe.each(await testDialects())('seeded data in the reader language on %s', 
     expect(all.sex?.map((o: DictOption) => o.text)).toEqual(['男性', '女性']);
     expect(all[TENANT_DICT]?.map((o: DictOption) => o.text)).toContain('デフォルト');
     expect(login.envelope.message).toBe('ログインしました');
+  });
+
+  it('names seeded roles and the administrator in the reader language in pickers, maps, holders and the login answer', async () => {
+    const post = <T = Row>(url: string, payload: Row) => injectAs<T>(app, admin, { method: 'POST', url: api(app, url), payload });
+    const adminId = String((await rows(userEntity, 'username=admin', 'en-US'))[0]?.id);
+    const group = (await post<{ id: string }>(crudPath(departEntity, 'add'), { departName: 'Seeded names' })).envelope.result.id;
+    expect((await post(UserAdminPath.addUsersToDepart, { depId: group, userIdList: adminId })).envelope.success).toBe(true);
+    const role = (await post<{ id: string }>(crudPath(departRoleEntity, 'add'), { departId: group, roleName: 'Desk', roleCode: 'desk' })).envelope.result.id;
+    expect((await post(DepartRolePath.deptRoleUserAdd, { userId: adminId, newRoleId: role })).envelope.success).toBe(true);
+    const expected = { 'zh-CN': ['系统管理员', '管理员'], 'ja-JP': ['システム管理者', '管理者'], 'en-US': ['System administrator', 'Administrator'] } as const;
+    for (const [lang, [roleName, realname]] of Object.entries(expected)) {
+      const picker = await get<RoleOption[]>(RolePath.queryall, lang);
+      expect(picker.find((r) => r.roleCode === 'admin')?.roleName).toBe(roleName);
+      expect((await get<Record<string, string>>(UserAdminPath.queryUserRoleMap, lang))[adminId]).toBe(roleName);
+      expect((await get<Row[]>(`${UserAdminPath.queryUserByDepId}?id=${group}`, lang)).map((u) => u.realname)).toEqual([realname]);
+      expect((await get<DepartRoleHolder[]>(`${DepartRolePath.getDeptRoleUsers}?roleId=${role}`, lang)).map((u) => u.realname)).toEqual([realname]);
+      const adminRole = picker.find((r) => r.roleCode === 'admin')?.id;
+      expect((await get<Page<Row>>(`/sys/user/userRoleList?roleId=${String(adminRole)}`, lang)).records.map((u) => u.realname)).toEqual([realname]);
+      const login = (await tryLogin(app, 'admin', ADMIN_PASSWORD, {}, lang)).envelope.result as LoginResult;
+      expect(login.userInfo.realname).toBe(realname);
+    }
   });
 
   it('keeps a seeded text whose form saves it back as shown, and a typed text as typed', async () => {

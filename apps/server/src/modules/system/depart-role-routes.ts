@@ -24,6 +24,7 @@ import type { Database } from '../../db/schema.ts';
 import { callerOf, type CurrentUser } from '../../platform/access.ts';
 import { OperationType, writeOperationLog, type LogText } from '../../platform/audit-log.ts';
 import { registerEntity, type RegisteredEntity } from '../../platform/crud/index.ts';
+import { showSeededRows } from '../../platform/seeded-texts.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { assertMayChangeDataRules, assertMayDeleteDepartRoles, assertMayGiveDepartRoles, assertMayGivePermissions, assertMayManageUsers, permissionChanges } from '../../platform/grants.ts';
 import { menuDataRules } from './permission-routes.ts';
@@ -369,6 +370,6 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
       .orderBy('u.username')
       .limit(5000)
       .execute();
-    return reply.ok(rows.map((r): DepartRoleHolder => ({ id: r.id, username: r.username, realname: r.realname })));
+    return reply.ok((await showSeededRows(app, 'sys_user', rows, request.lang)).map((r): DepartRoleHolder => ({ id: r.id, username: r.username, realname: r.realname })));
   });
 };

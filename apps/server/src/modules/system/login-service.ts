@@ -94,7 +94,7 @@ export async function startSession(app: FastifyInstance, user: Selectable<SysUse
   });
   return {
     token,
-    userInfo: toUserInfo(current),
+    userInfo: toUserInfo(current, lang),
     departs,
     multi_depart: multiDepart,
     sysAllDictItems: await allDictOptions(app, await dictReaderOf(app, user), lang),

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { SYSTEM_ADMIN_ROLE, callerOf } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity } from '../../platform/crud/index.ts';
+import { showSeededRows } from '../../platform/seeded-texts.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { assertMayChangeRoles, assertMayGivePermissions, assertMayUseRoleCode, permissionChanges } from '../../platform/grants.ts';
 
@@ -63,7 +64,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get(RolePath.queryall, { schema: { tags, summary: 'Every role the caller sees, for selectors' }, config: { permission: 'authenticated' } }, async (request, reply) => {
-    const rows = await roles.scoped(callerOf(request)).orderBy('role_name').limit(5000).execute();
+    const rows = await showSeededRows(app, 'sys_role', await roles.scoped(callerOf(request)).orderBy('role_name').limit(5000).execute(), request.lang);
     return reply.ok(rows.map((r): RoleOption => ({ id: r.id as string, roleName: r.role_name as string, roleCode: r.role_code as string })));
   });
 

@@ -15,6 +15,7 @@ import {
   userEntity,
   UserStatus,
   type ChangeUserPasswordBody,
+  shownSeededText,
   type MessageKey,
 } from '@isps/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -23,6 +24,7 @@ import { z } from 'zod';
 import { callerOf, type CurrentUser } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity, type CrudContext, type RegisteredEntity } from '../../platform/crud/index.ts';
+import { showSeededRows } from '../../platform/seeded-texts.ts';
 import { pagingOf, type Query } from '../../platform/crud/query.ts';
 import { toApiRow } from '../../platform/crud/values.ts';
 import { dictionaryOptions } from '../../platform/dictionaries.ts';
@@ -333,7 +335,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
             .orderBy('username')
             .limit(5000)
             .execute();
-          return reply.ok(rows.map((r) => ({ id: r.id, username: r.username, realname: r.realname })));
+          return reply.ok((await showSeededRows(app, 'sys_user', rows, request.lang)).map((r) => ({ id: r.id, username: r.username, realname: r.realname })));
         },
       );
 
@@ -346,13 +348,16 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
             .selectFrom('sys_user_role as ur')
             .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
             .innerJoin('sys_user as u', 'u.id', 'ur.user_id')
-            .select(['ur.user_id', 'r.role_name'])
+            .select(['ur.user_id', 'r.role_name', 'r.role_code'])
             .where('u.del_flag', '=', 0)
             .$call((q) => tenantScoped(q, caller, 'u.tenant_id'))
             .limit(50_000)
             .execute();
           const map: Record<string, string> = {};
-          for (const p of pairs) map[p.user_id] = map[p.user_id] ? `${map[p.user_id]},${p.role_name}` : p.role_name;
+          for (const p of pairs) {
+            const name = shownSeededText(request.lang, 'sys_role', 'role_name', p);
+            map[p.user_id] = map[p.user_id] ? `${map[p.user_id]},${name}` : name;
+          }
           return reply.ok(map);
         },
       );
@@ -373,7 +378,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
               .where('id', 'in', app.db.selectFrom('sys_user_role').select('user_id').where('role_id', '=', roleId))
               .$call((q) => (username ? q.where(likeEscaped('username', `%${escapeLike(username)}%`)) : q));
           const total = Number((await holders().clearSelect().select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-          const rows = await holders().orderBy('username').orderBy('id').limit(pageSize).offset((pageNo - 1) * pageSize).execute();
+          const rows = await showSeededRows(app, 'sys_user', await holders().orderBy('username').orderBy('id').limit(pageSize).offset((pageNo - 1) * pageSize).execute(), request.lang);
           const statuses = await dictionaryOptions(app, 'user_status', request.lang);
           const records = rows.map((r) => {
             const row = toApiRow(userEntity, r) as Row;
@@ -515,7 +520,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         return q;
       };
       const total = Number((await people().clearSelect().select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = await people().orderBy('realname').orderBy('id').limit(pageSize).offset((pageNo - 1) * pageSize).execute();
+      const rows = await showSeededRows(app, 'sys_user', await people().orderBy('realname').orderBy('id').limit(pageSize).offset((pageNo - 1) * pageSize).execute(), request.lang);
       const groups = await groupsOf(app, rows.map((r) => r.id as string));
       const records = rows.map((r) => {
         const mine = groups.get(r.id as string) ?? [];

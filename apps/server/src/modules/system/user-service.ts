@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UserStatus, type Depart, type TenantSummary, type UserInfo } from '@isps/contract';
+import { UserStatus, shownSeededText, type Depart, type Language, type TenantSummary, type UserInfo } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { refuse } from '../../platform/envelope.ts';
@@ -8,11 +8,12 @@ import { ADMIN_USERNAME } from '../../db/seed/index.ts';
 
 export { UserStatus };
 
-export function toUserInfo(user: Selectable<SysUser>): UserInfo {
+/** The user as his own console knows him; a seeded real name in the reader's language. */
+export function toUserInfo(user: Selectable<SysUser>, lang: Language): UserInfo {
   return {
     id: user.id,
     username: user.username,
-    realname: user.realname,
+    realname: String(shownSeededText(lang, 'sys_user', 'realname', user)),
     nickname: user.nickname,
     orgCode: user.org_code,
     avatar: user.avatar,
