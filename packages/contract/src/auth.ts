@@ -87,7 +87,12 @@ export interface CurrentUserDeparts {
 
 /** Menu item as the console turns it into routes (SPEC section 3). */
 export interface MenuMeta {
+  /** the title in the reader's language (the origin console shows it as it comes) */
   title: string;
+  /** the title as stored (a menu title key for seeded menus): our console translates it itself, so a language switch retitles */
+  titleKey?: string;
+  /** our page key; `component` names the origin console's view where it has one (ORIGIN_VIEWS) */
+  pageKey?: string;
   icon?: string | null;
   url?: string | null;
   target?: string | null;

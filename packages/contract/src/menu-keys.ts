@@ -99,3 +99,49 @@ export const MENU_TITLE_KEYS = [
 ] as const;
 
 export type MenuTitleKey = (typeof MENU_TITLE_KEYS)[number];
+
+/**
+ * The origin console's view for each of our page keys (`component` of a menu row): the JeecgBoot-based console
+ * resolves a menu entry's `component` as `src/views/<component>.vue` of its ant-design-vue-jeecg fork, so the menu
+ * answer names these views and keeps our key in `meta.pageKey`. Screens the origin has no view for (the device,
+ * storage, key, patrol and visitor areas of this product) keep our key. Layouts are spelled alike on both sides.
+ */
+export const ORIGIN_VIEWS: Readonly<Record<string, string>> = {
+  'dashboard/analysis': 'dashboard/Analysis',
+  'system/user': 'system/UserList',
+  'system/role': 'system/RoleList',
+  'system/permission': 'system/PermissionList',
+  'system/dataRule': 'system/PermissionDataRuleList',
+  'system/depart': 'system/DepartList',
+  'system/departUser': 'system/DepartUserList',
+  'system/dict': 'system/DictList',
+  'system/dictItem': 'system/DictItemList',
+  'system/log': 'system/LogList',
+  'system/dataLog': 'system/DataLogList',
+  'system/quartzJob': 'system/QuartzJobList',
+  'system/announcement': 'system/SysAnnouncementList',
+  'system/userAnnouncement': 'system/UserAnnouncementList',
+  'system/category': 'system/SysCategoryList',
+  'system/checkRule': 'system/SysCheckRuleList',
+  'system/fillRule': 'system/SysFillRuleList',
+  'system/dataSource': 'system/SysDataSourceList',
+  'system/position': 'system/SysPositionList',
+  'system/tenant': 'system/TenantList',
+  'system/addressBook': 'system/AddressList',
+  'monitor/disk': 'modules/monitor/DiskMonitoring',
+  'monitor/httpTrace': 'modules/monitor/HttpTrace',
+  'monitor/jvm': 'modules/monitor/JvmInfo',
+  'monitor/redis': 'modules/monitor/RedisInfo',
+  'monitor/server': 'modules/monitor/SystemInfo',
+  'monitor/tomcat': 'modules/monitor/TomcatInfo',
+  'message/message': 'modules/message/SysMessageList',
+  'message/template': 'modules/message/SysMessageTemplateList',
+  'exception/403': 'exception/403',
+  'exception/404': 'exception/404',
+  'exception/500': 'exception/500',
+};
+
+/** The component the origin console resolves for one of our page keys (the key itself when it has no view). */
+export function originView(pageKey: string): string {
+  return Object.hasOwn(ORIGIN_VIEWS, pageKey) ? (ORIGIN_VIEWS[pageKey] as string) : pageKey;
+}

@@ -51,6 +51,16 @@ describe('menu routes', () => {
     expect(side[2]?.external).toBe(true);
   });
 
+  it('routes and titles by our page key and title key when the server names the origin console’s view and a translated title', () => {
+    const served = item({
+      path: '/dashboard/analysis',
+      component: 'dashboard/Analysis',
+      meta: { title: 'Analysis (in the reader’s language)', titleKey: 'menu.dashboard.analysis', pageKey: 'dashboard/analysis', keepAlive: false, internalOrExternal: false },
+    });
+    expect(menuRoutes([served])).toEqual([{ kind: 'page', path: '/dashboard/analysis', component: 'dashboard/analysis', title: 'menu.dashboard.analysis' }]);
+    expect(sideMenu([served])[0]?.name).toBe('首页');
+  });
+
   it('folds children away under alwaysShow', () => {
     expect(sideMenu([item({ path: '/a', alwaysShow: true, children: [item({ path: '/a/b' })] })])[0]?.hideChildrenInMenu).toBe(true);
   });

@@ -16,6 +16,11 @@ export function externalUrl(item: MenuItem): string | null {
 
 const isLayout = (component: string | null | undefined) => !component || component.startsWith('layouts/');
 
+/** Our page key of an item (`component` names the origin console's view where it has one). */
+const pageOf = (item: MenuItem) => item.meta.pageKey ?? item.component;
+/** The stored title (a catalogue key), translated when drawn so a language switch retitles; `title` is the server's text. */
+const titleOf = (item: MenuItem) => item.meta.titleKey ?? item.meta.title;
+
 function firstChildPath(item: MenuItem): string | null {
   const child = item.children?.find((c) => c.route !== '0' && !externalUrl(c));
   return child?.path ?? null;
@@ -28,12 +33,13 @@ function firstChildPath(item: MenuItem): string | null {
 export function menuRoutes(items: readonly MenuItem[], out: MenuRoute[] = []): MenuRoute[] {
   for (const item of items) {
     if (item.route === '0' || externalUrl(item)) continue;
-    const title = item.meta.title;
-    if (isLayout(item.component)) {
+    const title = titleOf(item);
+    const page = pageOf(item);
+    if (isLayout(page)) {
       const to = item.redirect || firstChildPath(item);
       if (to && to !== item.path) out.push({ kind: 'redirect', path: item.path, to, title });
-    } else if (hasPage(item.component)) {
-      out.push({ kind: 'page', path: item.path, component: item.component, title });
+    } else if (hasPage(page)) {
+      out.push({ kind: 'page', path: item.path, component: page, title });
     } else {
       out.push({ kind: 'missing', path: item.path, title });
     }
@@ -45,7 +51,7 @@ export function menuRoutes(items: readonly MenuItem[], out: MenuRoute[] = []): M
 /** Menu title key of every path, hidden items included, for the document title. */
 export function titlesByPath(items: readonly MenuItem[], out = new Map<string, string>()): Map<string, string> {
   for (const item of items) {
-    out.set(item.path, item.meta.title);
+    out.set(item.path, titleOf(item));
     titlesByPath(item.children ?? [], out);
   }
   return out;
@@ -72,7 +78,7 @@ export function sideMenu(items: readonly MenuItem[]): SideMenuItem[] {
       return {
         key: item.id || item.path,
         path: url ?? item.path,
-        name: translateTitle(item.meta.title),
+        name: translateTitle(titleOf(item)),
         iconName: item.meta.icon || undefined,
         external: !!url,
         hideChildrenInMenu: item.alwaysShow || undefined,
@@ -91,7 +97,7 @@ export function keepAlivePaths(items: readonly MenuItem[], out = new Set<string>
 }
 
 const opensInNewWindow = (item: MenuItem) =>
-  !!externalUrl(item) || item.meta.internalOrExternal || /iframe/i.test(item.component ?? '');
+  !!externalUrl(item) || item.meta.internalOrExternal || /iframe/i.test(pageOf(item) ?? '');
 
 export interface MenuSearchEntry {
   key: string;
@@ -109,7 +115,7 @@ export interface MenuSearchEntry {
 export function menuSearchEntries(items: readonly MenuItem[], parents: string[] = [], out: MenuSearchEntry[] = []): MenuSearchEntry[] {
   for (const item of items) {
     if (item.hidden) continue;
-    const title = translateTitle(item.meta.title);
+    const title = translateTitle(titleOf(item));
     const visibleChildren = (item.children ?? []).filter((c) => !c.hidden && (c.route !== '0' || externalUrl(c)));
     const newWindow = opensInNewWindow(item);
     const leaf = visibleChildren.length === 0 || item.alwaysShow;
@@ -134,9 +140,9 @@ export interface BreadcrumbEntry {
 /** The menu items from the top of the tree down to the page at `pathname`, or an empty list. */
 export function breadcrumbTrail(items: readonly MenuItem[], pathname: string): BreadcrumbEntry[] {
   for (const item of items) {
-    if (item.path === pathname) return [{ path: item.path, titleKey: item.meta.title }];
+    if (item.path === pathname) return [{ path: item.path, titleKey: titleOf(item) }];
     const below = breadcrumbTrail(item.children ?? [], pathname);
-    if (below.length) return [{ path: item.path, titleKey: item.meta.title }, ...below];
+    if (below.length) return [{ path: item.path, titleKey: titleOf(item) }, ...below];
   }
   return [];
 }

@@ -274,6 +274,17 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('origin conso
     expect((await get<{ total: number }>('/sys/category/rootList', { name: '*Key*' })).envelope.result.total).toBe(1);
   });
 
+  it('answers menu entries the origin resolves: its view as component, the title in the caller’s language (getUserPermissionByToken)', async () => {
+    type Entry = { path: string; component: string; meta: { title: string; titleKey?: string; pageKey?: string }; children?: Entry[] };
+    const menuIn = async (lang: string) =>
+      (await injectAs<{ menu: Entry[] }>(app, admin, { method: 'GET', url: api(app, '/sys/permission/getUserPermissionByToken'), query: { token: admin, _t: '1764066000' }, headers: { lang } })).envelope.result.menu;
+    const users = (menu: Entry[]) => menu.flatMap((e) => [e, ...(e.children ?? [])]).find((e) => e.path === '/system/user') as Entry;
+    expect(users(await menuIn('en-US'))).toMatchObject({ component: 'system/UserList', meta: { title: 'Users', titleKey: 'menu.system.user', pageKey: 'system/user' } });
+    expect(users(await menuIn('zh-CN')).meta.title).toBe('用户管理');
+    const system = (await menuIn('ja-JP')).find((e) => e.path === '/system') as Entry;
+    expect(system.component).toBe('layouts/RouteView');
+  });
+
   it('pages the people of a group and the groups below it (AddressListRight: /sys/user/queryByOrgCodeForAddressList)', async () => {
     const headCode = (await app.db.selectFrom('sys_depart').select('org_code').where('id', '=', headOffice).executeTakeFirstOrThrow()).org_code;
     const page = await get<{ records: Array<Record<string, unknown>>; total: number }>('/sys/user/queryByOrgCodeForAddressList', { orgCode: headCode, pageNo: '1', pageSize: '10' });

@@ -1,4 +1,4 @@
-import type { AuthItem, MenuItem, PermissionResult } from '@isps/contract';
+import { originView, shownSeededText, type AuthItem, type Language, type MenuItem, type PermissionResult } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { SysPermission } from '../../db/schema.ts';
@@ -24,19 +24,21 @@ function routeName(row: Row): string {
   return isExternal(path) ? row.id : path.replace(/^\//, '').replace(/[/:{}]+/g, '-');
 }
 
-function toMenuItem(row: Row, children: MenuItem[]): MenuItem {
+function toMenuItem(row: Row, children: MenuItem[], lang: Language): MenuItem {
   const external = isExternal(row.url);
   const item: MenuItem = {
     id: row.id,
     path: external ? `/${routeName(row)}` : (row.url ?? ''),
     name: routeName(row),
-    component: row.component ?? '',
+    component: originView(row.component ?? ''),
     hidden: Number(row.hidden) === 1,
     alwaysShow: Number(row.always_show) === 1,
     redirect: row.redirect,
     route: Number(row.is_route) === 1 ? '1' : '0',
     meta: {
-      title: row.name,
+      title: String(shownSeededText(lang, 'sys_permission', 'name', row)),
+      titleKey: row.name,
+      pageKey: row.component ?? '',
       icon: row.icon,
       url: external ? row.url : null,
       keepAlive: Number(row.keep_alive) === 1,
@@ -48,7 +50,7 @@ function toMenuItem(row: Row, children: MenuItem[]): MenuItem {
   return item;
 }
 
-function menuTree(rows: Row[]): MenuItem[] {
+function menuTree(rows: Row[], lang: Language): MenuItem[] {
   const menus = rows.filter((r) => Number(r.menu_type) !== 2);
   const ids = new Set(menus.map((r) => r.id));
   const byParent = new Map<string | null, Row[]>();
@@ -63,12 +65,12 @@ function menuTree(rows: Row[]): MenuItem[] {
   const build = (parent: string | null): MenuItem[] =>
     (byParent.get(parent) ?? [])
       .sort((a, b) => Number(a.sort_no) - Number(b.sort_no))
-      .map((row) => toMenuItem(row, build(row.id)));
+      .map((row) => toMenuItem(row, build(row.id), lang));
   return build(null);
 }
 
-/** The menu, the caller's buttons and every button of the system (SPEC section 6). */
-export async function permissionResultOf(app: FastifyInstance, user: { id: string; orgCode: string | null }): Promise<PermissionResult> {
+/** The menu (titles in `lang`), the caller's buttons and every button of the system (SPEC section 6). */
+export async function permissionResultOf(app: FastifyInstance, user: { id: string; orgCode: string | null }, lang: Language): Promise<PermissionResult> {
   const granted = await app.db.selectFrom('sys_permission as p').selectAll('p').where('p.del_flag', '=', 0).where(heldBy(app.db, user)).orderBy('p.sort_no').execute();
   const allButtons = await app.db
     .selectFrom('sys_permission')
@@ -78,7 +80,7 @@ export async function permissionResultOf(app: FastifyInstance, user: { id: strin
     .orderBy('perms')
     .execute();
   return {
-    menu: menuTree(granted),
+    menu: menuTree(granted, lang),
     auth: granted.filter((r) => Number(r.menu_type) === 2 && r.perms).map(toAuthItem),
     allAuth: allButtons.filter((r) => r.perms).map(toAuthItem),
   };

@@ -53,7 +53,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     ApiPath.userPermission,
     { schema: { tags, summary: 'Menu tree and button permissions of the caller' }, config: { permission: 'authenticated', allowWhilePasswordChangeDue: true } },
-    async (request, reply) => reply.ok({ ...(await permissionResultOf(app, callerOf(request))), timeZone: app.settings.timeZone }),
+    async (request, reply) => reply.ok({ ...(await permissionResultOf(app, callerOf(request), request.lang)), timeZone: app.settings.timeZone }),
   );
 
   app.get(
@@ -76,7 +76,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       await setCurrentOrgCode(app, caller.id, request.body.orgCode, caller.username);
       const user = await findActiveUserById(app, caller.id);
       if (!user) refuse('depart.notMember');
-      return reply.ok({ userInfo: toUserInfo(user, request.lang) }, 'depart.switched');
+      return reply.ok({ userInfo: toUserInfo(user) }, 'depart.switched');
     },
   );
 

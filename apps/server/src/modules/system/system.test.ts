@@ -317,16 +317,17 @@ describe.each(dialects)('system API on %s', (dialect) => {
       const answer = await get(token, ApiPath.userPermission);
       const result = answer.envelope.result as PermissionResult;
       const dashboard = result.menu.find((m) => m.path === '/dashboard');
-      expect(dashboard).toMatchObject({ component: 'layouts/RouteView', redirect: '/dashboard/analysis', hidden: false, route: '1', meta: { title: 'menu.dashboard' } });
+      expect(dashboard).toMatchObject({ component: 'layouts/RouteView', redirect: '/dashboard/analysis', hidden: false, route: '1', meta: { titleKey: 'menu.dashboard' } });
       expect(dashboard?.children?.slice(0, 2)).toEqual([
-        expect.objectContaining({ path: '/dashboard/analysis', component: 'dashboard/analysis', name: 'dashboard-analysis', hidden: false, route: '1', meta: expect.objectContaining({ title: 'menu.dashboard.analysis', keepAlive: false, internalOrExternal: false }) }),
-        expect.objectContaining({ path: '/dashboard/clock', component: 'dashboard/clock', route: '1', meta: expect.objectContaining({ title: 'menu.dashboard.clock' }) }),
+        // component: the origin console's view where it has one; our page key and stored title beside it
+        expect.objectContaining({ path: '/dashboard/analysis', component: 'dashboard/Analysis', name: 'dashboard-analysis', hidden: false, route: '1', meta: expect.objectContaining({ titleKey: 'menu.dashboard.analysis', pageKey: 'dashboard/analysis', keepAlive: false, internalOrExternal: false }) }),
+        expect.objectContaining({ path: '/dashboard/clock', component: 'dashboard/clock', route: '1', meta: expect.objectContaining({ titleKey: 'menu.dashboard.clock', pageKey: 'dashboard/clock' }) }),
       ]);
       const system = result.menu.find((m) => m.path === '/system');
       expect(system).toMatchObject({ hidden: false, route: '1' });
-      expect(system?.children?.find((c) => c.path === '/system/user')).toMatchObject({ hidden: false, route: '1', component: 'system/user' });
+      expect(system?.children?.find((c) => c.path === '/system/user')).toMatchObject({ hidden: false, route: '1', component: 'system/UserList', meta: { pageKey: 'system/user' } });
       expect(system?.children?.find((c) => c.path === '/system/attendanceRule')).toMatchObject({ hidden: true, route: '0', component: 'system/attendanceRule' });
-      expect(system?.children?.find((c) => c.path === '/system/position')).toMatchObject({ hidden: false, route: '1', component: 'system/position' });
+      expect(system?.children?.find((c) => c.path === '/system/position')).toMatchObject({ hidden: false, route: '1', component: 'system/SysPositionList', meta: { pageKey: 'system/position' } });
       expect(result.auth).toContainEqual({ action: 'system:user:add', describe: expect.any(String), type: '1', status: '1' });
       expect(result.auth.map((a) => a.action)).toContain(Perm.dashboardView);
       expect(result.allAuth.length).toBe(result.auth.length);
