@@ -6,6 +6,11 @@ import { zhCN } from '../apps/web/src/locales/zh-CN.ts';
 export const catalogues = { 'zh-CN': zhCN, 'en-US': enUS, 'ja-JP': jaJP } as const;
 export type UiLanguage = keyof typeof catalogues;
 
+/** The text of `key` as i18next picks it: with a `count` (or a list's `total`), the plural form of the language when it has one. */
 export function text(lang: UiLanguage, key: keyof typeof enUS, params: Record<string, string> = {}): string {
-  return String(catalogues[lang][key]).replace(/\{\{(\w+)\}\}/g, (_all, name: string) => params[name] ?? '');
+  const count = params.count ?? params.total;
+  const plural = count === undefined ? undefined : `${key}_${new Intl.PluralRules(lang).select(Number(count))}`;
+  const catalogue = catalogues[lang] as Record<string, string>;
+  const template = plural !== undefined && Object.hasOwn(catalogue, plural) ? catalogue[plural] : catalogue[key];
+  return String(template).replace(/\{\{(\w+)\}\}/g, (_all, name: string) => params[name] ?? '');
 }

@@ -102,7 +102,7 @@ export function CrudTable({ columns, rows, loading, pagination, sort, onChange, 
               total: pagination.total ?? rows.length,
               showSizeChanger: true,
               pageSizeOptions: [10, 20, 50, 100],
-              showTotal: (total) => t('crud.total', { total }),
+              showTotal: (total) => t('crud.total', { count: total, total }),
               size: 'small',
             }
       }

@@ -12,7 +12,7 @@ export function ImportReportModal({ report, onClose }: { report: ImportReport; o
       <Alert
         type={report.failed === 0 ? 'success' : report.added === 0 ? 'error' : 'warning'}
         showIcon
-        title={t('crud.importSummary', { total: report.total, added: report.added, failed: report.failed })}
+        title={t('crud.importSummary', { count: report.total, total: report.total, added: report.added, failed: report.failed })}
         style={{ marginBottom: 16 }}
       />
       <Table<ReportRow>

@@ -9,7 +9,7 @@ export function usePager(page: { pageNo: number; pageSize: number }, total: numb
     pageSize: page.pageSize,
     total: total ?? 0,
     showSizeChanger: true,
-    showTotal: (count) => t('crud.total', { total: count }),
+    showTotal: (count) => t('crud.total', { count, total: count }),
     onChange,
   };
 }
