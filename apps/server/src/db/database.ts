@@ -1,16 +1,149 @@
 import Sqlite from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
+import {
+  Kysely,
+  MysqlDialect,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
+  type SqliteDatabase,
+  type TransactionSettings,
+} from 'kysely';
 import { createPool } from 'mysql2';
 import pg from 'pg';
 import type { DatabaseDialect } from '../config.ts';
 import type { Database } from './schema.ts';
 
+/** Tables a committed statement wrote to (inserted into, updated or deleted from). */
+export type WriteListener = (tables: ReadonlySet<string>) => Promise<void> | void;
+
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DatabaseDialect;
   destroy(): Promise<void>;
+}
+
+const writeListeners = new WeakMap<Kysely<Database>, Set<WriteListener>>();
+
+/**
+ * Calls `listener` after each committed write through `db` (a statement outside a transaction, or a transaction's
+ * commit), before the writer goes on; returns the unsubscriber.
+ */
+export function onCommittedWrite(db: Kysely<Database>, listener: WriteListener): () => void {
+  const listeners = writeListeners.get(db);
+  if (!listeners) throw new Error('not a database of createDatabase');
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * better-sqlite3 parses a statement on every prepare and kysely prepares on every call; statements are kept by their
+ * SQL (least recently used dropped first). A statement still being iterated (a streamed export) is busy, so a
+ * second user of the same SQL gets a fresh one.
+ */
+export function cachingStatements(database: SqliteDatabase & { prepare(sql: string): { busy?: boolean } }): SqliteDatabase {
+  const statements = new Map<string, ReturnType<SqliteDatabase['prepare']> & { busy?: boolean }>();
+  return {
+    close: () => {
+      statements.clear();
+      database.close();
+    },
+    prepare(text) {
+      const cached = statements.get(text);
+      if (cached && !cached.busy) {
+        statements.delete(text);
+        statements.set(text, cached);
+        return cached;
+      }
+      const statement = database.prepare(text);
+      if (!cached) {
+        statements.set(text, statement);
+        if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
+      }
+      return statement;
+    },
+  };
+}
+
+// the target of an insert, update or delete, quoted as any of the three engines quotes it
+const WRITTEN_TABLE = /\b(?:insert\s+(?:ignore\s+)?into|replace\s+into|update|delete\s+from)\s+[`"]?([A-Za-z_][A-Za-z0-9_]*)[`"]?/gi;
+
+/** The tables a statement writes to; none for a query that only reads. */
+export function writtenTables(text: string): string[] {
+  if (/^\s*select\b/i.test(text)) return [];
+  return [...text.matchAll(WRITTEN_TABLE)].map((m) => (m[1] as string).toLowerCase());
+}
+
+/**
+ * Reports the tables each committed write touched, whoever wrote (the CRUD engine, a module's own query, raw SQL), so
+ * caches of what those tables hold are dropped in one place. Writes inside a transaction are reported at its commit,
+ * never before: a reader could otherwise cache what the transaction is about to replace.
+ */
+function reportingWrites(dialect: Dialect, listeners: Set<WriteListener>): Dialect {
+  const report = async (tables: Set<string>) => {
+    if (tables.size === 0) return;
+    for (const listener of listeners) await listener(tables);
+  };
+  const wrap = (driver: Driver): Driver => {
+    // the connections kysely holds are ours; each knows the driver's own and collects its open transaction's writes
+    const innerOf = new WeakMap<DatabaseConnection, DatabaseConnection>();
+    const pending = new WeakMap<DatabaseConnection, Set<string>>();
+    const unwrap = (connection: DatabaseConnection): DatabaseConnection => innerOf.get(connection) ?? connection;
+    const reported = (inner: DatabaseConnection): DatabaseConnection => {
+      const connection: DatabaseConnection = {
+        async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+          const result = await inner.executeQuery<R>(query);
+          const tables = writtenTables(query.sql);
+          if (tables.length > 0) {
+            const open = pending.get(connection);
+            if (open) for (const table of tables) open.add(table);
+            else await report(new Set(tables));
+          }
+          return result;
+        },
+        streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => inner.streamQuery<R>(query, chunkSize),
+      };
+      innerOf.set(connection, inner);
+      return connection;
+    };
+    return {
+      init: () => driver.init(),
+      acquireConnection: async () => reported(await driver.acquireConnection()),
+      async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
+        await driver.beginTransaction(unwrap(connection), settings);
+        pending.set(connection, new Set());
+      },
+      async commitTransaction(connection: DatabaseConnection) {
+        await driver.commitTransaction(unwrap(connection));
+        const tables = pending.get(connection);
+        pending.delete(connection);
+        if (tables) await report(tables);
+      },
+      async rollbackTransaction(connection: DatabaseConnection) {
+        pending.delete(connection);
+        await driver.rollbackTransaction(unwrap(connection));
+      },
+      ...(driver.savepoint ? { savepoint: (c, name, compile) => driver.savepoint!(unwrap(c), name, compile) } : {}),
+      ...(driver.rollbackToSavepoint ? { rollbackToSavepoint: (c, name, compile) => driver.rollbackToSavepoint!(unwrap(c), name, compile) } : {}),
+      ...(driver.releaseSavepoint ? { releaseSavepoint: (c, name, compile) => driver.releaseSavepoint!(unwrap(c), name, compile) } : {}),
+      releaseConnection: (connection) => driver.releaseConnection(unwrap(connection)),
+      destroy: () => driver.destroy(),
+    } satisfies Driver;
+  };
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => wrap(dialect.createDriver()),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+  };
 }
 
 function sqliteDialect(file: string): Dialect {
@@ -25,7 +158,7 @@ function sqliteDialect(file: string): Dialect {
   // FULL: an acknowledged write survives a power loss, not only a process crash
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
-  return new SqliteDialect({ database });
+  return new SqliteDialect({ database: cachingStatements(database) });
 }
 
 /** `?schema=name` selects the PostgreSQL schema through search_path; pg itself does not know that parameter. */
@@ -60,7 +193,9 @@ export function createDatabase(config: { dialect: DatabaseDialect; databaseUrl: 
       : config.dialect === 'mysql'
         ? mysqlDialect(config.databaseUrl)
         : sqliteDialect(config.databaseUrl);
-  const db = new Kysely<Database>({ dialect });
+  const listeners = new Set<WriteListener>();
+  const db = new Kysely<Database>({ dialect: reportingWrites(dialect, listeners) });
+  writeListeners.set(db, listeners);
   return { db, dialect: config.dialect, destroy: () => db.destroy() };
 }
 

@@ -1,8 +1,10 @@
 import fp from 'fastify-plugin';
-import { TOKEN_HEADER, type PermCode } from '@isps/contract';
+import { TENANT_HEADER, TOKEN_HEADER, type PermCode } from '@isps/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import { onCommittedWrite } from '../db/database.ts';
 import type { Database, SysPermission } from '../db/schema.ts';
+import { InvalidatedMemo } from './cache.ts';
 import { AppError } from './envelope.ts';
 import { tenantScopeOf } from './tenancy.ts';
 
@@ -47,13 +49,15 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** every registered route with its declared access, for the route walker test and docs */
     routeCatalogue: RouteEntry[];
+    /** the sessions and permission sets this instance keeps (see AccessCache) */
+    accessCache: AccessCache;
   }
 }
 
 /**
  * The permissions a user holds (SPEC section 6), as a condition on `sys_permission as p`: those of their roles, and
  * those of their group roles in their current group (org code) while they belong to it and the group holds them.
- * Computed on every request from the tables, so a saved change takes effect on the next call.
+ * Read from the tables when the access cache has no copy; a saved change to them empties that cache everywhere.
  */
 export function heldBy(db: Kysely<Database>, user: { id: string; orgCode: string | null }) {
   return (eb: ExpressionBuilder<Database & { p: SysPermission }, 'p'>) => {
@@ -74,23 +78,112 @@ export function heldBy(db: Kysely<Database>, user: { id: string; orgCode: string
   };
 }
 
-async function loadCurrentUser(app: FastifyInstance, request: FastifyRequest, userId: string): Promise<CurrentUser | null> {
-  const user = await app.db
+/** Who a user is for authorisation, apart from the tenant a request chooses. */
+interface AccessProfile {
+  id: string;
+  username: string;
+  mustChangePassword: boolean;
+  permissions: ReadonlySet<string>;
+  tenantId: string | null;
+  orgCode: string | null;
+  systemAdmin: boolean;
+}
+
+/** Tables whose rows decide who may do what: a committed write to any of them empties every instance's profiles. */
+const ACCESS_TABLES = new Set([
+  'sys_user',
+  'sys_user_role',
+  'sys_role',
+  'sys_role_permission',
+  'sys_permission',
+  'sys_depart',
+  'sys_user_depart',
+  'sys_depart_role',
+  'sys_depart_role_user',
+  'sys_depart_role_permission',
+  'sys_depart_permission',
+  'sys_tenant',
+]);
+const SESSION_TABLES = new Set(['sys_user_token']);
+const ACCESS_CHANGED = 'access:changed';
+// bounds how long a write made outside every server (a script on the database) goes unseen
+const KEEP_MS = 5_000;
+
+/**
+ * Sessions (token → user) and access profiles (user → permission codes, roles, tenant) kept per instance, so a warm
+ * request costs no query (DESIGN section 5). Every committed write to the tables they come from, by any code path,
+ * empties them here at once and on every other instance through the event bus before the writer answers, so a
+ * revoked token or a changed role holds on the very next call anywhere.
+ */
+export class AccessCache {
+  readonly sessions: InvalidatedMemo<{ userId: string; expiresAt: number } | null>;
+  readonly profiles: InvalidatedMemo<AccessProfile | null>;
+  /** a system administrator's chosen tenant, by user and `tenant-id` header */
+  readonly scopes: InvalidatedMemo<{ scope: string | null }>;
+  /** set once the bus subscription is live; writes before it (start-up) are only forgotten here */
+  broadcasting = false;
+
+  constructor(private readonly app: FastifyInstance) {
+    this.sessions = new InvalidatedMemo(app.clock, KEEP_MS);
+    this.profiles = new InvalidatedMemo(app.clock, KEEP_MS);
+    this.scopes = new InvalidatedMemo(app.clock, KEEP_MS);
+  }
+
+  forget(what: { sessions?: boolean; profiles?: boolean }): void {
+    if (what.sessions) this.sessions.clear();
+    if (what.profiles) {
+      this.profiles.clear();
+      this.scopes.clear();
+    }
+  }
+
+  /** Called after each committed write: forgets here, then tells every instance and waits until the bus delivered it. */
+  async written(tables: ReadonlySet<string>): Promise<void> {
+    const what = { sessions: [...tables].some((t) => SESSION_TABLES.has(t)), profiles: [...tables].some((t) => ACCESS_TABLES.has(t)) };
+    if (!what.sessions && !what.profiles) return;
+    this.forget(what);
+    if (!this.broadcasting) return;
+    try {
+      await this.app.eventBus.publishAndWait(ACCESS_CHANGED, what);
+    } catch (error) {
+      // the write is done; other instances catch up when their copies expire
+      this.app.log.warn({ err: error }, 'access change not broadcast');
+    }
+  }
+
+  async caller(request: FastifyRequest, token: string): Promise<CurrentUser | null> {
+    const session = token.length < 20 || token.length > 100 ? null : await this.sessions.get(this.app.tokens.fingerprint(token), () => this.app.tokens.session(token));
+    if (!session || session.expiresAt <= this.app.clock()) return null;
+    const profile = await this.profiles.get(session.userId, () => loadProfile(this.app.db, session.userId));
+    if (!profile) return null;
+    return { ...profile, tenantScope: await this.scopeOf(request, profile) };
+  }
+
+  private async scopeOf(request: FastifyRequest, profile: AccessProfile): Promise<string | null> {
+    if (!profile.systemAdmin) return profile.tenantId;
+    const header = request.headers[TENANT_HEADER.toLowerCase()];
+    const key = `${profile.id}\n${Array.isArray(header) ? header[0] : (header ?? '')}`;
+    return (await this.scopes.get(key, async () => ({ scope: await tenantScopeOf(this.app, request, profile) }))).scope;
+  }
+}
+
+async function loadProfile(db: Kysely<Database>, userId: string): Promise<AccessProfile | null> {
+  const user = await db
     .selectFrom('sys_user')
     .select(['id', 'username', 'must_change_password', 'status', 'del_flag', 'tenant_id', 'org_code'])
     .where('id', '=', userId)
     .executeTakeFirst();
   if (!user || user.del_flag !== 0 || user.status !== 1) return null;
-  const rows = await app.db
+  const rows = await db
     .selectFrom('sys_permission as p')
     .select('p.perms')
     .distinct()
-    .where(heldBy(app.db, { id: user.id, orgCode: user.org_code }))
+    .where(heldBy(db, { id: user.id, orgCode: user.org_code }))
     .where('p.menu_type', '=', 2)
     .where('p.del_flag', '=', 0)
     .where('p.perms', 'is not', null)
     .execute();
-  const systemAdmin = await app.db
+  const systemAdmin = await db
     .selectFrom('sys_user_role as ur')
     .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
     .select('r.id')
@@ -100,7 +193,6 @@ async function loadCurrentUser(app: FastifyInstance, request: FastifyRequest, us
   return {
     id: user.id,
     tenantId: user.tenant_id,
-    tenantScope: await tenantScopeOf(app, request, { tenantId: user.tenant_id, systemAdmin: Boolean(systemAdmin) }),
     username: user.username,
     orgCode: user.org_code,
     systemAdmin: Boolean(systemAdmin),
@@ -121,6 +213,16 @@ export const accessPlugin = fp(
     app.decorate('routeCatalogue', []);
     app.decorateRequest('currentUser', null);
     app.decorateRequest('accessToken', null);
+    const cache = new AccessCache(app);
+    app.decorate('accessCache', cache);
+    const stopListening = onCommittedWrite(app.db, (tables) => cache.written(tables));
+    // the bus is registered after this plugin; until its subscription is live a change could be missed, so start empty
+    app.addHook('onReady', async () => {
+      await app.eventBus.subscribe(ACCESS_CHANGED, (payload) => cache.forget((payload ?? {}) as { sessions?: boolean; profiles?: boolean }));
+      cache.forget({ sessions: true, profiles: true });
+      cache.broadcasting = true;
+    });
+    app.addHook('onClose', async () => stopListening());
 
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -141,8 +243,7 @@ export const accessPlugin = fp(
         throw new AppError('forbidden', 'error.forbidden', { code: 'undeclared' });
       }
       const token = headerToken(request);
-      const userId = token ? await app.tokens.resolve(token) : null;
-      const user = userId ? await loadCurrentUser(app, request, userId) : null;
+      const user = token ? await app.accessCache.caller(request, token) : null;
       if (!token || !user) throw new AppError('unauthorized', 'error.unauthorized');
       request.currentUser = user;
       request.accessToken = token;
@@ -160,8 +261,7 @@ export const accessPlugin = fp(
 /** The caller of a public route when the request carries a valid token, else null (the uploads it may read back). */
 export async function optionalCaller(app: FastifyInstance, request: FastifyRequest): Promise<CurrentUser | null> {
   const token = headerToken(request);
-  const userId = token ? await app.tokens.resolve(token) : null;
-  return userId ? loadCurrentUser(app, request, userId) : null;
+  return token ? app.accessCache.caller(request, token) : null;
 }
 
 /** The caller of an authenticated route; the access hook guarantees it is set. */

@@ -102,3 +102,39 @@ export async function createCache(options: { redisUrl: string | null; prefix: st
   if (!options.redisUrl) return new MemoryCache(options.clock);
   return new RedisCache(await connectRedis(options.redisUrl), options.prefix);
 }
+
+/**
+ * Values kept in this process until an event says they changed (sessions, permission sets): `clear` drops them all,
+ * and a value whose load began before a `clear` is answered but not kept, so it cannot outlive the change it missed.
+ * Entries also expire after `ttlMs`, which bounds how long a change made outside any server (a script writing the
+ * database directly) goes unseen.
+ */
+export class InvalidatedMemo<V> {
+  private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+  private generation = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  /** The kept value, else `load()`'s (kept when nothing was cleared meanwhile and it is not null). */
+  async get(key: string, load: () => Promise<V>): Promise<V> {
+    const entry = this.entries.get(key);
+    const now = this.clock();
+    if (entry && entry.expiresAt > now) return entry.value;
+    const generation = this.generation;
+    const value = await load();
+    if (value !== null && generation === this.generation) {
+      if (this.entries.size >= this.maxEntries) this.entries.clear();
+      this.entries.set(key, { value, expiresAt: now + this.ttlMs });
+    }
+    return value;
+  }
+
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+}

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
@@ -12,6 +13,12 @@ export type EventHandler = (payload: unknown) => void;
 export interface EventBus {
   readonly kind: 'memory' | 'redis';
   publish(channel: string, payload: unknown): Promise<void>;
+  /**
+   * Publishes and resolves once this instance's own subscription to `channel` has been given the message: by then
+   * the bus has handed it to every instance, so what a caller does next anywhere sees it. Gives up waiting after
+   * `timeoutMs` (a lost bus must not hang the caller); without a subscription of its own it waits for nothing.
+   */
+  publishAndWait(channel: string, payload: Record<string, unknown>, timeoutMs?: number): Promise<void>;
   /** resolves once the subscription is live (with Redis: acknowledged by the server); returns the unsubscriber */
   subscribe(channel: string, handler: EventHandler): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -25,6 +32,11 @@ export class InProcessEventBus implements EventBus {
     // a JSON round trip, so handlers see exactly what they would see through Redis
     const copy: unknown = JSON.parse(JSON.stringify(payload ?? null));
     this.emitter.emit(channel, copy);
+  }
+
+  async publishAndWait(channel: string, payload: Record<string, unknown>): Promise<void> {
+    // handlers run inside emit: once published, every one has seen it
+    await this.publish(channel, payload);
   }
 
   async subscribe(channel: string, handler: EventHandler): Promise<() => Promise<void>> {
@@ -41,6 +53,8 @@ export class InProcessEventBus implements EventBus {
 export class RedisEventBus implements EventBus {
   readonly kind = 'redis';
   private readonly handlers = new Map<string, Set<EventHandler>>();
+  /** messages published by publishAndWait, by channel and text, with who waits for them to come back */
+  private readonly awaited = new Map<string, () => void>();
 
   /** `subscriber` is put in subscriber mode; it must not be used for anything else */
   constructor(
@@ -51,6 +65,9 @@ export class RedisEventBus implements EventBus {
     subscriber.on('message', (channel: string, text: string) => {
       const handlers = this.handlers.get(channel);
       if (!handlers) return;
+      const waiter = this.awaited.get(`${channel}\n${text}`);
+      // settled after the handlers ran: the caller goes on once this instance has acted on it too
+      if (waiter) setImmediate(waiter);
       let payload: unknown;
       try {
         payload = JSON.parse(text);
@@ -63,6 +80,26 @@ export class RedisEventBus implements EventBus {
 
   async publish(channel: string, payload: unknown): Promise<void> {
     await this.publisher.publish(this.prefix + channel, JSON.stringify(payload ?? null));
+  }
+
+  async publishAndWait(channel: string, payload: Record<string, unknown>, timeoutMs = 1000): Promise<void> {
+    const key = this.prefix + channel;
+    if (!this.handlers.has(key)) return this.publish(channel, payload);
+    // a nonce tells this message from an equal one published before
+    const text = JSON.stringify({ ...payload, nonce: randomUUID() });
+    const id = `${key}\n${text}`;
+    let timer: NodeJS.Timeout | undefined;
+    const delivered = new Promise<void>((resolve) => {
+      this.awaited.set(id, resolve);
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    try {
+      await this.publisher.publish(key, text);
+      await delivered;
+    } finally {
+      clearTimeout(timer);
+      this.awaited.delete(id);
+    }
   }
 
   async subscribe(channel: string, handler: EventHandler): Promise<() => Promise<void>> {

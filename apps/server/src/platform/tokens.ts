@@ -55,14 +55,20 @@ export class TokenService {
 
   /** The user id of a valid, unexpired token, or null. */
   async resolve(token: string): Promise<string | null> {
+    const session = await this.session(token);
+    return session && session.expiresAt > this.clock() ? session.userId : null;
+  }
+
+  /** The user and expiry (epoch ms) of a stored token, expired or not, or null (what the access cache keeps). */
+  async session(token: string): Promise<{ userId: string; expiresAt: number } | null> {
     if (token.length < 20 || token.length > 100) return null;
     const row = await this.db
       .selectFrom('sys_user_token')
       .select(['user_id', 'expires_at'])
       .where('token_hash', '=', this.fingerprint(token))
       .executeTakeFirst();
-    if (!row || row.expires_at <= new Date(this.clock()).toISOString()) return null;
-    return row.user_id;
+    const expiresAt = row ? Date.parse(row.expires_at) : Number.NaN;
+    return row && Number.isFinite(expiresAt) ? { userId: row.user_id, expiresAt } : null;
   }
 
   /** When a valid token expires (epoch ms), or null for an unknown or expired one. */

@@ -1,0 +1,72 @@
+import Sqlite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createNamespace, testConfig, testDialects, type TestNamespace } from '../test/harness.ts';
+import { cachingStatements, createDatabase, onCommittedWrite, writtenTables, type DatabaseHandle } from './database.ts';
+
+describe('the tables a statement writes', () => {
+  it('names the target of inserts, updates and deletes in any engine quoting, and nothing for a read', () => {
+    expect(writtenTables('insert into "sys_user_role" ("id") values (?)')).toEqual(['sys_user_role']);
+    expect(writtenTables('update `sys_user` set `status` = ? where `id` = ?')).toEqual(['sys_user']);
+    expect(writtenTables('delete from sys_user_token where user_id = ?')).toEqual(['sys_user_token']);
+    expect(writtenTables('select "update_time", "create_by" from "sys_user" where "id" in (select "user_id" from "sys_user_role")')).toEqual([]);
+  });
+});
+
+describe('SQLite statements', () => {
+  it('are prepared once per SQL text, a busy one (being iterated) is not shared, and the least recently used go first', () => {
+    const database = new Sqlite(':memory:');
+    const cached = cachingStatements(database);
+    const first = cached.prepare('select 1 as n');
+    expect(cached.prepare('select 1 as n')).toBe(first);
+    const iterating = cached.prepare('select 2 as n union all select 3');
+    const rows = iterating.iterate([]);
+    rows.next();
+    const second = cached.prepare('select 2 as n union all select 3');
+    expect(second).not.toBe(iterating);
+    expect(second.all([])).toEqual([{ n: 2 }, { n: 3 }]);
+    rows.return?.();
+    for (let i = 0; i < 600; i++) cached.prepare(`select ${i} as n`);
+    expect(cached.prepare('select 1 as n')).not.toBe(first);
+    cached.close();
+  });
+});
+
+describe.each(await testDialects())('committed writes on %s', (dialect) => {
+  let namespace: TestNamespace;
+  let handle: DatabaseHandle;
+
+  beforeAll(async () => {
+    namespace = await createNamespace(dialect);
+    handle = createDatabase(testConfig(namespace));
+    await sql`create table probe (id varchar(36) primary key)`.execute(handle.db);
+  });
+  afterAll(async () => {
+    await handle?.destroy();
+    await namespace?.drop();
+  });
+
+  it('are reported after the statement, or at the commit of their transaction, and never for a rolled back one', async () => {
+    const seen: string[][] = [];
+    const stop = onCommittedWrite(handle.db, (tables) => void seen.push([...tables]));
+    await sql`insert into probe (id) values ('a')`.execute(handle.db);
+    expect(seen).toEqual([['probe']]);
+
+    await handle.db.transaction().execute(async (trx) => {
+      await sql`insert into probe (id) values ('b')`.execute(trx);
+      await sql`delete from probe where id = 'a'`.execute(trx);
+      expect(seen).toHaveLength(1);
+    });
+    expect(seen).toEqual([['probe'], ['probe']]);
+
+    await expect(
+      handle.db.transaction().execute(async (trx) => {
+        await sql`insert into probe (id) values ('c')`.execute(trx);
+        throw new Error('undone');
+      }),
+    ).rejects.toThrow('undone');
+    await sql`select id from probe`.execute(handle.db);
+    expect(seen).toHaveLength(2);
+    stop();
+  });
+});
