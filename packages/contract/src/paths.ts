@@ -18,6 +18,8 @@ export const ApiPath = {
   checkRuleByCode: '/sys/checkRule/checkByCode',
   fillRuleExecute: '/sys/fillRule/executeRuleByCode/:code',
   dataSourceTest: '/sys/dataSource/testConnection',
+  /** GET: the database kinds the server connects to, `ServerOption[]` (value: dbType) with each kind's driver */
+  dataSourceKinds: '/sys/dataSource/kinds',
   /** spelled as the origin console's callers spell it */
   dictRefreshCache: '/sys/dict/refleshCache',
 } as const;

@@ -90,4 +90,12 @@ export const QuartzJobPath = {
   pause: '/sys/quartzJob/pause',
   resume: '/sys/quartzJob/resume',
   execute: '/sys/quartzJob/execute',
+  /** GET: the job handlers this server runs, for the job form's pick: `ServerOption[]` in the reader's language */
+  handlers: '/sys/quartzJob/handlers',
 } as const;
+
+/** One choice the server offers a form: the stored value and its text in the reader's language. */
+export interface ServerOption {
+  value: string;
+  text: string;
+}

@@ -11,6 +11,12 @@ export interface ConnectionSettings {
   password: string;
 }
 
+/** The database kinds the server connects to (dbType), with the driver it uses for each. */
+export const dataSourceKinds = [
+  { value: 'postgresql', driver: 'pg' },
+  { value: 'mysql', driver: 'mysql2' },
+  { value: 'mariadb', driver: 'mysql2' },
+] as const;
 
 function endpointOf(url: string, defaultPort: number): { host: string; port: number; database: string | null } | null {
   const text = url.trim().replace(/^jdbc:/, '');

@@ -29,9 +29,9 @@ import { duplicateCheckRoutes, registerEntity, type CrudContext, type Registered
 import { pagingOf, type Query } from '../../platform/crud/query.ts';
 import { escapeLike, likeEscaped } from './like-pattern.ts';
 import { toApiRow } from '../../platform/crud/values.ts';
-import { refreshDictionaries } from '../../platform/dictionaries.ts';
+import { dictionaryOptions, refreshDictionaries } from '../../platform/dictionaries.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
-import { testDataSourceConnection } from './data-source-service.ts';
+import { dataSourceKinds, testDataSourceConnection } from './data-source-service.ts';
 import { generateFillValue, fillParamsProblem } from './fill-rule-service.ts';
 import { showLogRow } from './log-view.ts';
 
@@ -207,7 +207,13 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       if (moved && existing.db_password) refuse('dataSource.passwordRequired');
     },
-    routes: (routes) => dataSourceTestRoute(app, routes),
+    routes: (routes) => {
+      dataSourceTestRoute(app, routes);
+      routes.get(ApiPath.dataSourceKinds, { schema: { tags, summary: 'The database kinds the server connects to' }, config: { permission: permissionCode(dataSourceEntity, 'list') } }, async (request, reply) => {
+        const texts = await dictionaryOptions(app, 'database_type', request.lang);
+        return reply.ok(dataSourceKinds.map((kind) => ({ value: kind.value, text: texts.find((o) => o.value === kind.value)?.text ?? kind.value, driver: kind.driver })));
+      });
+    },
   });
 
   await app.register(duplicateCheckRoutes);

@@ -1,10 +1,11 @@
-import { ID_PATTERN, jobLogEntity, JobStatus, permissionCode, quartzJobEntity, QuartzJobPath } from '@isps/contract';
+import { entityLabel, ID_PATTERN, JOB_HANDLERS, jobLogEntity, JobStatus, permissionCode, quartzJobEntity, QuartzJobPath, type ServerOption } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity } from '../../platform/crud/index.ts';
 import { AppError } from '../../platform/envelope.ts';
+import { jobHandlers } from './job-scheduler.ts';
 
 const tags = ['quartzJob'];
 const idQuery = z.object({ id: z.string().regex(ID_PATTERN) });
@@ -37,6 +38,10 @@ export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
         });
       setStatus(QuartzJobPath.pause, JobStatus.stopped, 'pause');
       setStatus(QuartzJobPath.resume, JobStatus.normal, 'resume');
+
+      routes.get(QuartzJobPath.handlers, { schema: { tags, summary: 'The job handlers this server runs' }, config: { permission: permissionCode(quartzJobEntity, 'list') } }, async (request, reply) =>
+        reply.ok(JOB_HANDLERS.filter((h) => Object.hasOwn(jobHandlers, h.value)).map((h): ServerOption => ({ value: h.value, text: entityLabel(request.lang, h.label) }))),
+      );
 
       routes.get(
         QuartzJobPath.execute,
