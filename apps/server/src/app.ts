@@ -14,7 +14,7 @@ import { gatewayPlugin, type GatewayOptions } from './gateway/index.ts';
 import { seedIfEmpty, syncSeededMenus, type SeedOutcome } from './db/seed/index.ts';
 import { accountPlugin } from './modules/account/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
-import { deviceRoutes } from './modules/device/index.ts';
+import { deviceRoutes, doorRoutes } from './modules/device/index.ts';
 import { messageRoutes } from './modules/message/index.ts';
 import { monitorRoutes } from './modules/monitor/index.ts';
 import { createUser, findActiveUserById, findActiveUserByName, jobSchedulerPlugin, startSession, systemRoutes } from './modules/system/index.ts';
@@ -160,6 +160,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(dashboardRoutes);
       await api.register(messageRoutes);
       await api.register(deviceRoutes);
+      await api.register(doorRoutes);
       if (options.extraRoutes) await api.register(options.extraRoutes);
     },
     { prefix: config.apiPrefix },

@@ -65,6 +65,8 @@ export interface SimDeviceOptions {
   withholdAcks?: boolean;
   /** reconnect after a lost connection (not after stop or dropOffNetwork) */
   reconnectMs?: number;
+  /** a door device's lock closes again this long after a remote open (0: it stays open) */
+  doorOpenMs?: number;
 }
 
 function eventData(kind: DeviceEventKind, seq: number): Record<string, unknown> {
@@ -179,10 +181,24 @@ export class SimDevice {
     if (!this.memory.done.has(command.id)) {
       this.memory.done.add(command.id);
       this.memory.effects.push({ id: command.id, kind: command.kind, payload: command.payload });
+      if (command.kind === 'openDoor' && this.kind === 'door') this.openDoor(command.payload);
     }
     if (this.options.withholdAcks) return;
     const ack: DeviceAck = { id: command.id, ok: true, result: { at: Date.now() } };
     await this.client?.publishAsync(deviceUpTopic(this.sn, DeviceUpKind.ack, this.root), JSON.stringify(ack), { qos: 1 });
+  }
+
+  /** A remote open: the lock opens (a doorState event) and closes again after `doorOpenMs`. */
+  private openDoor(payload: unknown): void {
+    const door = typeof (payload as { door?: unknown } | null)?.door === 'number' ? (payload as { door: number }).door : 1;
+    void this.emit(DeviceEventKind.doorState, { door, state: 'open' }).catch(() => undefined);
+    const closeAfter = this.options.doorOpenMs ?? 5000;
+    if (closeAfter > 0) {
+      const timer = setTimeout(() => {
+        if (this.online) void this.emit(DeviceEventKind.doorState, { door, state: 'closed' }).catch(() => undefined);
+      }, closeAfter);
+      timer.unref();
+    }
   }
 
   /** Emits one event (of `kind`, or one this device reports); answers it so a test can send it again. */

@@ -434,6 +434,26 @@ export interface SysDoor extends Audited {
   tenant_id: string | null;
 }
 
+export interface SysDoorDepart extends Audited {
+  door_id: string;
+  depart_id: string;
+}
+
+export interface SysDeviceSetting extends Audited {
+  params_title: string;
+  field_name: string;
+  field_value: string;
+  effective_time: string | null;
+  invalid_time: string | null;
+  /** 1 or 2 digits; below 5 a default */
+  weight: number;
+  area_id: string | null;
+  device_model: string | null;
+  /** values separated by | */
+  listen_value: string | null;
+  tenant_id: string | null;
+}
+
 export interface SysDeviceCommand extends Audited {
   device_id: string;
   kind: string;
@@ -504,6 +524,8 @@ export interface Database {
   sys_device: SysDevice;
   sys_device_code: SysDeviceCode;
   sys_door: SysDoor;
+  sys_door_depart: SysDoorDepart;
+  sys_device_setting: SysDeviceSetting;
   sys_device_command: SysDeviceCommand;
   sys_device_event: SysDeviceEvent;
 }

@@ -22,6 +22,7 @@ import type { DatabaseDialect } from '../config.ts';
 import type { Database, SysDeviceCommand } from '../db/schema.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { RealtimeHub } from '../platform/realtime/index.ts';
+import { DoorStates } from './door-state.ts';
 import { EventWriter, type EventWriterOptions } from './event-writer.ts';
 import { PresenceNotifier } from './presence-notifier.ts';
 
@@ -40,6 +41,10 @@ export interface GatewayOptions {
   retryIntervalMs?: number;
   /** presence changes are coalesced over this window */
   presenceWindowMs?: number;
+  /** a device not heard of (hello, heartbeat) for this long is marked offline, as if its last will had come */
+  offlineAfterMs?: number;
+  /** how often silent devices are looked for */
+  offlineSweepMs?: number;
   events?: EventWriterOptions;
 }
 
@@ -89,6 +94,8 @@ export class DeviceGateway {
   private readonly devices = new Map<string, KnownDevice>();
   private readonly lastSeenWritten = new Map<string, number>();
   private retryTimer: NodeJS.Timeout | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private readonly doors: DoorStates;
   private retrying = false;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly chains = new Map<string, Promise<void>>();
@@ -102,6 +109,7 @@ export class DeviceGateway {
     this.root = options.topicRoot ?? DEVICE_TOPIC_ROOT;
     this.events = new EventWriter(deps.db, deps.dialect, deps.log, options.events);
     this.presence = new PresenceNotifier(deps.db, deps.realtime, deps.log, options.presenceWindowMs);
+    this.doors = new DoorStates(deps.db, deps.realtime);
   }
 
   get connected(): boolean {
@@ -137,17 +145,56 @@ export class DeviceGateway {
     const interval = this.options.retryIntervalMs ?? 1000;
     this.retryTimer = setInterval(() => this.track(this.retryDue()), interval);
     this.retryTimer.unref();
+    this.sweepTimer = setInterval(() => this.track(this.markSilentOffline()), this.options.offlineSweepMs ?? 10_000);
+    this.sweepTimer.unref();
   }
 
   async stop(): Promise<void> {
     if (this.retryTimer) clearInterval(this.retryTimer);
     this.retryTimer = null;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
     const client = this.client;
     this.client = null;
     if (client) await client.endAsync();
     await Promise.allSettled([...this.inFlight]);
     await this.events.flush();
     await this.presence.flush();
+  }
+
+  /**
+   * Devices whose connection died without a last will reaching us (a broker restart, a lost will) go offline once
+   * nothing was heard of them for `offlineAfterMs`; last-seen is written at least every 30 s while heartbeats come.
+   * Answers how many went offline. Runs on every server: the conditional update lets one of them tell the console.
+   */
+  async markSilentOffline(): Promise<number> {
+    const cutoff = new Date(this.deps.clock() - (this.options.offlineAfterMs ?? 90_000)).toISOString();
+    try {
+      const silent = await this.deps.db
+        .selectFrom('sys_device')
+        .select(['id', 'sn', 'device_name', 'tenant_id', 'last_seen'])
+        .where('online', '=', 1)
+        .where((eb) => eb.or([eb('last_seen', 'is', null), eb('last_seen', '<', cutoff)]))
+        .limit(1000)
+        .execute();
+      let count = 0;
+      for (const device of silent) {
+        const result = await this.deps.db
+          .updateTable('sys_device')
+          .set({ online: 0 })
+          .where('id', '=', device.id)
+          .where('online', '=', 1)
+          .where((eb) => (device.last_seen === null ? eb('last_seen', 'is', null) : eb('last_seen', '=', device.last_seen)))
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) continue;
+        count += 1;
+        this.presence.changed({ id: device.id, sn: device.sn, name: device.device_name, tenantId: device.tenant_id, online: false });
+      }
+      return count;
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'silent device sweep failed');
+      return 0;
+    }
   }
 
   /** Writes waiting events and sends waiting presence notices now (tests, shutdown). */
@@ -349,7 +396,9 @@ export class DeviceGateway {
     if (!message.success) return;
     const device = await this.deviceOf(sn);
     if (!device) return;
-    this.events.add(device, 'events' in message.data ? message.data.events : [message.data], this.now());
+    const events = 'events' in message.data ? message.data.events : [message.data];
+    this.events.add(device, events, this.now());
+    await this.doors.apply(device, events);
   }
 
   private async onAck(sn: string, body: unknown): Promise<void> {

@@ -1,7 +1,11 @@
-import { DEVICE_PRESENCE_LISTED, RealtimeCmd, type DevicePresenceNotice } from '@isps/contract';
+import { DEVICE_PRESENCE_LISTED, DoorPerm, RealtimeCmd, type DevicePresenceNotice } from '@isps/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { RealtimeHub } from '../platform/realtime/index.ts';
+import { tenantUsersHolding } from './permission-holders.ts';
+
+/** Who is told about devices coming and going: the holders of the device list, the doors or the door status page. */
+const DEVICE_READERS = ['device:list:list', DoorPerm.list, DoorPerm.statusView];
 
 export interface PresenceChange {
   id: string;
@@ -12,7 +16,7 @@ export interface PresenceChange {
 }
 
 /**
- * Presence changes reach the console coalesced: within one window each tenant's users get at most one
+ * Presence changes reach the console coalesced: within one window each tenant's device readers get at most one
  * `deviceConnect` and one `deviceDisConnect` message listing the devices (a device that flapped counts once, in its
  * last state), so a thousand devices reconnecting after a network cut make two notifications, not two thousand.
  */
@@ -52,9 +56,8 @@ export class PresenceNotifier {
       byTenant.set(change.tenantId, list);
     }
     for (const [tenantId, list] of byTenant) {
-      const users = await this.db.selectFrom('sys_user').select('id').where('tenant_id', '=', tenantId).where('del_flag', '=', 0).where('status', '=', 1).execute();
-      if (users.length === 0) continue;
-      const userIds = users.map((u) => u.id);
+      const userIds = await tenantUsersHolding(this.db, tenantId, DEVICE_READERS);
+      if (userIds.length === 0) continue;
       for (const online of [true, false]) {
         const devices = list.filter((c) => c.online === online);
         if (devices.length === 0) continue;

@@ -10,6 +10,8 @@ export interface Fixtures {
   permissionId: string;
   /** user names the caller can see, for agent settings */
   users: string[];
+  /** a device of the caller's tenant, for doors */
+  deviceId?: string;
 }
 
 /** A GB 11643 ID card number with a valid check character. */
@@ -45,4 +47,6 @@ export const samples: Record<string, (n: number, fx: Fixtures) => Row> = {
   dataSource: (n) => ({ name: `Sample source ${n}`, code: `sample_${n}`, dbType: 'postgresql', dbUrl: `jdbc:postgresql://127.0.0.1:5432/db${n}`, dbUsername: 'reader', dbPassword: 'Reader#1' }),
   quartzJob: (n) => ({ jobClassName: JOB_HANDLERS[n % JOB_HANDLERS.length]?.value, cronExpression: '0 0 2 * * ?', description: `Sample job ${n}` }),
   visitor: (n) => ({ name: `Sample visitor ${n}`, idCard: idCard(n), phone: `1360000${pad(n)}`, category: 'general', password: '123456' }),
+  door: (n, fx) => ({ doorName: `Sample door ${n}`, deviceId: fx.deviceId, doorNo: (n % 60) + 1 }),
+  deviceSetting: (n) => ({ paramsTitle: `Sample setting ${n}`, fieldName: `sample.field${n}`, fieldValue: String(n), weight: (n % 90) + 5, listenValue: `a${n}|b${n}` }),
 };

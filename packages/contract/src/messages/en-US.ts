@@ -243,6 +243,15 @@ export const enUS = {
   'log.exported': '{{entity}}: exported, records: {{count}}',
   'deviceCode.snTaken': 'This serial number already has a device code',
   'deviceCode.audited': 'The audit result is saved',
+  'door.duplicateNo': 'This device already has a door with this number',
+  'door.openQueued': 'The open command is sent to the device',
+  'door.deviceMissing': "The door's device does not exist",
+  'door.commandNotFound': 'No such command',
+  'log.doorOpened': '{{entity}}: remote open of {{door}} (command {{command}})',
+  'validation.settingWeight': '{{field}} must have 1 or 2 digits',
+  'validation.listenValue': '{{field}}: separate the values with |, none may be empty',
+  'validation.settingFieldName': '{{field}} must start with a letter and hold letters, digits, _ or .',
+  'validation.settingWindow': 'The invalid time must be after the effective time',
 } as const;
 
 export type MessageKey = keyof typeof enUS;

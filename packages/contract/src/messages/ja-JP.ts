@@ -244,4 +244,13 @@ export const jaJP: Record<MessageKey, string> = {
   'log.exported': '{{entity}}：{{count}} 件をエクスポート',
   'deviceCode.snTaken': 'このシリアル番号にはすでにデバイスコードがあります',
   'deviceCode.audited': '審査結果を保存しました',
+  'door.duplicateNo': 'このデバイスには同じ番号のドアがすでにあります',
+  'door.openQueued': '解錠コマンドをデバイスに送信しました',
+  'door.deviceMissing': 'ドアのデバイスが存在しません',
+  'door.commandNotFound': 'コマンドが存在しません',
+  'log.doorOpened': '{{entity}}：{{door}} を遠隔解錠（コマンド {{command}}）',
+  'validation.settingWeight': '{{field}}は1〜2桁の数字にしてください',
+  'validation.listenValue': '{{field}}：値は | で区切り、空の値は使えません',
+  'validation.settingFieldName': '{{field}}は英字で始め、英数字・_・. のみ使えます',
+  'validation.settingWindow': '失効日時は有効開始日時より後にしてください',
 };

@@ -244,4 +244,13 @@ export const zhCN: Record<MessageKey, string> = {
   'log.exported': '{{entity}}：导出 {{count}} 条记录',
   'deviceCode.snTaken': '该序列号已有设备码',
   'deviceCode.audited': '审核结果已保存',
+  'door.duplicateNo': '该设备已有此编号的门',
+  'door.openQueued': '开门指令已下发至设备',
+  'door.deviceMissing': '门所属的设备不存在',
+  'door.commandNotFound': '指令不存在',
+  'log.doorOpened': '{{entity}}：远程开门 {{door}}（指令 {{command}}）',
+  'validation.settingWeight': '{{field}}须为1至2位数字',
+  'validation.listenValue': '{{field}}：多个值用 | 分隔，且不能为空',
+  'validation.settingFieldName': '{{field}}须以字母开头，只能包含字母、数字、_ 或 .',
+  'validation.settingWindow': '失效时间须晚于生效时间',
 };

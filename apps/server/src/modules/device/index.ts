@@ -1,1 +1,2 @@
 export { deviceRoutes } from './routes.ts';
+export { doorRoutes } from './door-routes.ts';

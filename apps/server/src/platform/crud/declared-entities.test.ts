@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   TENANT_HEADER,
@@ -58,7 +59,14 @@ describe.each(dialects)('every declared screen on %s', (dialect) => {
     fx = { dictId: '', departId: '', permissionId: permission.id, users: ['owner_a', 'owner_b', 'owner_c'] };
     fx.departId = await added(entityDeclarations.find((e) => e.name === 'depart') as EntityDeclaration, { departName: 'Fixture group' });
     fx.dictId = await added(entityDeclarations.find((e) => e.name === 'dict') as EntityDeclaration, { dictName: 'Fixture dictionary', dictCode: 'fixture_dict' });
+    fx.deviceId = await fixtureDevice((await app.db.selectFrom('sys_depart').select('tenant_id').where('id', '=', fx.departId).executeTakeFirstOrThrow()).tenant_id, 'FIXTURE-0');
   });
+  /** a device row in a tenant (devices come from the device link; doors name one) */
+  const fixtureDevice = async (tenantId: string | null, sn: string) => {
+    const id = randomUUID();
+    await app.db.insertInto('sys_device').values({ id, create_by: 'test', create_time: null, update_by: null, update_time: null, device_name: sn, sn, mac: null, ip: null, gateway: null, subnet_mask: null, system_type: null, device_type_id: null, device_model: null, background_image: null, location: null, area_id: null, online: 0, last_seen: null, session_id: null, firmware: null, tenant_id: tenantId }).execute();
+    return id;
+  };
   afterAll(async () => {
     await t.close();
   });
@@ -190,7 +198,7 @@ describe.each(dialects)('every declared screen on %s', (dialect) => {
       for (const user of users) await createTestUser(app, user, { tenantId });
       await createTestUser(app, `${name.toLowerCase()}_manager`, { roles: ['tenant_manager'], tenantId });
       tokens[name] = await login(app, `${name.toLowerCase()}_manager`, USER_PASSWORD);
-      fixtures[name] = { ...fx, users, departId: await added(entityDeclarations.find((e) => e.name === 'depart') as EntityDeclaration, { departName: `Group of ${name}` }, tokens[name]) };
+      fixtures[name] = { ...fx, users, departId: await added(entityDeclarations.find((e) => e.name === 'depart') as EntityDeclaration, { departName: `Group of ${name}` }, tokens[name]), deviceId: await fixtureDevice(tenantId, `FIXTURE-${name}`) };
     }
     for (const [name, token] of Object.entries(tokens)) {
       const n = name === 'A' ? 101 : 201;
