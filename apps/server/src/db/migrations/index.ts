@@ -1,5 +1,6 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../../config.ts';
+import { ensureDeclaredIndexes } from '../declared-indexes.ts';
 import type { Database } from '../schema.ts';
 import { systemTables } from './0001-system.ts';
 import { systemEntityTables } from './0002-system-entities.ts';
@@ -70,7 +71,11 @@ export async function migrateToLatest(db: Kysely<Database>, dialect: DatabaseDia
   const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   for (let attempt = 1; ; attempt += 1) {
     const { error, results } = await migrator.migrateToLatest();
-    if (!error) return;
+    if (!error) {
+      // after every start's migrations: a screen declared since the last start gets its indexes
+      await ensureDeclaredIndexes(db, dialect);
+      return;
+    }
     const started = results?.some((r) => r.status !== 'NotExecuted') ?? false;
     if (!started && attempt < 5 && otherSchemaVanished(error, migrationTableSchema)) {
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
