@@ -139,8 +139,11 @@ export interface DevicePresenceNotice {
   count: number;
   /** up to DEVICE_PRESENCE_LISTED devices; `count` tells how many changed */
   devices: Array<{ id: string; sn: string; name: string }>;
+  /** ids of up to DEVICE_PRESENCE_IDS devices that changed, so an open device list updates those rows in place */
+  ids: string[];
 }
 export const DEVICE_PRESENCE_LISTED = 20;
+export const DEVICE_PRESENCE_IDS = 1000;
 
 /** Device codes (SPEC sections 3 and 4): activation code to be audited, then agree or disagree. */
 export const DeviceCodePath = {

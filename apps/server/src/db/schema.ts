@@ -407,6 +407,10 @@ export interface SysDevice extends Audited {
   session_id: string | null;
   firmware: string | null;
   tenant_id: string | null;
+  /** controller, camera or vein device (dictionary device_kind) */
+  device_kind?: string | null;
+  /** 1 for the capture device of its tenant (default 0) */
+  capture?: number;
 }
 
 export interface SysDeviceCode extends Audited {

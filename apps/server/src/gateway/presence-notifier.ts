@@ -1,4 +1,4 @@
-import { DEVICE_PRESENCE_LISTED, DoorPerm, RealtimeCmd, type DevicePresenceNotice } from '@isps/contract';
+import { DEVICE_PRESENCE_IDS, DEVICE_PRESENCE_LISTED, DoorPerm, RealtimeCmd, type DevicePresenceNotice } from '@isps/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { RealtimeHub } from '../platform/realtime/index.ts';
@@ -61,7 +61,9 @@ export class PresenceNotifier {
       for (const online of [true, false]) {
         const devices = list.filter((c) => c.online === online);
         if (devices.length === 0) continue;
-        const data: DevicePresenceNotice = { count: devices.length, devices: devices.slice(0, DEVICE_PRESENCE_LISTED).map(({ id, sn, name }) => ({ id, sn, name })) };
+        const data: DevicePresenceNotice = { count: devices.length, devices: devices.slice(0, DEVICE_PRESENCE_LISTED).map(({ id, sn, name }) => ({ id, sn, name })),
+          ids: devices.slice(0, DEVICE_PRESENCE_IDS).map((d) => d.id),
+        };
         const [first] = devices as [PresenceChange];
         await this.hub.sendToUsers(userIds, {
           cmd: online ? RealtimeCmd.deviceConnect : RealtimeCmd.deviceDisConnect,

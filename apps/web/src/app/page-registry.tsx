@@ -33,6 +33,7 @@ type EntityScreen = ComponentType<{ entity: EntityDeclaration }>;
 const declaredScreenLoaders: Record<string, () => Promise<EntityScreen>> = {
   system: () => import('../features/system/index.ts').then((m) => m.SystemEntityScreen),
   vistor: () => import('../features/visitor/admin/visitor-screen.tsx').then((m) => m.VisitorEntityScreen),
+  device: () => import('../features/device/index.ts').then((m) => m.DeviceEntityScreen),
 };
 
 function loadDeclaredScreen(entity: EntityDeclaration): (() => Promise<PageModule>) | undefined {

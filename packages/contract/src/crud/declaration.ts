@@ -50,7 +50,9 @@ export type Widget =
   /** a Quartz cron expression, edited with presets and a readable description */
   | { kind: 'cron' }
   /** a choice from a fixed list declared in the contract; `label` is an i18n key */
-  | { kind: 'options'; options: ReadonlyArray<{ value: string; label: string }> };
+  | { kind: 'options'; options: ReadonlyArray<{ value: string; label: string }> }
+  /** an image uploaded through /sys/common/upload (at most `maxBytes`); the value is the stored file's path */
+  | { kind: 'image'; maxBytes: number };
 
 /** How a value is stored and compared: strings, integers, ISO times (UTC) or JSON objects (stored as text). */
 export type FieldKind = 'string' | 'integer' | 'date' | 'datetime' | 'json';
@@ -146,6 +148,43 @@ export interface EntityDeclaration {
   actions?: readonly CrudAction[];
   /** extra button permissions of this screen beyond the CRUD actions: 'test' → '<prefix>:test' */
   extraActions?: readonly string[];
+  /** a column an open list keeps current from real-time messages, without reloading */
+  live?: LiveColumnDeclaration;
+  /** i18n key of what deleting a row also removes, shown in the delete confirmations */
+  deleteWarning?: string;
+  /** buttons of each row that call a route with the row's id */
+  rowCommands?: readonly RowCommandDeclaration[];
+}
+
+/**
+ * A live column: a real-time message whose `cmd` is a key of `on` sets `field` to that value on the rows it names
+ * (`data.ids`, else the ids of `data.devices`, else `msgId`). When the message counts more rows than it names
+ * (`data.count`), the list is read again.
+ */
+export interface LiveColumnDeclaration {
+  field: string;
+  on: Readonly<Record<string, string | number>>;
+  /** how each value is drawn: an antd badge status per value */
+  badges?: Readonly<Record<string, 'success' | 'processing' | 'default' | 'error' | 'warning'>>;
+}
+
+/** A row button calling `method path` with `id` = the row's id plus `params` (query for GET/DELETE, body otherwise). */
+export interface RowCommandDeclaration {
+  name: string;
+  /** i18n key of the button */
+  label: string;
+  /** permission action (`<prefix>:<permission>`), `name` when not given */
+  permission?: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  params?: Readonly<Record<string, string | number>>;
+  /** i18n key of a confirmation asked first; `{{name}}` is the row's label */
+  confirm?: string;
+  danger?: boolean;
+  /** a refusal (success false) is shown as a warning rather than an error */
+  refusalAsWarning?: boolean;
+  /** a field of the answer's result shown once in a dialog (a key issued once) */
+  showResult?: string;
 }
 
 export const CrudVerb = {

@@ -9,6 +9,7 @@ export * from './user-entities.ts';
 export * from './permission-entities.ts';
 export * from './job-entities.ts';
 export * from './visitor-entities.ts';
+export * from './device-entities.ts';
 export * from './door-entities.ts';
 export * from './registry.ts';
 export * from './issue-text.ts';

@@ -252,6 +252,18 @@ export const enUS = {
   'validation.listenValue': '{{field}}: separate the values with |, none may be empty',
   'validation.settingFieldName': '{{field}} must start with a letter and hold letters, digits, _ or .',
   'validation.settingWindow': 'The invalid time must be after the effective time',
+  'validation.ip': '{{field}}: please enter a valid IP address such as 192.168.1.10',
+  'validation.subnetMask': '{{field}}: please enter a valid subnet mask such as 255.255.255.0',
+  'validation.mac': '{{field}}: please enter a MAC address such as 00:1A:2B:3C:4D:5E',
+  'duplicate.deviceName': 'Device name already exists!',
+  'duplicate.deviceIp': 'Device IP already exists!',
+  'duplicate.deviceSn': 'This serial number already belongs to a device!',
+  'duplicate.deviceMac': 'This MAC address already belongs to a device!',
+  'duplicate.deviceTypeName': 'Device type name already exists!',
+  'duplicate.areaName': 'This area already has a sub-area with this name!',
+  'device.disconnected': 'Sync Fail, Device disconnected, please reconnect to the platform',
+  'device.captureSet': 'The capture device is set',
+  'device.imageTooLarge': 'The background image must be smaller than 1 MB',
 } as const;
 
 export type MessageKey = keyof typeof enUS;

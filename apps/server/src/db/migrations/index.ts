@@ -18,6 +18,7 @@ import { logTenants } from './0830-log-tenants.ts';
 import { tenancy } from './0900-tenancy.ts';
 import { logParams } from './1020-log-params.ts';
 import { deviceLinkTables } from './1200-device-link.ts';
+import { deviceScreens } from './1250-device-screens.ts';
 import { doorSettingTables } from './1270-doors-settings.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0900-tenancy': tenancy,
   '1020-log-params': logParams,
   '1200-device-link': deviceLinkTables,
+  '1250-device-screens': deviceScreens,
   '1270-doors-settings': doorSettingTables,
 };
 

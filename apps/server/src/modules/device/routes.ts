@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '../../platform/access.ts';
 import { refuse } from '../../platform/envelope.ts';
+import { deviceEntityRoutes } from './entity-routes.ts';
 import { addDeviceCode, auditDeviceCode, deviceCodeRow, deviceCodes } from './service.ts';
 
 const tags = ['device'];
@@ -17,6 +18,8 @@ const idQuery = z.object({ id: z.string().regex(ID_PATTERN) });
 
 /** Device codes: an activation code per serial number, audited; the approval issues the device's MQTT key. */
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(deviceEntityRoutes);
+
   app.get(DeviceCodePath.list, { schema: { tags, summary: 'List device codes', querystring: listQuery }, config: { permission: DevicePerm.codeList } }, async (request, reply) => {
     const { pageNo, pageSize, sn, auditStatus } = request.query;
     let query = deviceCodes(app, callerOf(request));

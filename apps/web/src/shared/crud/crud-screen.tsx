@@ -1,7 +1,7 @@
 import { DeleteOutlined, DownloadOutlined, FilterOutlined, PlusOutlined, RestOutlined } from '@ant-design/icons';
 import { permissionCode, type EntityDeclaration, type ImportReport } from '@isps/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Flex, Popconfirm, Result, Space } from 'antd';
+import { App, Badge, Button, Card, Flex, Popconfirm, Result, Space } from 'antd';
 import { useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Authorized } from '../permission/index.ts';
@@ -19,8 +19,10 @@ import { EntityFormModal } from './entity-form-modal.tsx';
 import { SearchControl } from './field-control.tsx';
 import { ImportButton } from './import-button.tsx';
 import { ImportReportModal } from './import-report-modal.tsx';
+import { useLiveColumn } from './live-column.ts';
 import { exportParams, isFiltered, listParams, type ListState, type SortOrder, type SuperQuery } from './query-params.ts';
 import { RecycleBinModal } from './recycle-bin-modal.tsx';
+import { RowCommandButton } from './row-commands.tsx';
 import { SearchBar } from './search-bar.tsx';
 import { SuperQueryModal } from './super-query-modal.tsx';
 import { useCrudPermissions } from './use-crud-permissions.ts';
@@ -79,6 +81,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
   const removeOne = useDeleteEntity(entity);
   const removeMany = useDeleteEntityBatch(entity);
   const exporter = useExportEntities(entity);
+  useLiveColumn(entity);
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: crudKeys.all(entity) });
   const fail = (error: unknown) => void message.error(error instanceof Error ? error.message : t('request.failed'));
@@ -114,6 +117,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
     }
     modal.confirm({
       title: t('crud.batchDeleteConfirm', { count: selected.length }),
+      content: entity.deleteWarning ? t(entity.deleteWarning) : undefined,
       okText: t('common.ok'),
       cancelText: t('common.cancel'),
       okButtonProps: { danger: true },
@@ -142,7 +146,9 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
     key: name,
     title: t(fieldLabelKey(entity, name)),
     render: (row) =>
-      entity.fields[name]?.widget.kind === 'icon' && row[name] ? (
+      entity.live?.field === name && entity.live.badges ? (
+        <Badge status={entity.live.badges[String(row[name])] ?? 'default'} text={displayValue(entity, name, row, t)} />
+      ) : entity.fields[name]?.widget.kind === 'icon' && row[name] ? (
         <Space size={6}>
           <IconByName name={String(row[name])} />
           {displayValue(entity, name, row, t)}
@@ -173,6 +179,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
         {can.delete ? (
           <Popconfirm
             title={t('crud.deleteConfirm', { name: String(row[entity.labelField] ?? row.id) })}
+            description={entity.deleteWarning ? t(entity.deleteWarning) : undefined}
             okText={t('common.ok')}
             cancelText={t('common.cancel')}
             okButtonProps={{ danger: true }}
@@ -183,6 +190,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
             </Button>
           </Popconfirm>
         ) : null}
+        {entity.rowCommands?.map((command) => <RowCommandButton key={command.name} entity={entity} command={command} row={row} onDone={refresh} />)}
         {RowActions ? <RowActions entity={entity} row={row} refresh={refresh} /> : null}
       </Space>
     ),

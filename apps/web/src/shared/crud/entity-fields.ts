@@ -1,4 +1,4 @@
-import { AUDIT_FIELDS, systemEntities, type EntityDeclaration, type FieldDeclaration, type FieldKind } from '@isps/contract';
+import { AUDIT_FIELDS, entityDeclarations, type EntityDeclaration, type FieldDeclaration, type FieldKind } from '@isps/contract';
 import { formatTime as formatWireTime } from '../time/index.ts';
 
 /** A list row as the engine returns it: declared fields, id, audit fields and `<field>_dictText` siblings. */
@@ -76,5 +76,5 @@ export function displayValue(entity: EntityDeclaration, name: string, row: Recor
 
 /** Declarations by name, for fields that pick a row of another entity. */
 export function findEntity(name: string): EntityDeclaration | undefined {
-  return systemEntities.find((e) => e.name === name);
+  return entityDeclarations.find((e) => e.name === name);
 }

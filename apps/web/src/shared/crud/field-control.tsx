@@ -7,6 +7,7 @@ import { useTreeList } from './api/query-tree-list.ts';
 import { CronInput, IconPicker } from '../ui/index.ts';
 import { CheckRulesEditor } from './check-rules-editor.tsx';
 import { fieldKind, findEntity } from './entity-fields.ts';
+import { ImageUpload } from './image-upload.tsx';
 
 /** The tree a treeSelect picks from: another entity's when the widget names one, else the entity's own. */
 function treeEntityOf(entity: EntityDeclaration, widget: { entity?: string }): EntityDeclaration {
@@ -169,6 +170,8 @@ export function FormControl({ entity, name, mode, ...props }: ControlProps & { e
       return <CronInput id={props.id} value={props.value as string | undefined} onChange={props.onChange} disabled={props.disabled} />;
     case 'icon':
       return <IconPicker id={props.id} value={props.value as string | undefined} onChange={props.onChange} disabled={props.disabled} />;
+    case 'image':
+      return <ImageUpload {...props} maxBytes={widget.maxBytes} />;
     default:
       return <Input id={props.id} value={props.value as string} onChange={(e) => props.onChange?.(e.target.value)} disabled={props.disabled} allowClear />;
   }

@@ -1,3 +1,4 @@
+import type { RealtimeMessage } from '@isps/contract';
 import { useEffect, useRef } from 'react';
 
 /** Events the real-time channel publishes for the pages that care (DESIGN section 6). */
@@ -10,6 +11,8 @@ export interface AppEvents {
   doorState: { msgId?: string; msgTxt?: string; data?: unknown };
   /** the socket opened (again) */
   realtimeOpen: Record<string, never>;
+  /** every server message, as sent (live list columns read the ones their declaration names) */
+  realtimeMessage: RealtimeMessage;
 }
 export type AppEventName = keyof AppEvents;
 type Listener<K extends AppEventName> = (payload: AppEvents[K]) => void;

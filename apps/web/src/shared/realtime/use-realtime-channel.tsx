@@ -12,6 +12,7 @@ let deviceNoticeSeq = 0;
 /** SPEC section 4: topic/user reload the notices, device pushes notify and signal, doorState is passed on. */
 export function dispatchRealtimeMessage(message: RealtimeMessage, showDevice: (message: RealtimeMessage, connected: boolean) => void): void {
   const { msgId, msgTxt, data } = message;
+  emitAppEvent('realtimeMessage', message);
   switch (message.cmd) {
     case RealtimeCmd.topic:
     case RealtimeCmd.user:

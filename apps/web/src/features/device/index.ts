@@ -1,0 +1,1 @@
+export { DeviceEntityScreen } from './device-screen.tsx';
