@@ -10,7 +10,8 @@ describe.each(await testDialects())('seeded data in the reader language on %s', 
   let app: FastifyInstance;
   let admin: string;
   const get = async <T>(url: string, lang: string) => (await injectAs<T>(app, admin, { method: 'GET', url: api(app, url), headers: { lang } })).envelope.result;
-  const rows = async (entity: typeof roleEntity, query: string, lang: string) => (await get<Page<Row>>(`${crudPath(entity, 'list')}?pageSize=100&${query}`, lang)).records;
+  // as the console asks a list: paged (the menu list asked without pageNo answers the origin's whole tree)
+  const rows = async (entity: typeof roleEntity, query: string, lang: string) => (await get<Page<Row>>(`${crudPath(entity, 'list')}?pageNo=1&pageSize=100&${query}`, lang)).records;
 
   beforeAll(async () => {
     t = await buildTestApp(dialect);
@@ -47,6 +48,32 @@ describe.each(await testDialects())('seeded data in the reader language on %s', 
     expect(zh.filter((r) => String(r.name).startsWith('menu.'))).toEqual([]);
     const list = await rows(permissionEntity, 'name=menu.system.role', 'ja-JP');
     expect(list.map((r) => r.name)).toEqual(['ロール管理']);
+  });
+
+  it('names menus, buttons and tenants in the reader language in the origin console calls, never as keys', async () => {
+    type Node = Row & { children?: Node[] };
+    const flat = (nodes: Node[]): Node[] => nodes.flatMap((n) => [n, ...flat(n.children ?? [])]);
+    const keys = (rows: Row[], field = 'name') => rows.filter((r) => /^menu\.[a-z]/.test(String(r[field])));
+    for (const [lang, users, add, role] of [['zh-CN', '用户管理', '添加', '角色管理'], ['ja-JP', 'ユーザー管理', '追加', 'ロール管理']] as const) {
+      const whole = flat(await get<Node[]>(crudPath(permissionEntity, 'list'), lang));
+      expect(whole.find((r) => r.url === '/system/user')).toMatchObject({ name: users, title: users });
+      expect(whole.find((r) => r.perms === 'system:user:add')?.name).toBe(add);
+      expect(keys(whole)).toEqual([]);
+      // a name search answers the matches flat, found by the name the reader reads
+      expect((await get<Row[]>(`${crudPath(permissionEntity, 'list')}?name=${encodeURIComponent(role)}`, lang)).map((r) => r.name)).toEqual([role]);
+      const roots = await get<Row[]>('/sys/permission/getSystemMenuList', lang);
+      expect(keys(roots)).toEqual([]);
+      const system = whole.find((r) => (r.children ?? []).some((c) => c.url === '/system/user')) as Node;
+      const below = await get<Row[]>(`/sys/permission/getSystemSubmenu?parentId=${String(system.id)}`, lang);
+      expect(below.map((r) => r.name)).toContain(users);
+      const batch = await get<Record<string, Row[]>>(`/sys/permission/getSystemSubmenuBatch?parentIds=${String(system.id)}`, lang);
+      expect(batch[String(system.id)]?.map((r) => r.name)).toContain(users);
+      const drawer = flat((await get<{ treeList: Node[] }>('/sys/role/queryTreeList', lang)).treeList);
+      expect(drawer.find((n) => n.perms === 'system:user:add')).toMatchObject({ title: add, label: add, slotTitle: add });
+      expect(keys(drawer, 'title')).toEqual([]);
+    }
+    const tenants = async (lang: string) => (await get<Row[]>('/sys/tenant/queryList', lang)).map((r) => r.name);
+    expect([await tenants('zh-CN'), await tenants('ja-JP'), await tenants('en-US')]).toEqual([['默认租户'], ['デフォルト'], ['Default']]);
   });
 
   it('answers the login dictionaries and the tenant names in the request language', async () => {

@@ -32,6 +32,7 @@ export const enUS = {
   'depart.notMember': 'You do not belong to this group',
   'depart.switched': 'Current group switched',
   'depart.noneSet': 'You have not set group information',
+  'depart.noMatch': 'No group matches the search',
   'permission.emptyMenu': 'You have no menu permission, please contact the administrator',
   'config.invalid': 'Invalid configuration',
   'validation.required': '{{field}} is required',

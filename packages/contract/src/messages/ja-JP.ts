@@ -33,6 +33,7 @@ export const jaJP: Record<MessageKey, string> = {
   'depart.notMember': 'このグループに所属していません',
   'depart.switched': '現在のグループを切り替えました',
   'depart.noneSet': 'グループ情報が設定されていません',
+  'depart.noMatch': '検索に一致するグループがありません',
   'permission.emptyMenu': 'メニュー権限がありません。管理者に連絡してください',
   'config.invalid': '設定が無効です',
   'validation.required': '{{field}}は必須です',

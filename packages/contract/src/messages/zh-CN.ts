@@ -33,6 +33,7 @@ export const zhCN: Record<MessageKey, string> = {
   'depart.notMember': '您不属于该部门',
   'depart.switched': '已切换当前部门',
   'depart.noneSet': '您尚未设置部门信息',
+  'depart.noMatch': '未查询到匹配的部门',
   'permission.emptyMenu': '您没有菜单权限，请联系管理员',
   'config.invalid': '配置无效',
   'validation.required': '{{field}}不能为空',

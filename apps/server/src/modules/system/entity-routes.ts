@@ -34,6 +34,7 @@ import { AppError, refuse } from '../../platform/envelope.ts';
 import { dataSourceKinds, testDataSourceConnection } from './data-source-service.ts';
 import { generateFillValue, fillParamsProblem } from './fill-rule-service.ts';
 import { showLogRow } from './log-view.ts';
+import { showSeededRows } from '../../platform/seeded-texts.ts';
 
 const tags = ['system'];
 
@@ -111,7 +112,7 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
         let rows = app.db.selectFrom('sys_tenant').selectAll().where('status', '=', 1);
         if (ids.length > 0) rows = rows.where('id', 'in', ids);
         if (!caller.systemAdmin) rows = caller.tenantId === null ? rows.where(sql<boolean>`1 = 0`) : rows.where('id', '=', caller.tenantId);
-        return reply.ok((await rows.orderBy('name').orderBy('id').limit(5000).execute()).map((r) => toApiRow(tenantEntity, r)));
+        return reply.ok((await showSeededRows(app, 'sys_tenant', await rows.orderBy('name').orderBy('id').limit(5000).execute(), request.lang)).map((r) => toApiRow(tenantEntity, r)));
       });
     },
   });

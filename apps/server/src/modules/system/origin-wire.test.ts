@@ -255,6 +255,8 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('origin conso
     expect(found.envelope.result).toEqual([expect.objectContaining({ id: branch, key: branch, title: 'North branch', departName: 'North branch', orgCode: branchCode, parentId: headOffice, isLeaf: true })]);
     const none = await get('/sys/sysDepart/searchBy', { keyWord: 'nowhere' });
     expect(none.envelope).toMatchObject({ success: false, code: 500 });
+    const noneIn = async (lang: string) => (await injectAs(app, admin, { method: 'GET', url: api(app, '/sys/sysDepart/searchBy'), query: { keyWord: 'nowhere' }, headers: { lang } })).envelope.message;
+    expect([await noneIn('zh-CN'), await noneIn('ja-JP'), await noneIn('en-US')]).toEqual(['未查询到匹配的部门', '検索に一致するグループがありません', 'No group matches the search']);
 
     const porter = await login(app, 'porter', USER_PASSWORD);
     const mine = await get<Array<Record<string, unknown>>>('/sys/sysDepart/queryMyDeptTreeList', {}, porter);

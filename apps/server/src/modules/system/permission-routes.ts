@@ -13,6 +13,7 @@ import {
   splitIds,
   type DataRuleChoice,
   type DataRuleChoices,
+  type Language,
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -25,6 +26,7 @@ import { registerEntity, readableFields, type CrudContext } from '../../platform
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { toApiRow } from '../../platform/crud/values.ts';
 import { escapeLike, likeEscaped } from './like-pattern.ts';
+import { showSeededRows } from '../../platform/seeded-texts.ts';
 import { assertMayAddPermissionEntry, assertMayChangeDataRules, assertMayDeletePermissionEntries, assertMayEditPermissionEntry } from '../../platform/grants.ts';
 
 const tags = ['permission'];
@@ -106,24 +108,37 @@ function originMenuTree(rows: Row[]): Row[] {
 
 const menuRows = (app: FastifyInstance) => app.db.selectFrom('sys_permission').selectAll().where('del_flag', '=', 0).orderBy('sort_no').orderBy('id');
 
+/** Menu entries with their seeded names in the reader's language (the origin's screens show the name as answered). */
+const shownMenus = async (app: FastifyInstance, query: ReturnType<typeof menuRows>, lang: Language) => showSeededRows(app, 'sys_permission', (await query.execute()) as Row[], lang);
+
+/** The entries whose name (as stored or as the reader reads it) contains `name`, flat, as the origin answers a menu search. */
+function menusNamed(stored: Row[], shown: Row[], name: string): Row[] {
+  const needle = name.toLowerCase();
+  return shown.filter((row, i) => [row.name, stored[i]?.name].some((n) => String(n).toLowerCase().includes(needle))).map((row) => ({ ...originMenuNode(row), leaf: true, isLeaf: true }));
+}
+
 export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
   const listPermission = permissionCode(permissionEntity, 'list');
   // the origin's menu screen asks the list without paging and shows the answer as the whole tree (a hook of this
   // plugin's scope reaches the generated list route)
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'GET' || !request.routeOptions.url?.endsWith(crudPath(permissionEntity, 'list'))) return;
-    if ((request.query as Record<string, unknown> | undefined)?.pageNo !== undefined) return;
-    return reply.send(reply.ok(originMenuTree(await menuRows(app).execute())));
+    const query = request.query as Record<string, unknown> | undefined;
+    if (query?.pageNo !== undefined) return;
+    const stored = (await menuRows(app).execute()) as Row[];
+    const shown = await showSeededRows(app, 'sys_permission', stored, request.lang);
+    const name = typeof query?.name === 'string' ? query.name.trim() : '';
+    return reply.send(reply.ok(name ? menusNamed(stored, shown, name) : originMenuTree(shown)));
   });
   registerEntity(app, permissionEntity, {
     routes: (routes) => {
-      routes.get(OriginPermissionPath.getSystemMenuList, { schema: { tags, summary: 'Level-one menus' }, config: { permission: listPermission } }, async (_request, reply) =>
-        reply.ok((await menuRows(app).where('menu_type', '=', MenuType.levelOne).execute()).map(originMenuNode)),
+      routes.get(OriginPermissionPath.getSystemMenuList, { schema: { tags, summary: 'Level-one menus' }, config: { permission: listPermission } }, async (request, reply) =>
+        reply.ok((await shownMenus(app, menuRows(app).where('menu_type', '=', MenuType.levelOne), request.lang)).map(originMenuNode)),
       );
 
       const parentQuery = z.object({ parentId: z.string().regex(ID_PATTERN) });
       routes.get(OriginPermissionPath.getSystemSubmenu, { schema: { tags, summary: 'Entries right below a menu', querystring: parentQuery }, config: { permission: listPermission } }, async (request, reply) =>
-        reply.ok((await menuRows(app).where('parent_id', '=', (request.query as z.infer<typeof parentQuery>).parentId).execute()).map(originMenuNode)),
+        reply.ok((await shownMenus(app, menuRows(app).where('parent_id', '=', (request.query as z.infer<typeof parentQuery>).parentId), request.lang)).map(originMenuNode)),
       );
 
       const parentsQuery = z.object({ parentIds: z.string().max(70_000) });
@@ -131,7 +146,7 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
         const parentIds = splitIds((request.query as z.infer<typeof parentsQuery>).parentIds);
         if (parentIds.length > 1000 || parentIds.some((id) => !ID_PATTERN.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'parentIds' });
         const byParent: Record<string, Row[]> = {};
-        if (parentIds.length > 0) for (const row of await menuRows(app).where('parent_id', 'in', parentIds).execute()) (byParent[row.parent_id as string] ??= []).push(originMenuNode(row));
+        if (parentIds.length > 0) for (const row of await shownMenus(app, menuRows(app).where('parent_id', 'in', parentIds), request.lang)) (byParent[row.parent_id as string] ??= []).push(originMenuNode(row));
         return reply.ok(byParent);
       });
     },

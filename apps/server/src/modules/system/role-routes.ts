@@ -76,8 +76,10 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   // the origin console's role authorisation drawer asks the same tree here and reads the origin's tree node fields
-  app.get('/sys/role/queryTreeList', { schema: { tags, summary: 'The whole menu and button tree (origin node fields)' }, config: { permission: authorize } }, async (_request, reply) => {
-    const rows = await app.db.selectFrom('sys_permission').select(['id', 'parent_id', 'name', 'menu_type', 'perms', 'sort_no']).where('del_flag', '=', 0).execute();
+  app.get('/sys/role/queryTreeList', { schema: { tags, summary: 'The whole menu and button tree (origin node fields)' }, config: { permission: authorize } }, async (request, reply) => {
+    // the origin's drawer shows the titles as answered, so seeded names come in the reader's language
+    const stored = await app.db.selectFrom('sys_permission').select(['id', 'parent_id', 'name', 'menu_type', 'perms', 'sort_no']).where('del_flag', '=', 0).execute();
+    const rows = await showSeededRows(app, 'sys_permission', stored, request.lang);
     const ruled = new Set((await app.db.selectFrom('sys_permission_data_rule').select('permission_id').distinct().execute()).map((r) => r.permission_id));
     const parentOf = new Map(rows.map((r) => [r.id, r.parent_id]));
     const withOriginFields = (nodes: PermissionTreeNode[]): Array<Record<string, unknown>> =>

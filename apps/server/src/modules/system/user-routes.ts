@@ -442,7 +442,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     const mine = myDeptSearch === '1' ? new Set(treeOfIds(treeOf(rows, nodes, new Set((await groupsOf(app, [caller.id])).get(caller.id)?.map((g) => g.id) ?? [])))) : undefined;
     const found = rows.filter((r) => String(r.depart_name).toLowerCase().includes(word) && (!mine || mine.has(r.id as string))).map((r) => nodes.get(r.id as string) as Row);
     // the origin answers a search without a match as a refusal it shows as a warning
-    if (found.length === 0) refuse('crud.notFound');
+    if (found.length === 0) refuse('depart.noMatch');
     return reply.ok(found);
   });
 
