@@ -8,6 +8,7 @@ import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
 import { ADMIN_USERNAME, generateAdminPassword } from './db/seed/index.ts';
 import { loginBanner, rememberInitialPassword } from './initial-password.ts';
+import { storedLogText } from './platform/audit-log.ts';
 import { PasswordHasher } from './platform/passwords.ts';
 
 /** Who the operation log names as the actor: the machine account that ran the command. */
@@ -41,7 +42,7 @@ async function resetAdmin(config: Config): Promise<string> {
           id: randomUUID(),
           log_type: LogType.operation,
           operate_type: LogOperateType.edit,
-          content: `user: ${ADMIN_USERNAME} password reset from the command line (npm run reset-admin)`,
+          ...storedLogText({ key: 'log.adminPasswordReset', params: { username: ADMIN_USERNAME } }),
           userid: null,
           username: RESET_BY,
           ip: '127.0.0.1',

@@ -47,17 +47,23 @@ export function logContentIn(lang: Language, row: { content: string; log_params?
   }
 }
 
+/** The columns an entry's text is stored in: its message key and parameters, and the English text. */
+export function storedLogText(text: LogText): { content: string; log_params: string | null } {
+  return {
+    // the English text stays searchable and readable by any client that does not render the message
+    content: (typeof text === 'string' ? text : rendered('en-US', text)).slice(0, 1000),
+    log_params: typeof text === 'string' ? null : JSON.stringify({ key: text.key, params: text.params ?? {} }),
+  };
+}
+
 async function writeLog(app: FastifyInstance, logType: number, entry: LogEntry): Promise<void> {
-  const text = entry.content;
   await app.db
     .insertInto('sys_log')
     .values({
       id: randomUUID(),
       log_type: logType,
       operate_type: entry.operateType,
-      // the English text stays searchable and readable by any client that does not render the message
-      content: (typeof text === 'string' ? text : rendered('en-US', text)).slice(0, 1000),
-      log_params: typeof text === 'string' ? null : JSON.stringify({ key: text.key, params: text.params ?? {} }),
+      ...storedLogText(entry.content),
       userid: entry.userId,
       username: entry.username,
       ip: entry.ip,

@@ -231,6 +231,7 @@ export const enUS = {
   'log.frozen': '{{entity}}: froze {{ids}}',
   'log.thawed': '{{entity}}: unfroze {{ids}}',
   'log.passwordReset': '{{entity}}: reset the password of {{id}}',
+  'log.adminPasswordReset': 'User {{username}}: password reset from the command line (npm run reset-admin)',
   'log.membersAdded': '{{entity}}: added {{ids}} to group {{group}}',
   'log.membersRemoved': '{{entity}}: removed {{ids}} from group {{group}}',
   'log.permissionsSaved': '{{entity}}: permissions of {{owner}} saved ({{count}})',

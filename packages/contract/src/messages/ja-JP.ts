@@ -232,6 +232,7 @@ export const jaJP: Record<MessageKey, string> = {
   'log.frozen': '{{entity}}：{{ids}} を凍結',
   'log.thawed': '{{entity}}：{{ids}} の凍結を解除',
   'log.passwordReset': '{{entity}}：{{id}} のパスワードをリセット',
+  'log.adminPasswordReset': 'ユーザー {{username}}：コマンドラインでパスワードをリセット（npm run reset-admin）',
   'log.membersAdded': '{{entity}}：{{ids}} をグループ {{group}} に追加',
   'log.membersRemoved': '{{entity}}：{{ids}} をグループ {{group}} から削除',
   'log.permissionsSaved': '{{entity}}：{{owner}} の権限 {{count}} 件を保存',

@@ -232,6 +232,7 @@ export const zhCN: Record<MessageKey, string> = {
   'log.frozen': '{{entity}}：冻结 {{ids}}',
   'log.thawed': '{{entity}}：解冻 {{ids}}',
   'log.passwordReset': '{{entity}}：重置 {{id}} 的密码',
+  'log.adminPasswordReset': '用户 {{username}}：已在命令行重置密码（npm run reset-admin）',
   'log.membersAdded': '{{entity}}：将 {{ids}} 添加到部门 {{group}}',
   'log.membersRemoved': '{{entity}}：将 {{ids}} 移出部门 {{group}}',
   'log.permissionsSaved': '{{entity}}：保存 {{owner}} 的 {{count}} 项权限',
