@@ -159,6 +159,116 @@ describe('the mobile drawer at 375 px', () => {
     await page.getByRole('option', { name: new RegExp(t('menu.dashboard.analysis')) }).click();
     await page.waitForURL(/\/dashboard\/analysis$/);
     await expect.poll(() => dialog.isVisible()).toBe(false);
+
+    // The drawer shows every menu name in full: no ellipsis, no name cut.
+    await page.getByRole('button', { name: t('header.menu') }).click();
+    const drawerMenu = page.locator('.ant-drawer');
+    await drawerMenu.getByText(t('menu.system'), { exact: true }).click();
+    await drawerMenu.getByText(t('menu.system.permission'), { exact: true }).waitFor();
+    await animationsSettled(page);
+    const cutNames = await drawerMenu.evaluate((menu) =>
+      [...menu.querySelectorAll('a, span')].filter((el) => el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1 && (el.textContent ?? '').trim() !== '').map((el) => el.textContent),
+    );
+    expect(cutNames).toEqual([]);
+    await screenshot(page, `shell-drawer-names-${lang}-mobile`);
+    await page.keyboard.press('Escape');
+    await context.close();
+  });
+
+  it('lists fit a phone: titles break between words, conditions fold behind Filters, rows as tall as their content, the pager on one line', async () => {
+    const lang = 'ja-JP';
+    const t = (key: Parameters<typeof text>[1], params?: Record<string, string>) => text(lang, key, params);
+    const context = await newContext(browser, { lang, viewport: 'mobile' });
+    const page = await context.newPage();
+    await signIn(page, server.url, lang, PASSWORD);
+    await page.goto(`${server.url}/system/dict`);
+    const main = page.getByRole('main');
+    const table = main.getByRole('table').first();
+    await table.locator('tbody tr.ant-table-row').first().waitFor();
+
+    // The conditions are folded behind the Filters button; it unfolds and folds them.
+    const filters = main.getByRole('button', { name: t('crud.filters') });
+    const conditions = main.getByRole('search');
+    expect(await conditions.isVisible()).toBe(false);
+    await filters.click();
+    await expect.poll(() => conditions.isVisible()).toBe(true);
+    await filters.click();
+    await expect.poll(() => conditions.isVisible()).toBe(false);
+
+    // Card titles and column names never break inside a word (CJK words included).
+    const titleStyles = await main.locator('.ant-card-head-title, .ant-table-thead th').evaluateAll((els) => els.map((el) => getComputedStyle(el).wordBreak));
+    expect(titleStyles.length).toBeGreaterThan(2);
+    expect(new Set(titleStyles)).toEqual(new Set(['keep-all']));
+    // a column name takes no more lines than it has words (a Japanese name is one word: one line)
+    const overBroken = await main.locator('.ant-table-thead th').evaluateAll((headers) =>
+      headers.flatMap((th) => {
+        const words = (th.textContent ?? '').trim().split(/\s+/).filter(Boolean).length;
+        // the lines its text takes (the sort arrows beside it are no text)
+        const tops = new Set<number>();
+        const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          for (const rect of range.getClientRects()) if (rect.width > 0) tops.add(Math.round(rect.top));
+        }
+        const lines = tops.size;
+        return words > 0 && lines > words ? [th.textContent] : [];
+      }),
+    );
+    expect(overBroken).toEqual([]);
+
+    // Rows are as tall as their content: no cell clips what it holds.
+    const clipped = await table.locator('tbody td').evaluateAll((cells) => cells.filter((cell) => cell.scrollHeight > cell.clientHeight + 1).length);
+    expect(clipped).toBe(0);
+
+    // The pager keeps to one line.
+    const pager = main.locator('.ant-pagination').first();
+    const tops = await pager.evaluate((el) => [...el.children].filter((c) => (c as HTMLElement).offsetWidth > 0).map((c) => Math.round(c.getBoundingClientRect().top + c.getBoundingClientRect().height / 2)));
+    expect(new Set(tops).size, String(tops)).toBe(1);
+    expect(await pager.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(375);
+    await screenshot(page, `shell-list-${lang}-mobile`);
+    await context.close();
+  });
+});
+
+describe('lists and dialogs on a 1440 px desktop', () => {
+  it('message lists look like every list, toolbar buttons keep the standard gap, a tall add dialog takes two columns', async () => {
+    const lang = 'en-US';
+    const t = (key: Parameters<typeof text>[1]) => text(lang, key);
+    const context = await newContext(browser, { lang });
+    const page = await context.newPage();
+    await signIn(page, server.url, lang, PASSWORD);
+    const main = page.getByRole('main');
+
+    // the announcement, message and template lists: a card title, the toolbar's "+" add button, select placeholders
+    for (const [path, title] of [
+      ['/system/announcement', 'menu.system.announcement'],
+      ['/message/message', 'menu.message.message'],
+      ['/message/template', 'menu.message.template'],
+    ] as const) {
+      await page.goto(`${server.url}${path}`);
+      await main.locator('.ant-card-head-title').getByText(t(title), { exact: true }).waitFor();
+      expect(await main.getByRole('button', { name: t('crud.add') }).locator('.anticon-plus').count(), path).toBe(1);
+      const selects = main.getByRole('search').locator('.ant-select');
+      for (const select of await selects.all()) expect(await select.locator('.ant-select-placeholder, .ant-select-selection-placeholder').innerText(), path).toBe(t('crud.select'));
+    }
+
+    // the users list: toolbar buttons 8 px apart; its add dialog is taller than the window, so it takes two columns
+    await page.goto(`${server.url}/system/user`);
+    const add = main.getByRole('button', { name: t('crud.add') });
+    await add.waitFor();
+    const gaps = await add.evaluate((button) => {
+      const row = [...(button.parentElement?.parentElement?.children ?? [])].map((item) => item.getBoundingClientRect()).filter((r) => r.width > 0);
+      return row.slice(1).filter((r, i) => Math.abs(r.top - row[i]!.top) < 2).map((r, i) => Math.round(r.left - row[i]!.right));
+    });
+    expect(gaps.length).toBeGreaterThan(1);
+    expect(new Set(gaps)).toEqual(new Set([8]));
+    await add.click();
+    const dialog = page.getByRole('dialog');
+    await dialog.locator('.ant-form-item').first().waitFor();
+    const lefts = await dialog.locator('.ant-form-item').evaluateAll((items) => [...new Set(items.map((item) => Math.round(item.getBoundingClientRect().left)))]);
+    expect(lefts).toHaveLength(2);
+    await screenshot(page, `crud-form-two-columns-${lang}-desktop`);
     await context.close();
   });
 });

@@ -172,6 +172,8 @@ export const enUS = {
   ...menuTitlesEnUS,
 
   'crud.search': 'Search',
+  'crud.filters': 'Filters',
+  'crud.filtersActive': 'Filters ({{count}})',
   'crud.reset': 'Reset',
   'crud.expand': 'More filters',
   'crud.collapse': 'Fewer filters',
@@ -614,6 +616,17 @@ export const enUS = {
   'richText.linkRequired': "Please enter the address",
   'richText.linkUnsafe': "Only http(s), mailto: and tel: addresses or paths starting with / can be linked",
   'richText.linkRemove': "Remove link",
+  'door.remoteOpen': "Open remotely",
+  'door.openConfirm': "Open the door “{{name}}” now? Its device unlocks it as soon as it receives the command.",
+  'door.command.pending': "Queued",
+  'door.command.sent': "Sent to the device",
+  'door.command.acked': "Opened, confirmed by the device",
+  'door.command.failed': "The device could not open it",
+  'doorStatus.deviceOnline': "Online",
+  'doorStatus.deviceOffline': "Offline",
+  'doorStatus.since': "since {{time}}",
+  'doorStatus.empty': "No doors yet: add them on the doors screen",
+  'doorStatus.offlineDoors': "Device offline",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

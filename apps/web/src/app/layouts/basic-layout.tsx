@@ -52,6 +52,9 @@ function renderMenuLink(item: { path?: string; external?: boolean; name?: string
   );
 }
 
+/** The phone's menu drawer: room for every seeded menu name in full, leaving a strip of the page beside it at 375 px. */
+const PHONE_DRAWER_WIDTH = 296;
+
 /** Follows the window: device class and sidebar by the SPEC breakpoints. */
 function useDeviceClass() {
   const resize = useLayoutSettings((s) => s.resize);
@@ -207,7 +210,7 @@ export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
         collapsedButtonRender={false}
         locale={language === 'ja-JP' ? 'en-US' : language}
         menu={{ locale: false, collapsedWidth: SIDEBAR_COLLAPSED_WIDTH }}
-        siderWidth={SIDEBAR_WIDTH}
+        siderWidth={mobile ? PHONE_DRAWER_WIDTH : SIDEBAR_WIDTH}
         fixSiderbar={settings.fixSiderbar}
         fixedHeader={settings.fixedHeader}
         breakpoint={false}

@@ -100,9 +100,11 @@ export function CrudTable({ columns, rows, loading, pagination, sort, onChange, 
               current: pagination.current,
               pageSize: pagination.pageSize,
               total: pagination.total ?? rows.length,
-              showSizeChanger: true,
+              // a phone's pager is the compact one, so it keeps to one line
+              simple: !wide,
+              showSizeChanger: wide,
               pageSizeOptions: [10, 20, 50, 100],
-              showTotal: (total) => t('crud.total', { count: total, total }),
+              showTotal: wide ? (total) => t('crud.total', { count: total, total }) : undefined,
               size: 'small',
             }
       }

@@ -1,5 +1,5 @@
 import { formFieldsOf, type EntityDeclaration } from '@isps/contract';
-import { Alert, App, Form, Modal } from 'antd';
+import { Alert, App, Col, Form, Grid, Modal, Row } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage, storedLanguage } from '../i18n/index.ts';
@@ -21,6 +21,12 @@ export interface EntityFormModalProps {
   onClose: () => void;
 }
 
+/** About the height of one labelled field, and of the dialog around the fields (title, buttons, margins). */
+const FIELD_HEIGHT = 82;
+const DIALOG_CHROME = 220;
+/** controls that need the whole width, in one column or two */
+const WIDE_WIDGETS = new Set(['textarea', 'json', 'checkRules']);
+
 /** Add or edit one row in a modal, validated with the declaration's schemas; refusals of the server shown inside. */
 export function EntityFormModal({ entity, mode, row, fixed = {}, onClose }: EntityFormModalProps) {
   const { t, i18n } = useTranslation();
@@ -37,6 +43,10 @@ export function EntityFormModal({ entity, mode, row, fixed = {}, onClose }: Enti
   // a row's tenant is set by system administrators only
   const fields = formFieldsOf(entity).filter((name) => entity.fields[name] && !(name in fixed) && (placesTenants || !entity.fields[name].systemAdminOnly));
 
+  // A form taller than the window takes two columns on a desktop (>= 1200 px), so it is read without scrolling.
+  const desktop = Grid.useBreakpoint().xl === true;
+  const [windowHeight] = useState(() => window.innerHeight);
+  const twoColumns = desktop && fields.length * FIELD_HEIGHT + DIALOG_CHROME > windowHeight;
   const save = async () => {
     let values: Record<string, unknown>;
     try {
@@ -82,28 +92,31 @@ export function EntityFormModal({ entity, mode, row, fixed = {}, onClose }: Enti
       confirmLoading={saving}
       mask={{ closable: false }}
       destroyOnHidden
-      width={640}
+      width={twoColumns ? 1000 : 640}
     >
       {refusal ? <Alert type="error" showIcon title={refusal} style={{ marginBottom: 16 }} /> : null}
       <Form form={form} name={`${entity.name}-form`} layout="vertical" initialValues={initialValues} onFinish={() => void save()} onValuesChange={() => setRefusal(null)}>
-        {fields.map((name) => {
-          const field = entity.fields[name]!;
-          const label = t(field.label);
-          return (
-            <Form.Item
-              key={name}
-              name={name}
-              label={label}
-              rules={fieldRules(field, { mode, label, lang })}
-              required={Boolean(field.required) && (mode === 'add' || !field.writeOnly)}
-              valuePropName={field.widget.kind === 'switch' ? 'value' : undefined}
-              validateFirst
-              extra={field.widget.kind === 'checkRules' ? <CheckRuleTrial name={name} /> : undefined}
-            >
-              <FormControl entity={entity} name={name} mode={mode} />
-            </Form.Item>
-          );
-        })}
+        <Row gutter={24}>
+          {fields.map((name) => {
+            const field = entity.fields[name]!;
+            const label = t(field.label);
+            return (
+              <Col key={name} span={twoColumns && !WIDE_WIDGETS.has(field.widget.kind) ? 12 : 24}>
+                <Form.Item
+                  name={name}
+                  label={label}
+                  rules={fieldRules(field, { mode, label, lang })}
+                  required={Boolean(field.required) && (mode === 'add' || !field.writeOnly)}
+                  valuePropName={field.widget.kind === 'switch' ? 'value' : undefined}
+                  validateFirst
+                  extra={field.widget.kind === 'checkRules' ? <CheckRuleTrial name={name} /> : undefined}
+                >
+                  <FormControl entity={entity} name={name} mode={mode} />
+                </Form.Item>
+              </Col>
+            );
+          })}
+        </Row>
         <button type="submit" hidden aria-hidden tabIndex={-1} />
       </Form>
     </Modal>

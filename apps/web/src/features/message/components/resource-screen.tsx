@@ -1,5 +1,6 @@
 import type { Page } from '@isps/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { PlusOutlined } from '@ant-design/icons';
 import { App, Button, Card, Flex, Form, Grid, Modal, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState, type ReactNode } from 'react';
@@ -19,6 +20,8 @@ export interface Resource<T> {
 
 interface ResourceScreenProps<T extends { id: string }> {
   resource: Resource<T>;
+  /** the list's name, the card's title like every other list's */
+  title: string;
   entityLabel: string;
   /** shown in the delete confirmation */
   nameOf: (row: T) => string;
@@ -40,7 +43,7 @@ export const DIALOG_WIDTH = { xs: '100%', md: '80%', xl: '60%' };
 
 /** The message center's list + dialog screens: paged table, search, add, edit and confirmed delete. */
 export function ResourceScreen<T extends { id: string }>(props: ResourceScreenProps<T>) {
-  const { resource, entityLabel, nameOf, columns, filters, formItems, defaults, perms, rowActions, actionsWidth = 140 } = props;
+  const { resource, title, entityLabel, nameOf, columns, filters, formItems, defaults, perms, rowActions, actionsWidth = 140 } = props;
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const [params, setParams] = useState<Params>({ pageNo: 1, pageSize: 10 });
@@ -127,10 +130,10 @@ export function ResourceScreen<T extends { id: string }>(props: ResourceScreenPr
           onReset={() => setParams((p) => ({ pageNo: 1, pageSize: p.pageSize }))}
         />
       </Card>
-      <Card variant="borderless">
+      <Card variant="borderless" title={title}>
         {can.add && (
           <Flex wrap gap={8} style={{ marginBottom: 12 }}>
-            <Button type="primary" onClick={() => setEditing({ row: null })}>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ row: null })}>
               {t('crud.add')}
             </Button>
           </Flex>

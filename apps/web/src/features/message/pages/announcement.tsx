@@ -1,9 +1,11 @@
+import { PlusOutlined } from '@ant-design/icons';
 import { AnnouncementPerm, PriorityColor, SendStatus, type Announcement } from '@isps/contract';
 import { App, Badge, Button, Card, Flex, Grid, Input, Select, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SearchBar, usePager } from '../../../shared/crud/index.ts';
+import { translateTitle } from '../../../shared/i18n/index.ts';
 import { usePermission } from '../../../shared/permission/index.ts';
 import {
   deleteAnnouncement,
@@ -118,17 +120,17 @@ export default function AnnouncementPage() {
             {
               name: 'sendStatus',
               label: t('announcement.status'),
-              control: <Select allowClear options={[SendStatus.draft, SendStatus.released, SendStatus.revoked].map((v) => ({ value: v, label: t(`announcement.status.${v}`) }))} />,
+              control: <Select allowClear placeholder={t('crud.select')} options={[SendStatus.draft, SendStatus.released, SendStatus.revoked].map((v) => ({ value: v, label: t(`announcement.status.${v}`) }))} />,
             },
           ]}
           onSearch={(values) => setFilter((f) => ({ ...f, pageNo: 1, titile: values.titile?.trim() || undefined, sendStatus: values.sendStatus }))}
           onReset={() => setFilter((f) => ({ pageNo: 1, pageSize: f.pageSize }))}
         />
       </Card>
-      <Card variant="borderless">
+      <Card variant="borderless" title={translateTitle('menu.system.announcement')}>
         {can.add && (
           <Flex wrap gap={8} style={{ marginBottom: 12 }}>
-            <Button type="primary" onClick={() => setEditing({ row: null })}>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ row: null })}>
               {t('crud.add')}
             </Button>
           </Flex>

@@ -2,6 +2,7 @@ import { MessagePerm, SEND_TYPES, type SysMessage } from '@isps/contract';
 import { Badge, Form, Input, Select } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
+import { translateTitle } from '../../../shared/i18n/index.ts';
 import { messages } from '../api/message-center.ts';
 import { ResourceScreen } from '../components/resource-screen.tsx';
 import { TIME_COLUMN_WIDTH, formatTime } from '../components/format-time.ts';
@@ -32,6 +33,7 @@ export default function MessagePage() {
   return (
     <ResourceScreen<SysMessage>
       resource={messages}
+      title={translateTitle('menu.message.message')}
       entityLabel={t('message.entity')}
       nameOf={(row) => row.esTitle}
       columns={columns}
@@ -40,7 +42,7 @@ export default function MessagePage() {
       filters={[
         { name: 'esTitle', label: t('message.field.esTitle'), control: <Input allowClear /> },
         { name: 'esReceiver', label: t('message.field.esReceiver'), control: <Input allowClear /> },
-        { name: 'esType', label: t('message.field.esType'), control: <Select allowClear options={sendTypes} /> },
+        { name: 'esType', label: t('message.field.esType'), control: <Select allowClear placeholder={t('crud.select')} options={sendTypes} /> },
       ]}
       formItems={
         <>
@@ -51,7 +53,7 @@ export default function MessagePage() {
             <Input maxLength={200} />
           </Form.Item>
           <Form.Item name="esType" label={t('message.field.esType')} rules={[{ required: true }]}>
-            <Select options={sendTypes} />
+            <Select placeholder={t('crud.select')} options={sendTypes} />
           </Form.Item>
           <Form.Item name="esContent" label={t('message.field.esContent')}>
             <Input.TextArea rows={4} />

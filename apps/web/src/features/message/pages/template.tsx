@@ -3,6 +3,7 @@ import { App, Button, Form, Input, Modal, Select, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { translateTitle } from '../../../shared/i18n/index.ts';
 import { usePermission } from '../../../shared/permission/index.ts';
 import { sendTemplateMessage, templates, useResourceAction } from '../api/message-center.ts';
 import { jsonObjectRule, parseJsonObject } from '../components/json-rule.ts';
@@ -66,7 +67,7 @@ function TestSendModal({ template, onClose }: { template: SysMessageTemplate | n
           </Typography.Paragraph>
         </Form.Item>
         <Form.Item name="msgType" label={t('template.msgType')} rules={[{ required: true }]}>
-          <Select options={SEND_TYPES.map((v) => ({ value: v, label: t(`message.sendType.${v}`) }))} />
+          <Select placeholder={t('crud.select')} options={SEND_TYPES.map((v) => ({ value: v, label: t(`message.sendType.${v}`) }))} />
         </Form.Item>
         <Form.Item name="receiver" label={t('template.receiver')} rules={[{ required: true }]}>
           <Input maxLength={200} />
@@ -92,6 +93,7 @@ export default function TemplatePage() {
     <>
       <ResourceScreen<SysMessageTemplate>
         resource={templates}
+        title={translateTitle('menu.message.template')}
         entityLabel={t('template.entity')}
         nameOf={(row) => row.templateName}
         columns={columns}
@@ -118,7 +120,7 @@ export default function TemplatePage() {
               <Input maxLength={200} />
             </Form.Item>
             <Form.Item name="templateType" label={t('template.field.templateType')} rules={[{ required: true }]}>
-              <Select options={types} />
+              <Select placeholder={t('crud.select')} options={types} />
             </Form.Item>
             <Form.Item name="templateContent" label={t('template.field.templateContent')} rules={[{ required: true }]}>
               <Input.TextArea rows={5} />
