@@ -17,3 +17,4 @@ export * from './message/index.ts';
 export * from './dictionaries.ts';
 export * from './menu-titles.ts';
 export * from './seeded-texts.ts';
+export * from './access/index.ts';

@@ -1,0 +1,2 @@
+export * from './time-setting.ts';
+export * from './time-setting-cases.ts';
