@@ -153,6 +153,8 @@ export const DeviceCodePath = {
   /** PUT `{ id, auditStatus: 1 | 2 }`; agreeing answers the device key once (`result.deviceKey`) */
   audit: '/sysDeviceCode/audit',
   delete: '/sysDeviceCode/delete',
+  /** DELETE `?ids=a,b`: answers `{ count }` of the caller's codes deleted */
+  deleteBatch: '/sysDeviceCode/deleteBatch',
 } as const;
 
 export const DeviceAuditStatus = { pending: 0, agree: 1, disagree: 2 } as const;

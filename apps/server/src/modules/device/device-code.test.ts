@@ -48,6 +48,34 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('device codes
     expect((await call(outsider, 'POST', DeviceCodePath.add, { sn: 'TEN-0001' })).envelope).toMatchObject({ success: false, message: 'This serial number already has a device code' });
   });
 
+  it('deletes several codes at once, only the caller\'s own, with device:deviceCode:delete', async () => {
+    const ids: string[] = [];
+    for (const sn of ['BATCH-0001', 'BATCH-0002', 'BATCH-0003']) ids.push((await call<{ id: string }>(admin, 'POST', DeviceCodePath.add, { sn })).envelope.result.id);
+    const [first, second, third] = ids as [string, string, string];
+    // a holder of the list permission alone is refused
+    await createRoleWith(t.app, 'code_batch_lister', [DevicePerm.codeList]);
+    await createTestUser(t.app, 'batchlister', { roles: ['code_batch_lister'] });
+    const lister = await login(t.app, 'batchlister', USER_PASSWORD);
+    expect((await call(lister, 'DELETE', `${DeviceCodePath.deleteBatch}?ids=${first}`)).statusCode).toBe(403);
+    // another tenant's administrator of device codes deletes none of them
+    const other = `batch-${dialect}`;
+    const otherId = randomUUID();
+    await t.app.db.insertInto('sys_tenant').values({ id: otherId, create_by: 'test', create_time: null, update_by: null, update_time: null, name: other, code: other, begin_date: null, end_date: null, status: 1 }).execute();
+    await createRoleWith(t.app, 'code_batch_admin', Object.values(DevicePerm));
+    await createTestUser(t.app, 'batchoutsider', { roles: ['code_batch_admin'], tenantId: otherId });
+    const outsider = await login(t.app, 'batchoutsider', USER_PASSWORD);
+    expect((await call(outsider, 'DELETE', `${DeviceCodePath.deleteBatch}?ids=${first},${second}`)).envelope).toMatchObject({ success: false, message: 'The record does not exist or has been deleted' });
+    const removed = await call<{ count: number }>(admin, 'DELETE', `${DeviceCodePath.deleteBatch}?ids=${first},${second}`);
+    expect(removed.envelope).toMatchObject({ success: true, message: 'Deleted successfully!', result: { count: 2 } });
+    const left = await call<{ records: Array<{ sn: string }> }>(admin, 'GET', `${DeviceCodePath.list}?pageSize=1000`);
+    const sns = left.envelope.result.records.map((r) => r.sn);
+    expect(sns).toContain('BATCH-0003');
+    expect(sns).not.toContain('BATCH-0001');
+    expect(sns).not.toContain('BATCH-0002');
+    expect((await call(admin, 'DELETE', `${DeviceCodePath.deleteBatch}?ids=`)).statusCode).toBe(400);
+    expect((await call(admin, 'DELETE', `${DeviceCodePath.deleteBatch}?ids=${third},bad%20id`)).statusCode).toBe(400);
+  });
+
   it('answers the device key once, on approval, and never lists it', async () => {
     const added = await call<{ id: string }>(admin, 'POST', DeviceCodePath.add, { sn: 'KEY-0001' });
     const audited = await call<{ deviceKey: string; auditStatus: number }>(admin, 'PUT', DeviceCodePath.audit, { id: added.envelope.result.id, auditStatus: DeviceAuditStatus.agree });

@@ -1,4 +1,4 @@
-import { deviceCodeAddBody, deviceCodeAuditBody, DeviceCodePath, DevicePerm, ID_PATTERN } from '@isps/contract';
+import { deviceCodeAddBody, deviceCodeAuditBody, DeviceCodePath, DevicePerm, ID_PATTERN, splitIds } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '../../platform/access.ts';
@@ -15,6 +15,13 @@ const listQuery = z.object({
   auditStatus: z.enum(['0', '1', '2']).transform(Number).optional(),
 });
 const idQuery = z.object({ id: z.string().regex(ID_PATTERN) });
+/** the console's batch delete: at most 1000 ids, comma separated */
+const idsQuery = z.object({
+  ids: z
+    .string()
+    .transform(splitIds)
+    .pipe(z.array(z.string().regex(ID_PATTERN)).min(1).max(1000)),
+});
 
 /** Device codes: an activation code per serial number, audited; the approval issues the device's MQTT key. */
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -53,5 +60,14 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!row) refuse('crud.notFound');
     await app.db.deleteFrom('sys_device_code').where('id', '=', row.id).execute();
     return reply.ok(null, 'crud.deleted');
+  });
+
+  app.delete(DeviceCodePath.deleteBatch, { schema: { tags, summary: 'Delete several device codes (their devices can no longer connect)', querystring: idsQuery }, config: { permission: DevicePerm.codeDelete } }, async (request, reply) => {
+    const caller = callerOf(request);
+    // only the caller's own codes: ids of another tenant's are not there for him
+    const rows = await deviceCodes(app, caller).select('id').where('id', 'in', request.query.ids).execute();
+    if (rows.length === 0) refuse('crud.notFound');
+    await app.db.deleteFrom('sys_device_code').where('id', 'in', rows.map((r) => r.id)).execute();
+    return reply.ok({ count: rows.length }, 'crud.deleted');
   });
 };
