@@ -116,7 +116,7 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   'door.state.closed': ['Closed', '关闭', '閉'],
   'door.state.open': ['Open', '打开', '開'],
   'door.state.alarm': ['Alarm', '报警', 'アラーム'],
-  'deviceSetting.title': ['Device settings', '设备设置', 'デバイス設定'],
+  'deviceSetting.title': ['Device settings', '设备参数设置', 'デバイス設定'],
   'deviceSetting.field.paramsTitle': ['Parameter title', '参数标题', 'パラメータ名'],
   'deviceSetting.field.fieldName': ['Field name', '字段名', 'フィールド名'],
   'deviceSetting.field.fieldValue': ['Value', '值', '値'],

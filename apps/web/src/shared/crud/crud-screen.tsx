@@ -16,6 +16,7 @@ import { CrudTable, type CrudColumn } from './crud-table.tsx';
 import { DetailDrawer } from './detail-drawer.tsx';
 import { columnWidth, displayValue, fieldLabelKey, type CrudRow } from './entity-fields.ts';
 import { EntityFormModal } from './entity-form-modal.tsx';
+import { EntityLabel } from './entity-label.tsx';
 import { SearchControl } from './field-control.tsx';
 import { ImportButton } from './import-button.tsx';
 import { ImportReportModal } from './import-report-modal.tsx';
@@ -55,6 +56,16 @@ export interface CrudScreenProps {
 type FormState = { mode: 'add' | 'edit'; row: CrudRow | null } | null;
 
 const compareText = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true });
+
+/**
+ * The entity whose row ids a cell holds, when the row carries no label of its own (`_dictText`) for them: an id means
+ * nothing to a reader (a picked user name, `valueField`, does and stays as it is).
+ */
+function referenceOf(entity: EntityDeclaration, name: string, row: CrudRow): { entityName: string; labelField: string } | null {
+  const field = entity.fields[name];
+  if (field?.widget.kind !== 'entitySelect' || field.widget.valueField || field.link || typeof row[`${name}_dictText`] === 'string') return null;
+  return { entityName: field.widget.entity, labelField: field.widget.labelField };
+}
 
 /** The list-and-form screen of an entity declaration: search, table, toolbar, modal form, details, recycle bin. */
 export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudScreenProps) {
@@ -148,6 +159,8 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
     render: (row) =>
       entity.live?.field === name && entity.live.badges ? (
         <Badge status={entity.live.badges[String(row[name])] ?? 'default'} text={displayValue(entity, name, row, t)} />
+      ) : referenceOf(entity, name, row) ? (
+        <EntityLabel {...referenceOf(entity, name, row)!} value={row[name]} />
       ) : entity.fields[name]?.widget.kind === 'icon' && row[name] ? (
         <Space size={6}>
           <IconByName name={String(row[name])} />
