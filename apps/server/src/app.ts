@@ -17,6 +17,7 @@ import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { deviceRoutes, doorRoutes } from './modules/device/index.ts';
 import { messageRoutes } from './modules/message/index.ts';
 import { monitorRoutes } from './modules/monitor/index.ts';
+import { peopleRoutes } from './modules/people/index.ts';
 import { createUser, findActiveUserById, findActiveUserByName, jobSchedulerPlugin, startSession, systemRoutes } from './modules/system/index.ts';
 import { visitorAdminRoutes, visitorRoutes } from './modules/visitor/index.ts';
 import { accessPlugin } from './platform/access.ts';
@@ -161,6 +162,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(messageRoutes);
       await api.register(deviceRoutes);
       await api.register(doorRoutes);
+      await api.register(peopleRoutes);
       if (options.extraRoutes) await api.register(options.extraRoutes);
     },
     { prefix: config.apiPrefix },

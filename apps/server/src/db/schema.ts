@@ -324,6 +324,32 @@ export interface SysVisitor extends Audited {
   tenant_id: string | null;
 }
 
+export interface SysPeople extends Audited {
+  name: string;
+  id_card: string | null;
+  /** the full number, for the devices only: rows show `card_no_masked` */
+  card_no: string | null;
+  card_no_masked: string | null;
+  user_no: string | null;
+  sex: number | null;
+  depart_id: string | null;
+  picture: string | null;
+  palm_left: number;
+  palm_right: number;
+  /** hashed */
+  password: string | null;
+  status: number;
+  del_flag: number;
+  tenant_id: string | null;
+}
+
+/** A palm-vein template of one hand; read only by the device sync, never by a list, export or log. */
+export interface SysPeoplePalm extends Audited {
+  people_id: string;
+  hand: string;
+  template: string;
+}
+
 export interface SysVisitorToken extends Audited {
   visitor_id: string;
   token_hash: string;
@@ -523,6 +549,8 @@ export interface Database {
   sys_activation_code: SysActivationCode;
   sys_visitor: SysVisitor;
   sys_visitor_token: SysVisitorToken;
+  sys_people: SysPeople;
+  sys_people_palm: SysPeoplePalm;
   sys_device_type: SysDeviceType;
   sys_area: SysArea;
   sys_device: SysDevice;

@@ -47,6 +47,7 @@ export const samples: Record<string, (n: number, fx: Fixtures) => Row> = {
   dataSource: (n) => ({ name: `Sample source ${n}`, code: `sample_${n}`, dbType: 'postgresql', dbUrl: `jdbc:postgresql://127.0.0.1:5432/db${n}`, dbUsername: 'reader', dbPassword: 'Reader#1' }),
   quartzJob: (n) => ({ jobClassName: JOB_HANDLERS[n % JOB_HANDLERS.length]?.value, cronExpression: '0 0 2 * * ?', description: `Sample job ${n}` }),
   visitor: (n) => ({ name: `Sample visitor ${n}`, idCard: idCard(n), phone: `1360000${pad(n)}`, category: 'general', password: '123456' }),
+  people: (n) => ({ name: `Sample person ${n}`, idCard: idCard(n), userNo: `U${n}`, cardNo: `C${pad(n)}0000`, sex: 1, password: '654321' }),
   deviceType: (n) => ({ name: `Sample device type ${n}`, deviceModel: `M${n}`, status: 1, handler: 'accessController' }),
   area: (n) => ({ areaName: `Sample area ${n}`, address: `Street ${n}` }),
   device: (n) => ({

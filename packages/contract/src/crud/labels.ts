@@ -1,5 +1,6 @@
 import type { Language } from '../http.ts';
 import { deviceLabels } from './device-entities.ts';
+import { peopleLabels } from './people-entities.ts';
 
 /** Texts of the entity label keys (titles, field labels, option labels) in the three languages; the console merges
  * them into its catalogues and the server uses them for export headers and validation messages. */
@@ -225,6 +226,7 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   'dataLog.field.dataVersion': ['Version', '版本号', 'バージョン'],
   'dataLog.field.dataContent': ['Content', '数据内容', '内容'],
   ...deviceLabels,
+  ...peopleLabels,
 };
 
 const column: Record<Language, 0 | 1 | 2> = { 'en-US': 0, 'zh-CN': 1, 'ja-JP': 2 };

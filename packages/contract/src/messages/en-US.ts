@@ -271,6 +271,12 @@ export const enUS = {
   'device.disconnected': 'Sync Fail, Device disconnected, please reconnect to the platform',
   'device.captureSet': 'The capture device is set',
   'device.imageTooLarge': 'The background image must be smaller than 1 MB',
+  'duplicate.userNo': 'User number already exists!',
+  'duplicate.cardNo': 'Card number already exists!',
+  'validation.cardNo': '{{field}}: 6 to 32 letters or digits',
+  'people.frozenBatch': 'Frozen: {{count}}',
+  'people.thawedBatch': 'Thawed: {{count}}',
+  'people.pictureTooLarge': 'The picture must be smaller than 1 MB',
 } as const;
 
 export type MessageKey = keyof typeof enUS;

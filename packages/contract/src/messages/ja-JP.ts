@@ -272,4 +272,10 @@ export const jaJP: Record<MessageKey, string> = {
   'device.disconnected': '同期に失敗しました。機器が切断されています。プラットフォームに再接続してください',
   'device.captureSet': '取得機器を設定しました',
   'device.imageTooLarge': '背景画像は 1 MB 未満にしてください',
+  'duplicate.userNo': '利用者番号は既に存在します！',
+  'duplicate.cardNo': 'カード番号は既に存在します！',
+  'validation.cardNo': '{{field}}：6〜32桁の英数字で入力してください',
+  'people.frozenBatch': '凍結しました：{{count}}',
+  'people.thawedBatch': '凍結を解除しました：{{count}}',
+  'people.pictureTooLarge': '写真は 1 MB 未満にしてください',
 };

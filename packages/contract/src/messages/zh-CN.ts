@@ -272,4 +272,10 @@ export const zhCN: Record<MessageKey, string> = {
   'device.disconnected': '同步失败，设备已断开连接，请重新连接平台',
   'device.captureSet': '采集设备已设置',
   'device.imageTooLarge': '背景图片必须小于 1MB',
+  'duplicate.userNo': '用户编号已存在！',
+  'duplicate.cardNo': '卡号已存在！',
+  'validation.cardNo': '{{field}}：须为6至32位字母或数字',
+  'people.frozenBatch': '已冻结：{{count}}',
+  'people.thawedBatch': '已解冻：{{count}}',
+  'people.pictureTooLarge': '照片必须小于 1MB',
 };

@@ -1,0 +1,2 @@
+export { peopleRoutes } from './routes.ts';
+export { storePalmTemplate } from './palm-templates.ts';

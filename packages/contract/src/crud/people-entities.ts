@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { TENANT_DICT } from '../http.ts';
+import { idSchema } from '../ids.ts';
+import { isValidIdCard } from '../visitor.ts';
+import type { EntityDeclaration } from './declaration.ts';
+import { codeSchema, field, integerSchema, textSchema } from './fields.ts';
+import { visitorPasswordSchema } from './visitor-entities.ts';
+
+/** SPEC section 4: people are normal or frozen (a frozen person opens no door until thawed). */
+export const PeopleStatus = { normal: 1, frozen: 2 } as const;
+
+/** A picture is at most 1 MB (SPEC section 9). */
+export const PEOPLE_PICTURE_MAX_BYTES = 1024 * 1024;
+
+/** The two hands a palm-vein template is registered for. */
+export const PALM_HANDS = ['left', 'right'] as const;
+export type PalmHand = (typeof PALM_HANDS)[number];
+
+/** An 18-character resident ID card number (GB 11643) with a valid birth date and check character. */
+export const idCard18Schema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine((value) => /^\d{17}[\dX]$/.test(value) && isValidIdCard(value), { error: 'validation.idCard' });
+
+/** A door card number as the readers give it: 6 to 32 letters or digits (decimal or hexadecimal cards). */
+export const cardNoSchema = z.string().trim().regex(/^[0-9A-Za-z]{6,32}$/, { error: 'validation.cardNo' });
+
+/** What lists, exports and logs show of a card number: its last four characters. */
+export function maskCardNo(cardNo: string): string {
+  return `${'*'.repeat(Math.max(0, cardNo.length - 4))}${cardNo.slice(-4)}`;
+}
+
+export const PALM_OPTIONS = [
+  { value: '1', label: 'people.palm.registered' },
+  { value: '0', label: 'people.palm.none' },
+] as const;
+
+/**
+ * People (SPEC sections 2 to 5): the persons whom doors and palm-vein readers let through. The full card number is
+ * write-only (kept for the devices, checked unique by the server): rows show only `cardNoMasked`. Palm-vein templates
+ * live in their own table that no list, export or log reads; rows carry only whether each hand is registered.
+ */
+export const peopleEntity: EntityDeclaration = {
+  name: 'people',
+  title: 'people.title',
+  basePath: '/sysPeople',
+  permissionPrefix: 'device:people',
+  component: 'device/people',
+  table: 'sys_people',
+  labelField: 'name',
+  fields: {
+    name: field.text('people.field.name', 100, { required: true }),
+    idCard: { label: 'people.field.idCard', kind: 'string', schema: idCard18Schema, widget: { kind: 'input' } },
+    cardNo: { label: 'people.field.cardNo', kind: 'string', schema: cardNoSchema, widget: { kind: 'input' }, writeOnly: true },
+    cardNoMasked: field.text('people.field.cardNoMasked', 32, { readOnly: true }),
+    userNo: { label: 'people.field.userNo', kind: 'string', schema: codeSchema(64), widget: { kind: 'input' } },
+    sex: field.dictInteger('people.field.sex', 'sex'),
+    departId: { label: 'people.field.departId', kind: 'string', schema: idSchema, widget: { kind: 'treeSelect', entity: 'depart' } },
+    picture: { label: 'people.field.picture', kind: 'string', schema: textSchema(255), widget: { kind: 'image', maxBytes: PEOPLE_PICTURE_MAX_BYTES } },
+    palmLeft: { label: 'people.field.palmLeft', kind: 'integer', schema: integerSchema(0, 1), widget: { kind: 'options', options: PALM_OPTIONS }, readOnly: true },
+    palmRight: { label: 'people.field.palmRight', kind: 'integer', schema: integerSchema(0, 1), widget: { kind: 'options', options: PALM_OPTIONS }, readOnly: true },
+    tenantId: field.dict('people.field.tenantId', TENANT_DICT, { schema: idSchema, systemAdminOnly: true }),
+    password: field.password('people.field.password', 8, { schema: visitorPasswordSchema }),
+    status: field.dictInteger('people.field.status', 'user_status', { readOnly: true, defaultValue: PeopleStatus.normal }),
+  },
+  columns: ['name', 'userNo', 'idCard', 'cardNoMasked', 'sex', 'departId', 'palmLeft', 'palmRight', 'status', 'createTime'],
+  detailFields: ['picture', 'tenantId'],
+  search: { name: 'contains', userNo: 'contains', idCard: 'exact', sex: 'exact', departId: 'exact', status: 'exact', createTime: 'range' },
+  sortable: ['name', 'userNo', 'sex', 'status', 'createTime'],
+  defaultSort: { field: 'createTime', order: 'desc' },
+  unique: [
+    { field: 'idCard', message: 'duplicate.idCard' },
+    { field: 'userNo', message: 'duplicate.userNo' },
+    // the card number is write-only: the server checks it (duplicate.cardNo) in the people module
+  ],
+  tenantScoped: true,
+  softDelete: { recycleBin: true },
+  extraActions: ['frozen'],
+};
+
+/** Every declared screen of people. */
+export const peopleEntities: readonly EntityDeclaration[] = [peopleEntity];
+
+/** Calls of the people screen beyond the generic ones (SPEC section 7). */
+export const PeoplePath = {
+  /** PUT `{ ids: 'a,b', status: 1 | 2 }` (or `id` for one): thaw (1) or freeze (2) */
+  frozenPeople: '/sysPeople/frozenPeople',
+} as const;
+
+export const frozenPeopleBody = z.object({
+  ids: z.string().max(70_000).optional(),
+  id: z.string().max(64).optional(),
+  status: z.union([z.literal(PeopleStatus.normal), z.literal(PeopleStatus.frozen), z.enum(['1', '2']).transform(Number)]),
+});
+
+/** Texts of the people screen's labels and console texts, merged into `entityLabels`. */
+export const peopleLabels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]> = {
+  'people.title': ['People', '人员管理', '人員管理'],
+  'people.field.name': ['Name', '姓名', '氏名'],
+  'people.field.idCard': ['ID card number', '身份证号', '身分証番号'],
+  'people.field.cardNo': ['Card number', '卡号', 'カード番号'],
+  'people.field.cardNoMasked': ['Card number', '卡号', 'カード番号'],
+  'people.field.userNo': ['User number', '用户编号', '利用者番号'],
+  'people.field.sex': ['Gender', '性别', '性別'],
+  'people.field.departId': ['Group', '所属部门', '所属部署'],
+  'people.field.picture': ['Picture', '照片', '写真'],
+  'people.field.palmLeft': ['Left palm vein', '左手掌静脉', '左手静脈'],
+  'people.field.palmRight': ['Right palm vein', '右手掌静脉', '右手静脈'],
+  'people.field.tenantId': ['Tenant', '租户', 'テナント'],
+  'people.field.password': ['Password (6 to 8 digits)', '密码（6至8位数字）', 'パスワード（6〜8桁の数字）'],
+  'people.field.status': ['Status', '状态', '状態'],
+  'people.palm.registered': ['Registered', '已注册', '登録済み'],
+  'people.palm.none': ['Not registered', '未注册', '未登録'],
+  'people.cardNoHint': ['Leave empty to keep the stored card number', '留空则保留原卡号', '空欄のままなら登録済みのカード番号を保持します'],
+  'people.freeze': ['Freeze', '冻结', '凍結'],
+  'people.thaw': ['Thaw', '解冻', '凍結解除'],
+  'people.freezeConfirm': ['Freeze {{name}}?', '确定冻结 {{name}} 吗？', '{{name}} を凍結しますか？'],
+  'people.freezeHint': [
+    'A frozen person opens no door until thawed.',
+    '冻结后该人员在解冻前无法开门。',
+    '凍結された人は凍結解除までドアを開けられません。',
+  ],
+};
