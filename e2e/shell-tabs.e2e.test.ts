@@ -170,8 +170,11 @@ describe('keep-alive pages', () => {
   it('a keep-alive page keeps what was typed after another tab was on screen; any other page starts afresh', async () => {
     // SPEC section 2 menu meta.keepAlive, set on the positions menu as the menus screen would save it
     const token = (await apiLogin(server, 'admin', PASSWORD)).result.token;
-    const { body: menus } = await api<{ records: Array<Record<string, unknown>> }>(server, 'GET', '/sys/permission/list?url=/system/position', { token });
-    const positionMenu = menus.result.records.find((record) => record.url === '/system/position');
+    // the origin console's menu list: the whole menu tree, unpaged
+    type MenuNode = Record<string, unknown> & { children?: MenuNode[] };
+    const { body: menus } = await api<MenuNode[]>(server, 'GET', '/sys/permission/list', { token });
+    const flat = (nodes: MenuNode[]): MenuNode[] => nodes.flatMap((node) => [node, ...flat(node.children ?? [])]);
+    const positionMenu = flat(menus.result).find((record) => record.url === '/system/position');
     expect(positionMenu).toBeDefined();
     const edited = await api(server, 'PUT', '/sys/permission/edit', { token, body: { ...positionMenu, keepAlive: 1 } });
     expect(edited.body.success, edited.body.message).toBe(true);
