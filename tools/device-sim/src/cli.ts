@@ -73,7 +73,7 @@ const fleet = await startFleet({ url: values.url, keys: new Map(sns.map((sn) => 
 process.stdout.write(`${fleet.devices.length} devices online at ${values.url}, ${rate} event(s)/s each. Ctrl+C stops them.\n`);
 const report = setInterval(() => {
   const online = fleet.devices.filter((d) => d.online).length;
-  const events = fleet.devices.reduce((sum, d) => sum + d.memory.seq, 0);
+  const events = fleet.devices.reduce((sum, d) => sum + d.memory.seq - seqStart, 0);
   const commands = fleet.devices.reduce((sum, d) => sum + d.memory.effects.length, 0);
   process.stdout.write(`online ${online}/${fleet.devices.length}  events ${events}  commands run ${commands}\n`);
 }, 5000);
