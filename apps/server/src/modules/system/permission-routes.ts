@@ -119,12 +119,12 @@ function menusNamed(stored: Row[], shown: Row[], name: string): Row[] {
 
 export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
   const listPermission = permissionCode(permissionEntity, 'list');
-  // the origin's menu screen asks the list without paging and shows the answer as the whole tree (a hook of this
-  // plugin's scope reaches the generated list route)
+  // the origin's menu screen asks the list without paging (neither pageNo nor pageSize) and shows the answer as the
+  // whole tree (a hook of this plugin's scope reaches the generated list route)
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'GET' || !request.routeOptions.url?.endsWith(crudPath(permissionEntity, 'list'))) return;
     const query = request.query as Record<string, unknown> | undefined;
-    if (query?.pageNo !== undefined) return;
+    if (query?.pageNo !== undefined || query?.pageSize !== undefined) return;
     const stored = (await menuRows(app).execute()) as Row[];
     const shown = await showSeededRows(app, 'sys_permission', stored, request.lang);
     const name = typeof query?.name === 'string' ? query.name.trim() : '';
