@@ -79,6 +79,12 @@ export interface FieldDeclaration {
   translated?: boolean;
   /** database column when it differs from the snake_case of the field name */
   column?: string;
+  /**
+   * The form picks among the choices GET `optionsFrom` answers (`ServerOption[]`, texts in the reader's language)
+   * instead of the widget's own list, and the server accepts only a value it offers; lists and exports still name
+   * values through the widget (`options` labels or `dict`).
+   */
+  optionsFrom?: string;
   /** value used on add when the field is left empty */
   defaultValue?: string | number;
   /** written only by system administrators (a row's tenant): others' value is ignored and their form hides it */

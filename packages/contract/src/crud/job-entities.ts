@@ -10,6 +10,8 @@ export const JOB_HANDLERS = [
   { value: 'heartbeat', label: 'quartzJob.handler.heartbeat' },
 ] as const;
 export type JobHandlerName = (typeof JOB_HANDLERS)[number]['value'];
+/** The handlers this server runs, of those above (`QuartzJobPath.handlers`). */
+const JOB_HANDLERS_PATH = '/sys/quartzJob/handlers';
 
 /** SPEC section 4: a scheduled job is normal (running) or stopped. */
 export const JobStatus = { normal: 0, stopped: -1 } as const;
@@ -45,6 +47,7 @@ export const quartzJobEntity: EntityDeclaration = {
       kind: 'string',
       schema: z.enum(JOB_HANDLERS.map((h) => h.value) as [JobHandlerName, ...JobHandlerName[]], { error: 'validation.invalid' }),
       widget: { kind: 'options', options: JOB_HANDLERS },
+      optionsFrom: JOB_HANDLERS_PATH,
       required: true,
     },
     cronExpression: { label: 'quartzJob.field.cronExpression', kind: 'string', schema: cronSchema, widget: { kind: 'cron' }, required: true },
@@ -91,7 +94,7 @@ export const QuartzJobPath = {
   resume: '/sys/quartzJob/resume',
   execute: '/sys/quartzJob/execute',
   /** GET: the job handlers this server runs, for the job form's pick: `ServerOption[]` in the reader's language */
-  handlers: '/sys/quartzJob/handlers',
+  handlers: JOB_HANDLERS_PATH,
 } as const;
 
 /** One choice the server offers a form: the stored value and its text in the reader's language. */

@@ -7,6 +7,7 @@ import { departRoleEntity, roleEntity } from './role-entities.ts';
 import { departEntity, userAgentEntity, userEntity } from './user-entities.ts';
 import { dataRuleEntity, permissionEntity } from './permission-entities.ts';
 import { jobLogEntity, quartzJobEntity } from './job-entities.ts';
+import { ApiPath } from '../paths.ts';
 
 /** Code generators a fill rule can use; the server holds one implementation per value. */
 export const FILL_RULE_IMPLEMENTATIONS = [
@@ -231,7 +232,7 @@ export const dataSourceEntity: EntityDeclaration = {
       widget: { kind: 'input' },
       required: true,
     },
-    dbType: field.dict('dataSource.field.dbType', 'database_type', { required: true, schema: z.enum(DATA_SOURCE_TYPES, { error: 'validation.invalid' }) }),
+    dbType: field.dict('dataSource.field.dbType', 'database_type', { required: true, schema: z.enum(DATA_SOURCE_TYPES, { error: 'validation.invalid' }), optionsFrom: ApiPath.dataSourceKinds }),
     dbDriver: field.text('dataSource.field.dbDriver', 100),
     dbUrl: field.text('dataSource.field.dbUrl', 500, { required: true, widget: { kind: 'input' } }),
     dbName: field.text('dataSource.field.dbName', 100),

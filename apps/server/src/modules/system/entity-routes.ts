@@ -25,7 +25,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { callerOf } from '../../platform/access.ts';
-import { duplicateCheckRoutes, registerEntity, type CrudContext, type RegisteredEntity } from '../../platform/crud/index.ts';
+import { duplicateCheckRoutes, offerValues, registerEntity, type CrudContext, type RegisteredEntity } from '../../platform/crud/index.ts';
 import { pagingOf, type Query } from '../../platform/crud/query.ts';
 import { escapeLike, likeEscaped } from './like-pattern.ts';
 import { toApiRow } from '../../platform/crud/values.ts';
@@ -210,9 +210,10 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     routes: (routes) => {
       dataSourceTestRoute(app, routes);
+      const kinds = offerValues(ApiPath.dataSourceKinds, dataSourceKinds);
       routes.get(ApiPath.dataSourceKinds, { schema: { tags, summary: 'The database kinds the server connects to' }, config: { permission: permissionCode(dataSourceEntity, 'list') } }, async (request, reply) => {
         const texts = await dictionaryOptions(app, 'database_type', request.lang);
-        return reply.ok(dataSourceKinds.map((kind) => ({ value: kind.value, text: texts.find((o) => o.value === kind.value)?.text ?? kind.value, driver: kind.driver })));
+        return reply.ok(kinds.map((kind) => ({ value: kind.value, text: texts.find((o) => o.value === kind.value)?.text ?? kind.value, driver: kind.driver })));
       });
     },
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPath, QuartzJobPath, type ServerOption } from '@isps/contract';
+import { ApiPath, QuartzJobPath, crudPath, dataSourceEntity, quartzJobEntity, type ServerOption } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { createRoleWith } from '../../test/crud-helpers.ts';
 import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, type TestApp } from '../../test/harness.ts';
@@ -36,6 +36,16 @@ describe.each(await testDialects())('choices the server offers the job and data-
       { value: 'mariadb', text: 'MariaDB', driver: 'mysql2' },
     ]);
     expect(kinds.some((k) => /\.Driver$|^com\.|^org\./.test(String(k.driver)))).toBe(false);
+  });
+
+  it('saves a job or a data source only with a value the server offers', async () => {
+    const post = (path: string, payload: Record<string, unknown>) => injectAs(app, admin, { method: 'POST', url: api(app, path), headers: { lang: 'zh-CN' }, payload });
+    const job = await post(crudPath(quartzJobEntity, 'add'), { jobClassName: 'purgeOldLogs', cronExpression: '0 0 3 * * ?' });
+    expect(job.envelope.success, job.envelope.message).toBe(true);
+    expect((await post(crudPath(quartzJobEntity, 'add'), { jobClassName: 'com.example.Job', cronExpression: '0 0 3 * * ?' })).envelope).toMatchObject({ success: false, code: 400 });
+    const source = { name: 'Archive', code: 'archive', dbUrl: 'postgresql://127.0.0.1:5432/archive', dbUsername: 'reader' };
+    expect((await post(crudPath(dataSourceEntity, 'add'), { ...source, dbType: 'mariadb' })).envelope.success).toBe(true);
+    expect((await post(crudPath(dataSourceEntity, 'add'), { ...source, code: 'oracle', dbType: 'oracle' })).envelope).toMatchObject({ success: false, code: 400 });
   });
 
   it('offers them only to readers of the screens', async () => {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
-import { registerEntity } from '../../platform/crud/index.ts';
+import { offerValues, registerEntity } from '../../platform/crud/index.ts';
 import { AppError } from '../../platform/envelope.ts';
 import { jobHandlers } from './job-scheduler.ts';
 
@@ -39,8 +39,9 @@ export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
       setStatus(QuartzJobPath.pause, JobStatus.stopped, 'pause');
       setStatus(QuartzJobPath.resume, JobStatus.normal, 'resume');
 
+      const handlers = offerValues(QuartzJobPath.handlers, JOB_HANDLERS.filter((h) => Object.hasOwn(jobHandlers, h.value)));
       routes.get(QuartzJobPath.handlers, { schema: { tags, summary: 'The job handlers this server runs' }, config: { permission: permissionCode(quartzJobEntity, 'list') } }, async (request, reply) =>
-        reply.ok(JOB_HANDLERS.filter((h) => Object.hasOwn(jobHandlers, h.value)).map((h): ServerOption => ({ value: h.value, text: entityLabel(request.lang, h.label) }))),
+        reply.ok(handlers.map((h): ServerOption => ({ value: h.value, text: entityLabel(request.lang, h.label) }))),
       );
 
       routes.get(

@@ -31,6 +31,7 @@ import { activeDataRules, ruleConditions } from './data-rules.ts';
 import { readWorkbook, streamWorkbook } from './excel.ts';
 import { listConditions, pagingOf, sortOf, type Query } from './query.ts';
 import { linkFields, linkIds, readableFields, toApiRow, toColumns, validateInput } from './values.ts';
+import { checkOfferedValues } from './offered-options.ts';
 import { toWire } from '../wire-time.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -313,6 +314,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     await checkParent(ctx.caller, values, null);
     await checkUnique(ctx.lang, values, tenantId, null, values);
     await checkLinks(ctx, values);
+    checkOfferedValues(entity, ctx.lang, values);
     await hooks.beforeAdd?.(ctx, values);
     const id = randomUUID();
     await db.transaction().execute(async (trx) => {
@@ -457,6 +459,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         await checkParent(ctx.caller, values, id);
         await checkUnique(ctx.lang, values, entity.tenantScoped ? ((values.tenantId as string | undefined) || (existing.tenant_id ?? null)) : null, id, merged);
         await checkLinks(ctx, values);
+        checkOfferedValues(entity, ctx.lang, values);
         await hooks.beforeEdit?.(ctx, values, existing);
             await db.transaction().execute(async (trx) => {
           await applyScope(entity, ctx.caller, trx.updateTable(table).set({ ...toColumns(entity, values), update_by: ctx.caller.username, update_time: nowIso(app) }) as UpdateQueryBuilder<Row, string, string, Row>)

@@ -3,6 +3,7 @@ import { DatePicker, Input, InputNumber, Select, Space, Switch, TreeSelect } fro
 import { useTranslation } from 'react-i18next';
 import { useDictItems } from '../api/index.ts';
 import { useEntityOptions } from './api/entity-options.ts';
+import { useServerOptions } from './api/server-options.ts';
 import { useTreeList } from './api/query-tree-list.ts';
 import { CronInput, IconPicker } from '../ui/index.ts';
 import { CheckRulesEditor } from './check-rules-editor.tsx';
@@ -100,6 +101,25 @@ function OptionsSelect({ field, ...props }: ControlProps & { field: FieldDeclara
   );
 }
 
+/** A choice among what the server offers at the field's `optionsFrom` (the job handlers it runs, the databases it reaches). */
+function ServerOptionsSelect({ path, ...props }: ControlProps & { path: string }) {
+  const { t } = useTranslation();
+  const options = useServerOptions(path);
+  return (
+    <Select
+      id={props.id}
+      value={props.value as string | undefined}
+      onChange={props.onChange}
+      disabled={props.disabled}
+      allowClear
+      showSearch={{ optionFilterProp: 'label' }}
+      loading={options.isLoading}
+      placeholder={t('crud.select')}
+      options={(options.data ?? []).map((o) => ({ value: o.value, label: o.text }))}
+    />
+  );
+}
+
 function YesNoSelect(props: ControlProps) {
   const { t } = useTranslation();
   return (
@@ -122,6 +142,7 @@ export function FormControl({ entity, name, mode, ...props }: ControlProps & { e
   const { t } = useTranslation();
   const field = entity.fields[name];
   if (!field) return null;
+  if (field.optionsFrom) return <ServerOptionsSelect path={field.optionsFrom} {...props} />;
   const widget = field.widget;
   switch (widget.kind) {
     case 'textarea':

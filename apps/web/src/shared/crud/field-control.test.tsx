@@ -1,0 +1,50 @@
+import { ApiPath, QuartzJobPath, dataSourceEntity, quartzJobEntity, type EntityDeclaration } from '@isps/contract';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useSession } from '../session/index.ts';
+import { renderInConsole } from '../../test-providers.tsx';
+import { FormControl } from './field-control.tsx';
+
+const userInfo = { id: '1', username: 'admin', realname: 'Admin', nickname: null, orgCode: null, avatar: null, birthday: null, phone: null, email: null, sex: null, workNo: null, status: 1, mustChangePassword: false };
+const ok = (result: unknown) => ({ success: true, message: '', code: 200, result, timestamp: 1 });
+
+let asked: string[];
+
+beforeEach(() => {
+  useSession.getState().signIn('tok', userInfo);
+  asked = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string) => {
+      const url = new URL(input, 'http://console.test');
+      asked.push(url.pathname);
+      if (url.pathname.endsWith(QuartzJobPath.handlers)) return Response.json(ok([{ value: 'purgeOldLogs', text: '清理旧日志' }]));
+      if (url.pathname.endsWith(ApiPath.dataSourceKinds)) return Response.json(ok([{ value: 'mariadb', text: 'MariaDB', driver: 'mysql2' }]));
+      return Response.json({ success: false, message: 'unexpected', code: 404, result: null, timestamp: 1 }, { status: 404 });
+    }),
+  );
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+async function offered(entity: EntityDeclaration, name: string): Promise<string[]> {
+  renderInConsole(<FormControl id="picked" entity={entity} name={name} mode="add" />);
+  const box = screen.getByRole('combobox');
+  await waitFor(() => expect(asked.some((path) => path.endsWith(String(entity.fields[name]?.optionsFrom)))).toBe(true));
+  fireEvent.mouseDown(box);
+  return waitFor(() => {
+    const texts = [...document.querySelectorAll<HTMLElement>('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')].map((o) => o.textContent ?? '');
+    expect(texts.length).toBeGreaterThan(0);
+    return texts;
+  });
+}
+
+describe('a form field whose choices the server offers', () => {
+  it('picks a job handler among the ones the server runs, named as the server names them', async () => {
+    expect(await offered(quartzJobEntity, 'jobClassName')).toEqual(['清理旧日志']);
+  });
+
+  it('picks a database kind among the ones the server connects to', async () => {
+    expect(await offered(dataSourceEntity, 'dbType')).toEqual(['MariaDB']);
+  });
+});
