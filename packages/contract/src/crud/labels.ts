@@ -134,6 +134,7 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   'visitor.field.category': ['Category', '访客类别', '区分'],
   'visitor.field.password': ['Password (6 to 8 digits)', '密码（6至8位数字）', 'パスワード（6〜8桁の数字）'],
   'visitor.field.status': ['Status', '状态', '状態'],
+  'visitor.field.userId': ['Linked user', '关联用户', '関連ユーザー'],
   'visitor.categoryGeneral': ['Visitor', '普通访客', '一般訪問者'],
   'visitor.categoryPolice': ['Police', '公安', '警察'],
   'visitor.categoryArmedPolice': ['Armed police', '武警', '武装警察'],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from '../ids.ts';
 import { VISITOR_CATEGORIES, VisitorStatus, isValidIdCard } from '../visitor.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { field, phoneSchema } from './fields.ts';
@@ -33,10 +34,12 @@ export const visitorEntity: EntityDeclaration = {
     phone: { label: 'visitor.field.phone', kind: 'string', schema: phoneSchema, widget: { kind: 'input' }, required: true },
     category: { label: 'visitor.field.category', kind: 'string', schema: z.enum(VISITOR_CATEGORIES, { error: 'validation.invalid' }), widget: { kind: 'options', options: VISITOR_CATEGORY_OPTIONS }, required: true, defaultValue: 'general' },
     password: field.password('visitor.field.password', 8, { schema: visitorPasswordSchema, required: true }),
+    // SPEC section 3: a visitor can be linked to a console user (the host he visits)
+    userId: { label: 'visitor.field.userId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'user', labelField: 'realname' } },
     status: field.dictInteger('visitor.field.status', 'user_status', { readOnly: true, defaultValue: VisitorStatus.normal }),
   },
-  columns: ['name', 'idCard', 'phone', 'category', 'status', 'createTime'],
-  search: { name: 'contains', idCard: 'exact', phone: 'contains', category: 'exact', status: 'exact', createTime: 'range' },
+  columns: ['name', 'idCard', 'phone', 'category', 'userId', 'status', 'createTime'],
+  search: { name: 'contains', idCard: 'exact', phone: 'contains', category: 'exact', userId: 'exact', status: 'exact', createTime: 'range' },
   sortable: ['name', 'phone', 'category', 'status', 'createTime'],
   defaultSort: { field: 'createTime', order: 'desc' },
   unique: [

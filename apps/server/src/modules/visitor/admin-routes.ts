@@ -1,12 +1,21 @@
-import { ID_PATTERN, permissionCode, splitIds, VisitorAdminPath, visitorEntity, VisitorStatus } from '@isps/contract';
+import { entityLabel, ID_PATTERN, permissionCode, splitIds, VisitorAdminPath, visitorEntity, VisitorStatus } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
-import { registerEntity } from '../../platform/crud/index.ts';
+import { registerEntity, type CrudContext } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 
 const tags = ['visitor'];
+
+/** A linked user is one the caller can see (his tenant's, not deleted): another tenant's id is refused. */
+async function checkLinkedUser(ctx: CrudContext, values: Record<string, unknown>) {
+  const userId = values.userId;
+  if (typeof userId !== 'string' || userId === '') return;
+  const users = ctx.app.crudEntities.get('sys_user');
+  const found = users ? await users.scoped(ctx.caller).clearSelect().select('id').where('id', '=', userId).executeTakeFirst() : undefined;
+  if (!found) throw new AppError('badRequest', 'validation.invalid', { field: entityLabel(ctx.lang, 'visitor.field.userId') });
+}
 
 const frozenBody = z.object({
   ids: z.string().max(70_000),
@@ -18,11 +27,15 @@ export const visitorAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const revokeSessions = (visitorIds: string[]) => app.db.deleteFrom('sys_visitor_token').where('visitor_id', 'in', visitorIds).execute();
 
   registerEntity(app, visitorEntity, {
-    beforeAdd: async ({ app: a }, values) => {
+    beforeAdd: async (ctx, values) => {
+      const a = ctx.app;
+      await checkLinkedUser(ctx, values);
       values.password = await a.hasher.hash(String(values.password));
       values.status = VisitorStatus.normal;
     },
-    beforeEdit: async ({ app: a }, values, existing) => {
+    beforeEdit: async (ctx, values, existing) => {
+      const a = ctx.app;
+      await checkLinkedUser(ctx, values);
       if (typeof values.password === 'string' && values.password !== '') {
         values.password = await a.hasher.hash(values.password);
         // a new password ends the sessions opened with the old one

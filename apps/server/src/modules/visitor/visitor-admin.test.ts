@@ -95,6 +95,27 @@ describe.each(await testDialects())('visitor screen on %s', (dialect) => {
     expect((await loginNow()).envelope.success).toBe(true);
   });
 
+  it('links a visitor to a user the staff can see, and refuses an unknown or another tenant\'s user', async () => {
+    await createTestUser(app, 'visitor-host');
+    const host = await app.db.selectFrom('sys_user').select('id').where('username', '=', 'visitor-host').executeTakeFirstOrThrow();
+    const row = (await call<Page<Row>>(admin, 'GET', `${crudPath(visitorEntity, 'list')}?name=Li*`)).envelope.result.records[0]!;
+    expect((await call(admin, 'PUT', crudPath(visitorEntity, 'edit'), { id: row.id, userId: host.id })).envelope.success).toBe(true);
+    const linked = await call<Page<Row>>(admin, 'GET', `${crudPath(visitorEntity, 'list')}?userId=${host.id}`);
+    expect(linked.envelope.result.records.map((r) => [r.id, r.userId])).toEqual([[row.id, host.id]]);
+    const session = await injectAs<VisitorLoginResult>(app, null, { method: 'POST', url: api(app, VisitorPath.login), payload: { account: visitor.phone, password: '24681357' } });
+    expect(session.envelope.result.visitor.linkedUsername).toBe('visitor-host');
+    const tenant = await call<{ id: string }>(admin, 'POST', '/sys/tenant/add', { name: 'Other tenant', code: 'visitor_other', status: 1 });
+    await createTestUser(app, 'visitor-foreign-host', { tenantId: tenant.envelope.result.id });
+    const foreign = await app.db.selectFrom('sys_user').select('id').where('username', '=', 'visitor-foreign-host').executeTakeFirstOrThrow();
+    for (const lang of LANGUAGES) {
+      for (const userId of [foreign.id, 'no-such-user-1']) {
+        const refused = await call(admin, 'PUT', crudPath(visitorEntity, 'edit'), { id: row.id, userId }, lang);
+        expect([refused.statusCode, refused.envelope.message]).toEqual([400, translate(lang, 'validation.invalid', { field: entityLabel(lang, 'visitor.field.userId') })]);
+      }
+    }
+    expect((await call<Row>(admin, 'GET', `${crudPath(visitorEntity, 'queryById')}?id=${row.id}`)).envelope.result.userId).toBe(host.id);
+  });
+
   it('gives a user holding only the list permission 510 on every write', async () => {
     await createRoleWith(app, 'visitor_reader', ['vistor:list:list']);
     await createTestUser(app, 'visitor-reader', { roles: ['visitor_reader'] });
