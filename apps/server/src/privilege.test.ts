@@ -113,6 +113,14 @@ const NOT_A_GRANT: Record<string, string> = {
   'DELETE /api/sysVistor/deleteRecycleBin': 'visitor records hold no console rights',
   'POST /api/sysVistor/importExcel': 'visitor records hold no console rights',
   'PUT /api/sysVistor/frozenBatch': 'visitor records hold no console rights',
+  'POST /api/sysPeople/add': 'people records hold no console rights',
+  'PUT /api/sysPeople/edit': 'people records hold no console rights',
+  'DELETE /api/sysPeople/delete': 'people records hold no console rights',
+  'DELETE /api/sysPeople/deleteBatch': 'people records hold no console rights',
+  'PUT /api/sysPeople/putRecycleBin': 'people records hold no console rights',
+  'DELETE /api/sysPeople/deleteRecycleBin': 'people records hold no console rights',
+  'POST /api/sysPeople/importExcel': 'people records hold no console rights',
+  'PUT /api/sysPeople/frozenPeople': 'people records hold no console rights',
 };
 
 /** The contract constants a test may name a path by (`AccountPath.sms` for '/sys/sms'). */
@@ -130,6 +138,8 @@ function privilegeRoutes(app: FastifyInstance): string[] {
     /^\/sys\/(twoFactor|activation|account)\//,
     /^\/cas\//,
     /^\/(vistor|sysVistor)\//,
+    // people are the persons devices let through, not console accounts: their writes are listed as no grant
+    /^\/sysPeople\//,
   ];
   return app.routeCatalogue
     .filter((r) => r.method !== 'GET' && r.method !== 'HEAD' && r.url.startsWith(prefix))
