@@ -14,7 +14,7 @@ import { gatewayPlugin, type GatewayOptions } from './gateway/index.ts';
 import { seedIfEmpty, syncSeededMenus, type SeedOutcome } from './db/seed/index.ts';
 import { accountPlugin } from './modules/account/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
-import { deviceRoutes, doorRoutes } from './modules/device/index.ts';
+import { deviceRoleRoutes, deviceRoutes, doorRoutes } from './modules/device/index.ts';
 import { messageRoutes } from './modules/message/index.ts';
 import { monitorRoutes } from './modules/monitor/index.ts';
 import { peopleRoutes } from './modules/people/index.ts';
@@ -162,6 +162,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(messageRoutes);
       await api.register(deviceRoutes);
       await api.register(doorRoutes);
+      await api.register(deviceRoleRoutes);
       await api.register(peopleRoutes);
       if (options.extraRoutes) await api.register(options.extraRoutes);
     },

@@ -67,6 +67,12 @@ const PROVEN_ELSEWHERE: Record<string, string> = {
   'POST /api/sys/user/updatePassword': 'modules/system/system.test.ts',
   // the same handler as POST, for the origin console's password dialog
   'PUT /api/sys/user/updatePassword': 'modules/system/origin-wire.test.ts',
+  // device roles grant areas, devices and doors to their holders (the rule in platform/grants.ts)
+  'POST /api/deviceRole/add': 'modules/device/device-role.test.ts',
+  'PUT /api/deviceRole/edit': 'modules/device/device-role.test.ts',
+  'DELETE /api/deviceRole/delete': 'modules/device/device-role.test.ts',
+  'DELETE /api/deviceRole/deleteBatch': 'modules/device/device-role.test.ts',
+  'POST /api/deviceRole/importExcel': 'modules/device/device-role.test.ts',
 };
 
 /** Routes on the privilege paths that change nobody's rights, each with the reason. */
@@ -138,6 +144,7 @@ function privilegeRoutes(app: FastifyInstance): string[] {
     /^\/sys\/(twoFactor|activation|account)\//,
     /^\/cas\//,
     /^\/(vistor|sysVistor)\//,
+    /^\/deviceRole\//,
     // people are the persons devices let through, not console accounts: their writes are listed as no grant
     /^\/sysPeople\//,
   ];

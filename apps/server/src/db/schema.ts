@@ -508,6 +508,21 @@ export interface SysDeviceEvent extends Audited {
   tenant_id: string | null;
 }
 
+export interface SysDeviceRole extends Audited {
+  role_name: string;
+  /** device_role_type: 1 door access, 2 device manager, 3 attendance, 4 patrol */
+  role_type: string;
+  /** the contract's TimeSetting as JSON text */
+  time_setting: string;
+  remark: string | null;
+  tenant_id: string | null;
+}
+
+/** One link of a device role (area, device, door, key, group, user or person) */
+export interface SysDeviceRoleLink extends Audited {
+  role_id: string;
+}
+
 export interface Database {
   sys_user: SysUser;
   sys_role: SysRole;
@@ -557,6 +572,14 @@ export interface Database {
   sys_device_code: SysDeviceCode;
   sys_door: SysDoor;
   sys_door_depart: SysDoorDepart;
+  sys_device_role: SysDeviceRole;
+  sys_device_role_area: SysDeviceRoleLink & { area_id: string };
+  sys_device_role_device: SysDeviceRoleLink & { device_id: string };
+  sys_device_role_door: SysDeviceRoleLink & { door_id: string };
+  sys_device_role_key: SysDeviceRoleLink & { key_id: string };
+  sys_device_role_depart: SysDeviceRoleLink & { depart_id: string };
+  sys_device_role_user: SysDeviceRoleLink & { user_id: string };
+  sys_device_role_people: SysDeviceRoleLink & { people_id: string };
   sys_device_setting: SysDeviceSetting;
   sys_device_command: SysDeviceCommand;
   sys_device_event: SysDeviceEvent;

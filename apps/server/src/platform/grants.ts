@@ -210,6 +210,60 @@ export async function assertMayEditPermissionEntry(app: FastifyInstance, caller:
   if (codeChanged) await assertCodeAvailable(app, codeAfter, existing.id as string);
 }
 
+// Device roles: what a device role binds (areas, devices, doors) reaches everyone who holds it, so binding is
+// granting. A caller who is not a system administrator creates, changes or deletes a device role only when every
+// area, device and door it binds, before and after the change, is his own to grant: covered by a device role he holds
+// himself (one listing him among its users, or one of his groups). A role covers the areas it binds, the devices it
+// binds or that stand in those areas, and the doors it binds or that belong to those devices or areas. Targets of
+// another tenant are refused before this by the link check (a caller picks only his tenant's rows).
+
+/** What device roles bind. */
+export interface DeviceTargets {
+  areaIds: readonly string[];
+  deviceIds: readonly string[];
+  doorIds: readonly string[];
+}
+
+/** The ids of the device roles a user holds: those listing him, and those listing a group he belongs to. */
+export async function heldDeviceRoleIds(app: FastifyInstance, userId: string): Promise<string[]> {
+  const direct = await app.db.selectFrom('sys_device_role_user').select('role_id').where('user_id', '=', userId).execute();
+  const viaGroups = await app.db
+    .selectFrom('sys_device_role_depart as rd')
+    .innerJoin('sys_user_depart as ud', 'ud.dep_id', 'rd.depart_id')
+    .select('rd.role_id')
+    .where('ud.user_id', '=', userId)
+    .execute();
+  return unique([...direct, ...viaGroups].map((r) => r.role_id));
+}
+
+/** Refuses ('grant.deviceTargetNotHeld') binding or unbinding targets the caller's own device roles do not cover. */
+export async function assertMayBindDeviceTargets(app: FastifyInstance, caller: CurrentUser, targets: DeviceTargets): Promise<void> {
+  const [areaIds, deviceIds, doorIds] = [unique(targets.areaIds), unique(targets.deviceIds), unique(targets.doorIds)];
+  if (caller.systemAdmin || areaIds.length + deviceIds.length + doorIds.length === 0) return;
+  const roles = await heldDeviceRoleIds(app, caller.id);
+  if (roles.length === 0) refuse('grant.deviceTargetNotHeld');
+  const areas = new Set((await app.db.selectFrom('sys_device_role_area').select('area_id').where('role_id', 'in', roles).execute()).map((r) => r.area_id));
+  const boundDevices = new Set((await app.db.selectFrom('sys_device_role_device').select('device_id').where('role_id', 'in', roles).execute()).map((r) => r.device_id));
+  const boundDoors = new Set((await app.db.selectFrom('sys_device_role_door').select('door_id').where('role_id', 'in', roles).execute()).map((r) => r.door_id));
+  const deviceCovered = (device: { id: string; area_id: string | null }) => boundDevices.has(device.id) || (device.area_id !== null && areas.has(device.area_id));
+  if (areaIds.some((id) => !areas.has(id))) refuse('grant.deviceTargetNotHeld');
+  if (deviceIds.length > 0) {
+    const devices = await app.db.selectFrom('sys_device').select(['id', 'area_id']).where('id', 'in', deviceIds).execute();
+    if (devices.length !== deviceIds.length || !devices.every(deviceCovered)) refuse('grant.deviceTargetNotHeld');
+  }
+  if (doorIds.length > 0) {
+    const doors = await app.db
+      .selectFrom('sys_door as d')
+      .leftJoin('sys_device as v', 'v.id', 'd.device_id')
+      .select(['d.id', 'd.area_id', 'd.device_id', 'v.area_id as device_area_id'])
+      .where('d.id', 'in', doorIds)
+      .execute();
+    const doorCovered = (door: (typeof doors)[number]) =>
+      boundDoors.has(door.id) || (door.area_id !== null && areas.has(door.area_id)) || deviceCovered({ id: door.device_id, area_id: door.device_area_id ?? null });
+    if (doors.length !== doorIds.length || !doors.every(doorCovered)) refuse('grant.deviceTargetNotHeld');
+  }
+}
+
 /** A caller who is not a system administrator deletes only entries they hold. */
 export async function assertMayDeletePermissionEntries(app: FastifyInstance, caller: CurrentUser, rows: readonly Row[]): Promise<void> {
   if (caller.systemAdmin || rows.length === 0) return;

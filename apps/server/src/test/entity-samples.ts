@@ -63,4 +63,5 @@ export const samples: Record<string, (n: number, fx: Fixtures) => Row> = {
   }),
   door: (n, fx) => ({ doorName: `Sample door ${n}`, deviceId: fx.deviceId, doorNo: (n % 60) + 1 }),
   deviceSetting: (n) => ({ paramsTitle: `Sample setting ${n}`, fieldName: `sample.field${n}`, fieldValue: String(n), weight: (n % 90) + 5, listenValue: `a${n}|b${n}` }),
+  deviceRole: (n) => ({ roleName: `Sample device role ${n}`, roleType: String((n % 4) + 1), timeSetting: JSON.stringify({ mode: 'custom', periods: [{ start: '22:00', end: '06:00' }], days: ['workday'] }) }),
 };

@@ -52,7 +52,9 @@ export type Widget =
   /** a choice from a fixed list declared in the contract; `label` is an i18n key */
   | { kind: 'options'; options: ReadonlyArray<{ value: string; label: string }> }
   /** an image uploaded through /sys/common/upload (at most `maxBytes`); the value is the stored file's path */
-  | { kind: 'image'; maxBytes: number };
+  | { kind: 'image'; maxBytes: number }
+  /** a time setting (`TimeSetting` as JSON text): permanent, or custom with dates, periods and day kinds */
+  | { kind: 'timeSetting' };
 
 /** How a value is stored and compared: strings, integers, ISO times (UTC) or JSON objects (stored as text). */
 export type FieldKind = 'string' | 'integer' | 'date' | 'datetime' | 'json';

@@ -11,6 +11,7 @@ export * from './job-entities.ts';
 export * from './visitor-entities.ts';
 export * from './device-entities.ts';
 export * from './door-entities.ts';
+export * from './device-role-entities.ts';
 export * from './people-entities.ts';
 export * from './registry.ts';
 export * from './issue-text.ts';

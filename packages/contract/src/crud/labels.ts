@@ -1,5 +1,6 @@
 import type { Language } from '../http.ts';
 import { deviceLabels } from './device-entities.ts';
+import { deviceRoleLabels } from './device-role-entities.ts';
 import { peopleLabels } from './people-entities.ts';
 
 /** Texts of the entity label keys (titles, field labels, option labels) in the three languages; the console merges
@@ -227,6 +228,7 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   'dataLog.field.dataVersion': ['Version', '版本号', 'バージョン'],
   'dataLog.field.dataContent': ['Content', '数据内容', '内容'],
   ...deviceLabels,
+  ...deviceRoleLabels,
   ...peopleLabels,
 };
 

@@ -3,7 +3,8 @@ import { deviceEntities } from './device-entities.ts';
 import { systemEntities } from './system-entities.ts';
 import { visitorEntities } from './visitor-entities.ts';
 import { doorEntities } from './door-entities.ts';
+import { deviceRoleEntity } from './device-role-entities.ts';
 import { peopleEntities } from './people-entities.ts';
 
 /** Every declared screen of the product, for the console's page registry and the declaration tests. */
-export const entityDeclarations: readonly EntityDeclaration[] = [...systemEntities, ...visitorEntities, ...deviceEntities, ...doorEntities, ...peopleEntities];
+export const entityDeclarations: readonly EntityDeclaration[] = [...systemEntities, ...visitorEntities, ...deviceEntities, ...doorEntities, deviceRoleEntity, ...peopleEntities];

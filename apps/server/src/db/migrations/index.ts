@@ -20,6 +20,7 @@ import { logParams } from './1020-log-params.ts';
 import { deviceLinkTables } from './1200-device-link.ts';
 import { deviceScreens } from './1250-device-screens.ts';
 import { doorSettingTables } from './1270-doors-settings.ts';
+import { deviceRoleTables } from './1300-device-roles.ts';
 import { peopleTables } from './1320-people.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '1200-device-link': deviceLinkTables,
   '1250-device-screens': deviceScreens,
   '1270-doors-settings': doorSettingTables,
+  '1300-device-roles': deviceRoleTables,
   '1320-people': peopleTables,
 };
 

@@ -44,7 +44,7 @@ export const menuDefinition: readonly AreaDefinition[] = [
       { key: 'people', actions: [...CRUD, 'frozen', 'recycleBin'], visible: true },
       { key: 'deviceType', actions: CRUD, visible: true },
       { key: 'deviceCode', actions: [...CRUD, 'audit'], visible: true },
-      { key: 'deviceRole', actions: CRUD },
+      { key: 'deviceRole', actions: CRUD, visible: true },
       { key: 'deviceSetting', actions: CRUD, visible: true },
       { key: 'softUpdate', actions: CRUD },
       { key: 'oaRule', actions: CRUD },

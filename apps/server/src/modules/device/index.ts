@@ -1,2 +1,3 @@
 export { deviceRoutes } from './routes.ts';
 export { doorRoutes } from './door-routes.ts';
+export { deviceRoleRoutes } from './device-role-routes.ts';
