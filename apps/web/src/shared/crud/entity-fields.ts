@@ -57,6 +57,25 @@ export function checkRulesSummary(value: unknown, t: Translate): string {
   return t('crud.checkRules.summary', { local: count('localRules'), global: count('globalRules') });
 }
 
+/** "2025-01-01 – 2025-12-31 · 22:00–06:00 (next day) · Workdays": a stored time setting in a list cell or a detail view. */
+export function timeSettingSummary(value: unknown, t: Translate): string {
+  if (typeof value !== 'string' || value.trim() === '') return '';
+  let parsed: { mode?: string; startDate?: string | null; endDate?: string | null; periods?: Array<{ start: string; end: string }>; days?: string[] };
+  try {
+    parsed = JSON.parse(value) as typeof parsed;
+  } catch {
+    return t('timeSetting.unreadable');
+  }
+  if (parsed.mode !== 'custom') return t('timeSetting.permanent');
+  const parts: string[] = [];
+  if (parsed.startDate || parsed.endDate) parts.push(`${parsed.startDate ?? ''} – ${parsed.endDate ?? ''}`);
+  const periods = parsed.periods ?? [];
+  parts.push(periods.length === 0 ? t('timeSetting.allDay') : periods.map((p) => `${p.start}–${p.end}${p.end < p.start ? ` (${t('timeSetting.nextDay')})` : ''}`).join(', '));
+  const days = parsed.days ?? [];
+  parts.push(days.length === 0 ? t('timeSetting.everyDay') : days.map((d) => t(`timeSetting.day.${d}`)).join(', '));
+  return parts.join(' · ');
+}
+
 /** The text a cell shows: the dictionary text, an option's label, a formatted time or the value itself. */
 export function displayValue(entity: EntityDeclaration, name: string, row: Record<string, unknown>, t: Translate): string {
   const field = entity.fields[name];
@@ -71,6 +90,7 @@ export function displayValue(entity: EntityDeclaration, name: string, row: Recor
   }
   if (field?.widget.kind === 'switch') return value === 1 || value === '1' ? t('crud.yes') : t('crud.no');
   if (field?.widget.kind === 'checkRules') return checkRulesSummary(value, t);
+  if (field?.widget.kind === 'timeSetting') return timeSettingSummary(value, t);
   return value === null || value === undefined ? '' : String(value);
 }
 

@@ -9,6 +9,7 @@ import { CronInput, IconPicker } from '../ui/index.ts';
 import { CheckRulesEditor } from './check-rules-editor.tsx';
 import { fieldKind, findEntity } from './entity-fields.ts';
 import { ImageUpload } from './image-upload.tsx';
+import { TimeSettingEditor } from './time-setting-editor.tsx';
 
 /** The tree a treeSelect picks from: another entity's when the widget names one, else the entity's own. */
 function treeEntityOf(entity: EntityDeclaration, widget: { entity?: string }): EntityDeclaration {
@@ -159,6 +160,8 @@ export function FormControl({ entity, name, mode, ...props }: ControlProps & { e
           style={{ fontFamily: 'monospace' }}
         />
       );
+    case 'timeSetting':
+      return <TimeSettingEditor id={props.id} value={props.value} onChange={props.onChange} disabled={props.disabled} />;
     case 'checkRules':
       return <CheckRulesEditor id={props.id} value={props.value} onChange={props.onChange} disabled={props.disabled} />;
     case 'number':
