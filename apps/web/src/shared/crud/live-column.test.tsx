@@ -7,7 +7,7 @@ import { emitAppEvent } from '../realtime/index.ts';
 import { useSession } from '../session/index.ts';
 import { renderInConsole } from '../../test-providers.tsx';
 import { CrudScreen } from './crud-screen.tsx';
-import { applyLiveChange, liveChangeOf } from './live-column.ts';
+import { UNSHOWN_ROWS_DELAY_MS, applyLiveChange, liveChangeOf } from './live-column.ts';
 
 /** A small screen with a live status column and two row commands, as a device list declares them. */
 const machine: EntityDeclaration = {
@@ -38,6 +38,8 @@ const ok = (result: unknown, message = '') => ({ success: true, message, code: 2
 const userInfo = { id: '1', username: 'admin', realname: 'Admin', nickname: null, orgCode: null, avatar: null, birthday: null, phone: null, email: null, sex: null, workNo: null, status: 1, mustChangePassword: false };
 let calls: Array<{ method: string; url: URL; body: unknown }>;
 let listed: number;
+/** rows the server holds beyond the two every list has */
+let newcomers: Array<Record<string, unknown>>;
 
 function grant(codes: string[]) {
   const auth: AuthItem[] = codes.map((action) => ({ action, describe: action, type: '1' }));
@@ -55,6 +57,7 @@ beforeEach(() => {
   setFeedback({ notify: vi.fn(), modal: vi.fn() });
   calls = [];
   listed = 0;
+  newcomers = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: string, init?: RequestInit) => {
@@ -65,8 +68,9 @@ beforeEach(() => {
         const records = [
           { id: 'm1', name: 'Gate one', online: 0 },
           { id: 'm2', name: 'Gate two', online: 1 },
+          ...newcomers,
         ];
-        return Response.json(ok({ records, total: 2, size: 10, current: 1, pages: 1 }));
+        return Response.json(ok({ records, total: records.length, size: 10, current: 1, pages: 1 }));
       }
       if (url.pathname.endsWith('/machine/capture')) return Response.json({ success: false, message: 'Device disconnected', code: 500, result: null, timestamp: 1 });
       if (url.pathname.endsWith('/machine/approve')) return Response.json(ok({ deviceKey: 'KEY-123' }, 'Saved'));
@@ -106,6 +110,25 @@ describe('live columns', () => {
     expect(listed).toBe(before);
     act(() => emitAppEvent('realtimeMessage', { cmd: RealtimeCmd.deviceConnect, data: { count: 40, ids: [], devices: [] } }));
     await waitFor(() => expect(listed).toBe(before + 1));
+  });
+
+  it('read the list again once when messages name rows it lacks, as a device connecting for the first time', { timeout: 20_000 }, async () => {
+    renderInConsole(<CrudScreen entity={machine} />);
+    await screen.findByText('Gate one');
+    const before = listed;
+    // two first connections close together make one read, which brings the new row
+    newcomers = [{ id: 'm3', name: 'Gate three', online: 1 }];
+    act(() => emitAppEvent('realtimeMessage', { cmd: RealtimeCmd.deviceConnect, msgId: 'm3', data: { count: 1, ids: ['m3'], devices: [] } }));
+    act(() => emitAppEvent('realtimeMessage', { cmd: RealtimeCmd.deviceConnect, msgId: 'm4', data: { count: 1, ids: ['m4'], devices: [] } }));
+    expect(listed).toBe(before);
+    await waitFor(() => expect(row('Gate three').textContent).toContain('Online'));
+    expect(listed).toBe(before + 1);
+    // m4 is still not on this page (another page, a filter): its next messages read nothing again, nor do shown rows'
+    act(() => emitAppEvent('realtimeMessage', { cmd: RealtimeCmd.deviceDisConnect, msgId: 'm4', data: { count: 1, ids: ['m4'], devices: [] } }));
+    act(() => emitAppEvent('realtimeMessage', { cmd: RealtimeCmd.deviceDisConnect, msgId: 'm3', data: { count: 1, ids: ['m3'], devices: [] } }));
+    await waitFor(() => expect(row('Gate three').textContent).toContain('Offline'));
+    await new Promise((resolve) => setTimeout(resolve, UNSHOWN_ROWS_DELAY_MS * 2));
+    expect(listed).toBe(before + 1);
   });
 });
 

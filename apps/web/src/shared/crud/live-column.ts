@@ -1,5 +1,6 @@
 import type { EntityDeclaration, LiveColumnDeclaration, Page, RealtimeMessage } from '@isps/contract';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useAppEvent } from '../realtime/index.ts';
 import { crudKeys } from './api/keys.ts';
 import type { CrudRow } from './entity-fields.ts';
@@ -56,17 +57,61 @@ export function applyToCache(client: QueryClient, entity: EntityDeclaration, liv
   return change.partial;
 }
 
+/** The ids among `ids` that no list or tree on screen holds (a row the server created after the list was read). */
+export function idsNotShown(client: QueryClient, entity: EntityDeclaration, ids: string[]): string[] {
+  const shown = new Set<string>();
+  const collect = (rows: CrudRow[]) => {
+    for (const row of rows) {
+      shown.add(row.id);
+      if (row.children) collect(row.children);
+    }
+  };
+  for (const query of client.getQueryCache().findAll({ queryKey: crudKeys.all(entity), type: 'active' })) {
+    const kind = query.queryKey[2];
+    if (kind !== 'list' && kind !== 'tree') continue;
+    const data = query.state.data as CrudRow[] | Page<CrudRow> | undefined;
+    if (Array.isArray(data)) collect(data);
+    else if (data && Array.isArray(data.records)) collect(data.records);
+  }
+  return ids.filter((id) => !shown.has(id));
+}
+
+/** How long messages naming rows the lists lack are gathered into one read of the lists. */
+export const UNSHOWN_ROWS_DELAY_MS = 300;
+
 /**
  * Keeps the entity's live column current while the screen is mounted: named rows change in place; a message that
  * names only some of what changed, or a socket that reopened (messages may have been missed), reads the lists again.
+ * A message naming a row the lists lack (a device connecting for the first time gets its row then) reads them again
+ * once for all such messages of a short while; a row still missing after that is on another page or filtered out, and
+ * its later messages read nothing again.
  */
 export function useLiveColumn(entity: EntityDeclaration): void {
   const client = useQueryClient();
   const live = entity.live;
+  const looked = useRef(new Set<string>());
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
   useAppEvent('realtimeMessage', (message) => {
     if (!live) return;
     const change = liveChangeOf(live, message);
-    if (change && applyToCache(client, entity, live, change)) void client.invalidateQueries({ queryKey: crudKeys.all(entity) });
+    if (!change) return;
+    if (applyToCache(client, entity, live, change)) {
+      void client.invalidateQueries({ queryKey: crudKeys.all(entity) });
+      return;
+    }
+    const unseen = idsNotShown(client, entity, change.ids).filter((id) => !looked.current.has(id));
+    if (unseen.length === 0) return;
+    for (const id of unseen) looked.current.add(id);
+    timer.current ??= setTimeout(() => {
+      timer.current = null;
+      void client.invalidateQueries({ queryKey: crudKeys.all(entity) });
+    }, UNSHOWN_ROWS_DELAY_MS);
   });
   useAppEvent('realtimeOpen', () => {
     if (live) void client.invalidateQueries({ queryKey: crudKeys.all(entity) });
