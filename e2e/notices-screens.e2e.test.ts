@@ -142,10 +142,13 @@ afterAll(async () => {
   await smtp?.close();
 });
 
+/** The list's Add button, its name led by its "+" icon's (the dialogs' own buttons have other names). */
+const addButton = (page: Page, lang: UiLanguage) => page.getByRole('button', { name: new RegExp(`^(plus )?${text(lang, 'crud.add')}$`) });
+
 describe('announcement and message screens', () => {
   it('authoring: SPEC 5 rules in the reader language, save a draft, release and revoke with confirmation', async () => {
     await go('/system/announcement');
-    await page.getByRole('button', { name: en('crud.add'), exact: true }).click();
+    await addButton(page, 'en-US').click();
     const dialog = formDialog();
     await dialog.getByLabel(en('announcement.field.titile')).waitFor();
     await dialog.getByRole('button', { name: en('crud.save') }).click();
@@ -218,7 +221,7 @@ describe('announcement and message screens', () => {
 
   it('templates: add, test-send in-app to the admin, the message list and the bell show it', async () => {
     await go('/message/template');
-    await page.getByRole('button', { name: en('crud.add'), exact: true }).click();
+    await addButton(page, 'en-US').click();
     const dialog = formDialog();
     await dialog.getByLabel(en('template.field.templateCode')).fill('welcome_notice');
     await dialog.getByLabel(en('template.field.templateName')).fill('Welcome');
@@ -252,7 +255,7 @@ describe('announcement and message screens', () => {
     const attempt = context.task.result?.retryCount ?? 0;
     const title = attempt ? `Fire drill (${attempt})` : 'Fire drill';
     await go('/system/announcement');
-    await page.getByRole('button', { name: en('crud.add'), exact: true }).click();
+    await addButton(page, 'en-US').click();
     const dialog = formDialog();
     await dialog.getByLabel(en('announcement.field.titile')).fill(title);
 
@@ -314,7 +317,7 @@ describe('announcement and message screens', () => {
     const ivy = await ensureUser('ivy', 'Ivy Chosen');
     const otto = await ensureUser('otto', 'Otto Other');
     await go('/system/announcement');
-    await page.getByRole('button', { name: en('crud.add'), exact: true }).click();
+    await addButton(page, 'en-US').click();
     const dialog = formDialog();
     await dialog.getByLabel(en('announcement.field.titile')).fill(title);
     await dialog.getByRole('radio', { name: en('notices.category.2'), exact: true }).check();
@@ -375,7 +378,7 @@ describe('announcement and message screens', () => {
       [notice, '1'],
       [systemMessage, '2'],
     ] as const) {
-      await page.getByRole('button', { name: en('crud.add'), exact: true }).click();
+      await addButton(page, 'en-US').click();
       const dialog = formDialog();
       await dialog.getByLabel(en('announcement.field.titile')).fill(title);
       await dialog.getByRole('radio', { name: en(`notices.category.${category}`), exact: true }).check();
@@ -477,8 +480,13 @@ describe('announcement and message screens', () => {
       for (const [path, name] of screens) {
         if (new URL(view.url()).pathname !== path) await view.goto(`${server.url}${path}`);
         const form = view.getByRole('search');
-        await form.waitFor();
         await view.locator('.ant-table').first().waitFor();
+        if (viewport === 'mobile') {
+          // on a phone the conditions wait folded behind the Filters button, the list first
+          expect(await form.isVisible()).toBe(false);
+          await view.getByRole('main').getByRole('button', { name: text(lang, 'crud.filters') }).click();
+        }
+        await form.waitFor();
         const controls = await form.locator('.ant-form-item-control-input-content > *').evaluateAll((els) =>
           els.map((el) => { const r = el.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, width: r.width }; }),
         );
@@ -531,7 +539,7 @@ describe('announcement and message screens', () => {
       if (viewport === 'desktop') await view.setViewportSize({ width: 1280, height: 800 });
       await signIn(view, server.url, '/system/announcement', 'admin', PASSWORD);
       await view.locator('.ant-table').first().waitFor();
-      await view.getByRole('button', { name: text(lang, 'crud.add'), exact: true }).click();
+      await addButton(view, lang).click();
       const dialog = view.locator('.ant-modal-wrap:visible .ant-modal').last();
       // titled like the other add dialogs: the screen's own name (in zh-CN the longer 通知公告) and "new record"
       const entity = text(lang, lang === 'zh-CN' ? 'announcement.entity' : 'menu.system.announcement');
