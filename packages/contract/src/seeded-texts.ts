@@ -23,7 +23,7 @@ const seedOf = (texts: Texts): SeededText => ({ stored: texts[0], texts: textsOf
 export const seededRoleNames: Readonly<Record<string, Texts>> = {
   admin: ['System administrator', '系统管理员', 'システム管理者'],
   user: ['User', '普通用户', '一般ユーザー'],
-  device_admin: ['Device administrator', '设备管理员', '機器管理者'],
+  device_admin: ['Device administrator', '设备管理员', 'デバイス管理者'],
 };
 /** The seeded administrator account's real name, by user name. */
 export const seededRealnames: Readonly<Record<string, Texts>> = { admin: ['Administrator', '管理员', '管理者'] };

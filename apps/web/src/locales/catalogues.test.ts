@@ -1,4 +1,4 @@
-import { MENU_TITLE_KEYS, entityDeclarations, entityLabels, menuTitles, serverMessages, type Language } from '@isps/contract';
+import { MENU_TITLE_KEYS, entityDeclarations, entityLabels, menuTitles, seededDictionaries, serverMessages, type Language } from '@isps/contract';
 import { describe, expect, it } from 'vitest';
 import { i18n } from '../shared/i18n/i18n.ts';
 import { enUS } from './en-US.ts';
@@ -52,6 +52,18 @@ describe('message catalogues', () => {
     // zh-CN 部门, en-US group, ja-JP グループ; 组 stays in words that are no group (数组 array, 组件 component, 组织 organisation, 组长 leader)
     const other = { 'en-US': /\bdepartments?\b/i, 'zh-CN': /(?<!数)组(?!件|合|长|织)/, 'ja-JP': /部署|部門/ }[lang as Language];
     expect(everyText(lang as Language).filter(([, text]) => other.test(text))).toEqual([]);
+  });
+
+  it.each(Object.keys(catalogues))('%s has one word for a device', (lang) => {
+    // ja-JP デバイス as in the menus, never 機器; a device's kind (controller, camera, vein reader) is no device type
+    const other = { 'en-US': /$^/, 'zh-CN': /$^/, 'ja-JP': /機器/ }[lang as Language];
+    expect(everyText(lang as Language).filter(([, text]) => other.test(text))).toEqual([]);
+    const labels = entityLabels[lang as Language];
+    expect(labels['device.field.deviceKind']).not.toBe(labels['deviceType.title']);
+    expect(labels['device.field.deviceKind']).not.toBe(catalogues[lang]?.['menu.device.deviceType']);
+    // the column reads as the name of the dictionary that offers its values
+    const kinds = seededDictionaries.find((d) => d.code === 'device_kind')!;
+    expect(labels['device.field.deviceKind']).toBe({ 'en-US': kinds.name, 'zh-CN': kinds.names[0], 'ja-JP': kinds.names[1] }[lang as Language]);
   });
 
   it('counts in English with the plural the number needs', () => {

@@ -84,7 +84,7 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   'role.field.tenantId': ['Tenant', '租户', 'テナント'],
   'role.field.description': ['Description', '描述', '説明'],
   'role.type.user': ['User', '用户', 'ユーザー'],
-  'role.type.deviceAdmin': ['Device administrator', '设备管理员', '機器管理者'],
+  'role.type.deviceAdmin': ['Device administrator', '设备管理员', 'デバイス管理者'],
   'departRole.title': ['Group roles', '部门角色', 'グループロール'],
   'departRole.field.departId': ['Group', '所属部门', '所属グループ'],
   'departRole.field.roleName': ['Group role name', '部门角色名称', 'グループロール名'],
