@@ -23,9 +23,9 @@ export interface DeviceRoleOption {
 }
 
 /**
- * Device roles (SPEC sections 3 and 6): who (users, the users of groups) may use which areas, devices and doors,
- * when (the time setting). Keys and people get their link tables (sys_device_role_key, sys_device_role_people) with
- * the key and people screens.
+ * Device roles (SPEC sections 3 and 6): who (users, the users of groups, people) may use which areas, devices and
+ * doors, when (the time setting). Keys get their field with the key screen; their link table (sys_device_role_key) is
+ * there already.
  */
 export const deviceRoleEntity: EntityDeclaration = {
   name: 'deviceRole',
@@ -43,12 +43,13 @@ export const deviceRoleEntity: EntityDeclaration = {
     doorIds: field.links('deviceRole.field.doorIds', { table: 'sys_device_role_door', ownerColumn: 'role_id', targetColumn: 'door_id', entity: 'door' }, 'doorName'),
     departIds: field.links('deviceRole.field.departIds', { table: 'sys_device_role_depart', ownerColumn: 'role_id', targetColumn: 'depart_id', entity: 'depart' }, 'departName', { widget: { kind: 'treeSelect', entity: 'depart', multiple: true } }),
     userIds: field.links('deviceRole.field.userIds', { table: 'sys_device_role_user', ownerColumn: 'role_id', targetColumn: 'user_id', entity: 'user' }, 'username'),
+    peopleIds: field.links('deviceRole.field.peopleIds', { table: 'sys_device_role_people', ownerColumn: 'role_id', targetColumn: 'people_id', entity: 'people' }, 'name'),
     timeSetting: { label: 'deviceRole.field.timeSetting', kind: 'json', schema: timeSettingTextSchema, widget: { kind: 'timeSetting' }, required: true, defaultValue: '{"mode":"permanent"}' },
     remark: field.text('deviceRole.field.remark', 500),
   },
-  columns: ['roleName', 'roleType', 'areaIds', 'deviceIds', 'doorIds', 'departIds', 'userIds', 'timeSetting', 'createTime'],
+  columns: ['roleName', 'roleType', 'areaIds', 'deviceIds', 'doorIds', 'departIds', 'userIds', 'peopleIds', 'timeSetting', 'createTime'],
   detailFields: ['remark'],
-  search: { roleName: 'contains', roleType: 'exact', areaIds: 'exact', deviceIds: 'exact', doorIds: 'exact', departIds: 'exact', userIds: 'exact' },
+  search: { roleName: 'contains', roleType: 'exact', areaIds: 'exact', deviceIds: 'exact', doorIds: 'exact', departIds: 'exact', userIds: 'exact', peopleIds: 'exact' },
   sortable: ['roleName', 'roleType', 'createTime'],
   defaultSort: { field: 'createTime', order: 'desc' },
   unique: [{ field: 'roleName', message: 'duplicate.deviceRoleName' }],
@@ -65,6 +66,7 @@ export const deviceRoleLabels: Record<string, readonly [enUS: string, zhCN: stri
   'deviceRole.field.doorIds': ['Doors', '绑定门', 'ドア'],
   'deviceRole.field.departIds': ['Groups', '绑定部门', 'グループ'],
   'deviceRole.field.userIds': ['Users', '用户', 'ユーザー'],
+  'deviceRole.field.peopleIds': ['People', '人员', '人員'],
   'deviceRole.field.timeSetting': ['Time setting', '时间设置', '時間設定'],
   'deviceRole.field.remark': ['Remark', '备注', '備考'],
   'timeSetting.permanent': ['Permanent', '永久', '無期限'],

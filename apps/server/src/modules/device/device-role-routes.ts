@@ -52,10 +52,9 @@ export const deviceRoleRoutes: FastifyPluginAsyncZod = async (app) => {
       await assertMayBindDeviceTargets(app, ctx.caller, merged(before, targetsOfValues(values, before)));
     },
     beforeDelete: async (ctx, rows) => assertMayBindDeviceTargets(app, ctx.caller, await boundTargets(app, rows.map((r) => r.id as string))),
-    // the links without a field yet (keys, people) leave with their role
+    // keys have no field yet: their links leave with their role
     deleteLinked: async (trx, ids) => {
       await trx.deleteFrom('sys_device_role_key').where('role_id', 'in', ids).execute();
-      await trx.deleteFrom('sys_device_role_people').where('role_id', 'in', ids).execute();
     },
   });
   const list = permissionCode(deviceRoleEntity, 'list');

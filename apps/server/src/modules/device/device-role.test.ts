@@ -23,7 +23,7 @@ describe.each(dialects)('device roles on %s', (dialect) => {
     expect(answer.envelope.success, answer.envelope.message).toBe(true);
     return answer.envelope.result.id ?? (await app.db.selectFrom('sys_device_role').select('id').where('role_name', '=', String(payload.roleName)).executeTakeFirstOrThrow()).id;
   };
-  const linksOf = async (roleId: string, table: 'sys_device_role_area' | 'sys_device_role_door' | 'sys_device_role_user') =>
+  const linksOf = async (roleId: string, table: 'sys_device_role_area' | 'sys_device_role_door' | 'sys_device_role_user' | 'sys_device_role_people') =>
     (await app.db.selectFrom(table).selectAll().where('role_id', '=', roleId).execute()).length;
 
   beforeAll(async () => {
@@ -48,6 +48,11 @@ describe.each(dialects)('device roles on %s', (dialect) => {
     ids.otherTenant = randomUUID();
     await app.db.insertInto('sys_tenant').values({ id: ids.otherTenant, name: 'Other', code: 'other-drole', begin_date: null, end_date: null, status: 1, create_by: 'test', create_time: null, update_by: null, update_time: null }).execute();
     ids.foreignManager = await createTestUser(app, 'drole-foreign', { roles: ['device_role_manager'], tenantId: ids.otherTenant });
+    for (const [name, tenant] of [['Pat Person', null], ['Foreign Person', ids.otherTenant]] as const) {
+      const id = randomUUID();
+      await app.db.insertInto('sys_people').values({ id, name, id_card: null, card_no: null, card_no_masked: null, user_no: null, sex: null, depart_id: null, picture: null, palm_left: 0, palm_right: 0, password: null, status: 1, del_flag: 0, tenant_id: tenant ?? (await app.db.selectFrom('sys_tenant').select('id').where('code', '=', 'default').executeTakeFirstOrThrow()).id, create_by: 'test', create_time: null, update_by: null, update_time: null }).execute();
+      ids[name] = id;
+    }
   });
   afterAll(async () => {
     await t?.close();
@@ -55,10 +60,12 @@ describe.each(dialects)('device roles on %s', (dialect) => {
 
   it('adds, lists with link labels and type text, edits and deletes a device role with its time setting', async () => {
     const timeSetting = JSON.stringify({ mode: 'custom', startDate: '2025-01-01', endDate: '2025-12-31', periods: [{ start: '22:00', end: '06:00' }], days: ['workday'] });
-    const id = await added(admin, '/deviceRole/add', { roleName: 'Night guards', roleType: '4', areaIds: ids.North, doorIds: ids['S-1 door'], userIds: ids.holder, timeSetting });
+    const id = await added(admin, '/deviceRole/add', { roleName: 'Night guards', roleType: '4', areaIds: ids.North, doorIds: ids['S-1 door'], userIds: ids.holder, peopleIds: ids['Pat Person'], timeSetting });
     const list = await call<{ records: Array<Record<string, unknown>> }>(admin, 'GET', `${crudPath(deviceRoleEntity, 'list')}?roleName=*Night*`, undefined, 'zh-CN');
     expect(list.envelope.result.records).toHaveLength(1);
-    expect(list.envelope.result.records[0]).toMatchObject({ id, roleName: 'Night guards', roleType: '4', roleType_dictText: '巡更', areaIds: ids.North, areaIds_dictText: 'North', doorIds_dictText: 'S-1 door', userIds_dictText: 'drole-holder', timeSetting });
+    expect(list.envelope.result.records[0]).toMatchObject({ id, roleName: 'Night guards', roleType: '4', roleType_dictText: '巡更', areaIds: ids.North, areaIds_dictText: 'North', doorIds_dictText: 'S-1 door', userIds_dictText: 'drole-holder', peopleIds_dictText: 'Pat Person', timeSetting });
+    // a person of another tenant is no one to pick
+    expect((await call(admin, 'PUT', '/deviceRole/edit', { id, peopleIds: ids['Foreign Person'] })).envelope.success).toBe(false);
 
     const edited = await call(admin, 'PUT', '/deviceRole/edit', { id, roleName: 'Night patrol', timeSetting: '{"mode":"permanent"}', doorIds: '' });
     expect(edited.envelope.success, edited.envelope.message).toBe(true);
@@ -67,7 +74,7 @@ describe.each(dialects)('device roles on %s', (dialect) => {
 
     const deleted = await call(admin, 'DELETE', `/deviceRole/delete?id=${id}`);
     expect(deleted.envelope.success).toBe(true);
-    expect([await linksOf(id, 'sys_device_role_area'), await linksOf(id, 'sys_device_role_user')]).toEqual([0, 0]);
+    expect([await linksOf(id, 'sys_device_role_area'), await linksOf(id, 'sys_device_role_user'), await linksOf(id, 'sys_device_role_people')]).toEqual([0, 0, 0]);
   });
 
   it('refuses invalid time settings, names and types with localised messages, and a duplicate name', async () => {
