@@ -76,7 +76,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       await setCurrentOrgCode(app, caller.id, request.body.orgCode, caller.username);
       const user = await findActiveUserById(app, caller.id);
       if (!user) refuse('depart.notMember');
-      return reply.ok({ userInfo: toUserInfo(user) }, 'depart.switched');
+      return reply.ok({ userInfo: toUserInfo(user, request.lang) }, 'depart.switched');
     },
   );
 
