@@ -29,6 +29,9 @@ describe.each(await testDialects())('seeded data in the reader language on %s', 
     expect(await roleNames('en-US')).toEqual(expect.arrayContaining([['admin', 'System administrator']]));
     const admins = async (lang: string) => (await rows(userEntity, 'username=admin', lang))[0]?.realname;
     expect([await admins('zh-CN'), await admins('ja-JP'), await admins('en-US')]).toEqual(['管理员', '管理者', 'Administrator']);
+    // the users screen names a user's roles through the link, in the reader language too
+    const adminRoles = async (lang: string) => (await rows(userEntity, 'username=admin', lang))[0]?.selectedroles_dictText;
+    expect([await adminRoles('zh-CN'), await adminRoles('ja-JP'), await adminRoles('en-US')]).toEqual(['系统管理员', 'システム管理者', 'System administrator']);
     const sex = (await rows(dictEntity, 'dictCode=sex', 'ja-JP'))[0] as Row;
     expect(sex.dictName).toBe('性別');
     const items = await rows(dictItemEntity, `dictId=${String(sex.id)}`, 'zh-CN');

@@ -8,6 +8,7 @@ import {
   ID_PATTERN,
   importInitialFields,
   permissionCode,
+  seededTextColumns,
   splitIds,
   translate,
   treePath,
@@ -191,8 +192,15 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     for (const { link } of links) await trx.deleteFrom(link.table).where(link.ownerColumn, 'in', ids).execute();
   }
 
-  /** Fills link fields: the linked ids joined by commas and `<field>_dictText` with their labels. */
-  async function withLinks(api: Row[]): Promise<void> {
+  /** The labels of linked rows in `lang` by id: a seeded row's label (a seeded role's name) translated. */
+  async function shownLabels(targetTable: string, labelColumn: string, ids: string[], lang: Language): Promise<Map<string, unknown>> {
+    if (ids.length === 0 || seededTextColumns(targetTable).length === 0) return new Map();
+    const rows = await db.selectFrom(targetTable).selectAll().where('id', 'in', ids).execute();
+    return new Map((await showSeededRows(app, targetTable, rows as Row[], lang)).map((r) => [r.id as string, r[labelColumn]]));
+  }
+
+  /** Fills link fields: the linked ids joined by commas and `<field>_dictText` with their labels in `lang`. */
+  async function withLinks(api: Row[], lang: Language): Promise<void> {
     if (links.length === 0 || api.length === 0) return;
     const ids = api.map((r) => r.id as string);
     for (const { name, link } of links) {
@@ -205,10 +213,11 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         .where(`l.${link.ownerColumn}`, 'in', ids)
         .orderBy(`t.${labelColumn}`)
         .execute();
+      const shown = target ? await shownLabels(target.declaration.table, labelColumn, [...new Set(pairs.map((p) => p.target as string))], lang) : new Map<string, unknown>();
       for (const row of api) {
         const mine = pairs.filter((p) => p.owner === row.id);
         row[name] = mine.map((p) => p.target).join(',');
-        row[`${name}_dictText`] = mine.map((p) => p.label ?? p.target).join(', ');
+        row[`${name}_dictText`] = mine.map((p) => shown.get(p.target as string) ?? p.label ?? p.target).join(', ');
       }
     }
   }
@@ -216,7 +225,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
   async function withDictText(rows: Row[], lang: Language): Promise<Row[]> {
     const dictFields = [...readableFields(entity).values()].filter((f) => f.dict);
     const api = (await showSeededRows(app, table, rows, lang)).map((r) => toApiRow(entity, r));
-    await withLinks(api);
+    await withLinks(api, lang);
     if (hooks.shown) api.forEach((row, index) => hooks.shown?.(lang, row, rows[index] as Row));
     if (dictFields.length === 0) return api;
     const options = await allDictionaryOptions(app, lang);
