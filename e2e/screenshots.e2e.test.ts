@@ -53,6 +53,41 @@ async function expectLoginFits(page: Page, lang: UiLanguage) {
   expect(hint.bottom).toBeLessThanOrEqual(box.y + box.height);
 }
 
+/** English seed texts a Chinese or Japanese reader must never meet in a table (the seed stores them in English). */
+const ENGLISH_SEEDS = ['Administrator', 'System administrator', 'Default', 'Enabled', 'Disabled', 'Male', 'Female', 'Gender'];
+const CJK = /[\u3040-\u30ff\u4e00-\u9fff]/;
+
+/** The text of the tables in `scope` once their rows are in. */
+async function tableText(page: Page, scope: ReturnType<Page['locator']>): Promise<string> {
+  await scope.locator('tbody tr.ant-table-row').first().waitFor();
+  await page.waitForLoadState('networkidle');
+  return (await scope.locator('.ant-table').allInnerTexts()).join('\n');
+}
+
+/** Seeded rows read in the reader's language: no English seed text in Chinese or Japanese, no CJK in English, never a raw key. */
+function expectReaderLanguage(lang: UiLanguage, screen: string, shown: string) {
+  expect(shown, `${lang} ${screen}`).not.toMatch(/\bmenu\.[a-z]/);
+  if (lang === 'en-US') expect(shown.match(CJK), `${lang} ${screen}`).toBeNull();
+  else for (const english of ENGLISH_SEEDS) expect(shown, `${lang} ${screen}`).not.toMatch(new RegExp(`\\b${english}\\b`));
+}
+
+/** The system screens that show seeded rows, visited in the signed-in page: each table read and captured. */
+async function visitSeededScreens(page: Page, lang: UiLanguage) {
+  const main = page.getByRole('main');
+  for (const [path, screen] of [['/system/user', 'users'], ['/system/role', 'roles'], ['/system/log', 'logs'], ['/system/permission', 'menus'], ['/system/dict', 'dictionaries']] as const) {
+    await page.goto(`${server.url}${path}`);
+    expectReaderLanguage(lang, screen, await tableText(page, main));
+    await screenshot(page, `${screen}-${lang}-desktop`);
+  }
+  // the items of the gender dictionary, opened from its row on the dictionary screen
+  await main.locator('tbody tr.ant-table-row', { hasText: 'sex' }).getByRole('button', { name: text(lang, 'system.dict.items') }).click();
+  const items = page.getByRole('dialog');
+  const shown = await tableText(page, items);
+  expect(shown).toContain({ 'zh-CN': '男', 'ja-JP': '男性', 'en-US': 'Male' }[lang]);
+  expectReaderLanguage(lang, 'dictionary items', shown);
+  await screenshot(page, `dictionary-items-${lang}-desktop`);
+}
+
 describe.each(languages)('login and home in %s', (lang) => {
   it.each(['desktop', 'mobile'] as const)('on %s: translated, and captured as screenshots', async (viewport) => {
     const t = (key: Parameters<typeof text>[1]) => text(lang, key);
@@ -77,6 +112,8 @@ describe.each(languages)('login and home in %s', (lang) => {
     // No raw i18n key leaks onto the page.
     expect(body).not.toMatch(/\b(menu|login|header|dashboard|common)\.[a-z]+/);
     await screenshot(page, `home-${lang}-${viewport}`);
+    // one sign-in per language: the desktop session goes on to the screens of seeded rows
+    if (viewport === 'desktop') await visitSeededScreens(page, lang);
     await context.close();
   });
 });
