@@ -12,6 +12,7 @@ import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
 import { gatewayPlugin, type GatewayOptions } from './gateway/index.ts';
 import { seedIfEmpty, syncSeededMenus, type SeedOutcome } from './db/seed/index.ts';
+import { accessSyncPlugin, accessSyncRoutes, type AccessSyncOptions } from './modules/access-sync/index.ts';
 import { accountPlugin } from './modules/account/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { deviceRoleRoutes, deviceRoutes, doorRoutes } from './modules/device/index.ts';
@@ -46,6 +47,8 @@ export interface BuildOptions {
   extraRoutes?: (app: FastifyInstance) => Promise<void>;
   /** device link settings beyond the environment (tests give each run its own topic root) */
   gateway?: GatewayOptions;
+  /** access synchronisation settings (tests and benchmarks shorten its windows) */
+  accessSync?: AccessSyncOptions;
 }
 
 const contentSecurityPolicy = {
@@ -117,6 +120,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(realtimePlugin);
   await app.register(jobSchedulerPlugin);
   await app.register(gatewayPlugin, options.gateway ?? {});
+  await app.register(accessSyncPlugin, options.accessSync ?? {});
 
   await app.register(helmet, { contentSecurityPolicy });
   // spreadsheet imports and uploads: one file per request, bounded
@@ -164,6 +168,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(doorRoutes);
       await api.register(deviceRoleRoutes);
       await api.register(peopleRoutes);
+      await api.register(accessSyncRoutes);
       if (options.extraRoutes) await api.register(options.extraRoutes);
     },
     { prefix: config.apiPrefix },

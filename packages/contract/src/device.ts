@@ -82,6 +82,8 @@ export type DevicePresence = z.infer<typeof devicePresence>;
 export const DeviceEventKind = {
   doorState: 'doorState',
   opening: 'opening',
+  /** a person refused at a door: `{ door, method, peopleId?, reason: 'unknown' | 'outsideTime' }` (never the card number) */
+  denial: 'denial',
   punch: 'punch',
   alarm: 'alarm',
   patrolCheckIn: 'patrolCheckIn',

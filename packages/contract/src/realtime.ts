@@ -22,6 +22,8 @@ export const RealtimeCmd = {
   deviceDisConnect: 'deviceDisConnect',
   /** a door changed state: publish it as an app event for the pages that show doors */
   doorState: 'doorState',
+  /** a device's synchronisation of people progressed or ended (`DeviceSyncNotice`, counts only) */
+  deviceSync: 'deviceSync',
   /** the answer to a client heartbeat, to that socket only */
   heartcheck: 'heartcheck',
 } as const;

@@ -14,6 +14,9 @@ import {
   type DevicePresence,
 } from '@isps/contract';
 import mqtt, { type MqttClient } from 'mqtt';
+import { AccessCommandKind, type AccessReport, type SyncPeoplePayload } from '@isps/contract';
+import { AccessList } from './access-list.ts';
+import type { SiteCalendar } from './access-window.ts';
 
 export const SIM_KINDS = ['door', 'vein', 'camera', 'cabinet', 'patrol', 'quake'] as const;
 export type SimKind = (typeof SIM_KINDS)[number];
@@ -61,6 +64,10 @@ export interface SimDeviceOptions {
   rate?: number;
   topicRoot?: string;
   memory?: DeviceMemory;
+  /** directory where the device keeps the people it holds across restarts (in memory only without one) */
+  accessDir?: string;
+  /** the site's zone and holidays its time settings are read in (UTC, none by default) */
+  site?: SiteCalendar;
   /** run commands but send no acknowledgement (an acknowledgement lost on the way) */
   withholdAcks?: boolean;
   /** reconnect after a lost connection (not after stop or dropOffNetwork) */
@@ -77,6 +84,8 @@ function eventData(kind: DeviceEventKind, seq: number): Record<string, unknown> 
       return { door: 1, method: 'card', cardNo: `C${1000 + (seq % 50)}` };
     case DeviceEventKind.punch:
       return { userNo: `U${100 + (seq % 30)}`, hand: seq % 2 === 0 ? 'left' : 'right' };
+    case DeviceEventKind.denial:
+      return { door: 1, method: 'card', reason: 'unknown' };
     case DeviceEventKind.alarm:
       return { code: 'tamper', level: 'M' };
     case DeviceEventKind.patrolCheckIn:
@@ -99,12 +108,17 @@ export class SimDevice {
   /** commands received (deliveries, repeats included) */
   readonly received: DeviceCommand[] = [];
   private readonly root: string;
+  /** the people this device holds (persisted in `accessDir`) */
+  readonly access: AccessList;
+  /** commands are taken one after another, in the order they came */
+  private commands: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: SimDeviceOptions) {
     this.sn = options.sn;
     this.kind = options.kind;
     this.memory = options.memory ?? newMemory();
     this.root = options.topicRoot ?? DEVICE_TOPIC_ROOT;
+    this.access = new AccessList(options.sn, options.accessDir);
   }
 
   get online(): boolean {
@@ -137,7 +151,9 @@ export class SimDevice {
       will: { topic: deviceUpTopic(this.sn, DeviceUpKind.presence, this.root), payload: Buffer.from(JSON.stringify(will)), qos: 1, retain: false },
     });
     this.client = client;
-    client.on('message', (topic, payload) => void this.onMessage(topic, payload));
+    client.on('message', (topic, payload) => {
+      this.commands = this.commands.then(() => this.onMessage(topic, payload)).catch(() => undefined);
+    });
     client.on('close', () => {
       if (this.client !== client || this.stopped || this.reconnectTimer) return;
       this.reconnectTimer = setTimeout(() => {
@@ -177,6 +193,7 @@ export class SimDevice {
     if (!parsed.success) return;
     const command = parsed.data;
     this.received.push(command);
+    if (command.kind === AccessCommandKind.syncPeople || command.kind === AccessCommandKind.accessReport) return this.onAccessCommand(command);
     // run once by id; a repeated delivery is only acknowledged again
     if (!this.memory.done.has(command.id)) {
       this.memory.done.add(command.id);
@@ -209,6 +226,30 @@ export class SimDevice {
     const event: DeviceEvent = { id: randomUUID(), seq: this.memory.seq, time: Date.now(), kind: chosen, data: data ?? eventData(chosen, this.memory.seq) };
     await this.publishEvent(event);
     return event;
+  }
+
+  /** People to hold (run once by id, kept in the access file) or a report of whom it holds (as it is now). */
+  private async onAccessCommand(command: DeviceCommand): Promise<void> {
+    if (!this.memory.done.has(command.id)) {
+      this.memory.done.add(command.id);
+      this.memory.effects.push({ id: command.id, kind: command.kind, payload: command.payload });
+      if (command.kind === AccessCommandKind.syncPeople) this.access.apply(command.payload as SyncPeoplePayload);
+    }
+    if (this.options.withholdAcks) return;
+    const result = command.kind === AccessCommandKind.accessReport ? ({ held: this.access.held() } satisfies AccessReport) : { at: Date.now() };
+    const ack: DeviceAck = { id: command.id, ok: true, result };
+    await this.client?.publishAsync(deviceUpTopic(this.sn, DeviceUpKind.ack, this.root), JSON.stringify(ack), { qos: 1 });
+  }
+
+  /**
+   * A card is presented at a door: the device decides with the people it holds and the contract's time-setting
+   * evaluator (the server's own), and reports an opening or a denial (with the person's id, never the card number).
+   */
+  async swipe(cardNo: string, door = 1, time = Date.now()): Promise<{ allowed: boolean; event: DeviceEvent }> {
+    const { entry, allowed } = this.access.decide(cardNo, time, this.options.site ?? { timeZone: 'UTC' });
+    const data = allowed ? { door, method: 'card', peopleId: entry!.id } : { door, method: 'card', reason: entry ? 'outsideTime' : 'unknown', ...(entry ? { peopleId: entry.id } : {}) };
+    const event = await this.emit(allowed ? DeviceEventKind.opening : DeviceEventKind.denial, data);
+    return { allowed, event };
   }
 
   /** Publishes an event as given (a repeated delivery keeps its sequence number). */

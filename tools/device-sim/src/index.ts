@@ -2,3 +2,4 @@ export { newMemory, SimDevice, SIM_KINDS, type DeviceMemory, type SimDeviceOptio
 export { startFleet, type Fleet, type FleetOptions } from './fleet.ts';
 export { provisionDevices } from './provision.ts';
 export { accessAllowedAt, type SiteCalendar } from './access-window.ts';
+export { AccessList } from './access-list.ts';

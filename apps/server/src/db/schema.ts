@@ -437,6 +437,8 @@ export interface SysDevice extends Audited {
   device_kind?: string | null;
   /** 1 for the capture device of its tenant (default 0) */
   capture?: number;
+  /** how many people the device holds at most (null: no limit); the access sync leaves the rest out and says so */
+  max_people?: number | null;
 }
 
 export interface SysDeviceCode extends Audited {
@@ -496,6 +498,13 @@ export interface SysDeviceCommand extends Audited {
   acked_time: string | null;
   result: string | null;
   tenant_id: string | null;
+}
+
+/** What the access sync has sent a device: one row per person it holds, with the entry's version. */
+export interface SysDeviceAccess extends Audited {
+  device_id: string;
+  people_id: string;
+  version: string;
 }
 
 export interface SysDeviceEvent extends Audited {
@@ -582,5 +591,6 @@ export interface Database {
   sys_device_role_people: SysDeviceRoleLink & { people_id: string };
   sys_device_setting: SysDeviceSetting;
   sys_device_command: SysDeviceCommand;
+  sys_device_access: SysDeviceAccess;
   sys_device_event: SysDeviceEvent;
 }

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import type { DatabaseDialect } from '../config.ts';
 import { adminToken, api, createNamespace, injectAs, ManualClock, testConfig, type TestApp, type TestNamespace } from '../test/harness.ts';
+import type { AccessSyncOptions } from '../modules/access-sync/service.ts';
 import type { GatewayOptions } from './gateway.ts';
 
 /** A port free on 127.0.0.1 right now (the embedded broker of a test binds it next). */
@@ -26,6 +27,7 @@ export interface LinkedAppOptions {
   mqttPort?: number;
   mqttUrl?: string;
   gateway?: GatewayOptions;
+  accessSync?: AccessSyncOptions;
 }
 
 /** An app with the device link on: an embedded broker on 127.0.0.1 (or an external broker), on its own or a given database. */
@@ -34,7 +36,7 @@ export async function buildLinkedApp(dialect: DatabaseDialect, options: LinkedAp
   const mqttPort = options.mqttPort ?? (await freePort());
   const env: Record<string, string> = { HOST: '127.0.0.1', MQTT_PORT: String(mqttPort), ...(options.mqttUrl ? { MQTT_URL: options.mqttUrl } : {}) };
   const clock = new ManualClock();
-  const app = await buildApp(testConfig(namespace, { env }), { clock: clock.now, gateway: { presenceWindowMs: 100, retryIntervalMs: 100, events: { maxDelayMs: 5 }, ...options.gateway } });
+  const app = await buildApp(testConfig(namespace, { env }), { clock: clock.now, gateway: { presenceWindowMs: 100, retryIntervalMs: 100, events: { maxDelayMs: 5 }, ...options.gateway }, accessSync: { pollMs: 100, ...options.accessSync } });
   await app.ready();
   return {
     app,

@@ -22,6 +22,7 @@ import { deviceScreens } from './1250-device-screens.ts';
 import { doorSettingTables } from './1270-doors-settings.ts';
 import { deviceRoleTables } from './1300-device-roles.ts';
 import { peopleTables } from './1320-people.ts';
+import { accessSyncTables } from './1380-access-sync.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '1270-doors-settings': doorSettingTables,
   '1300-device-roles': deviceRoleTables,
   '1320-people': peopleTables,
+  '1380-access-sync': accessSyncTables,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

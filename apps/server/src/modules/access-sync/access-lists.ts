@@ -1,0 +1,183 @@
+import { createHash } from 'node:crypto';
+import type { AccessEntry } from '@isps/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+/** device role type of door access (dictionary device_role_type) */
+export const DOOR_ACCESS_ROLE = '1';
+
+export interface DeviceAccessList {
+  deviceId: string;
+  sn: string;
+  name: string;
+  tenantId: string | null;
+  online: boolean;
+  /** the entries the device should hold, by person id (capacity applied) */
+  entries: Map<string, AccessEntry>;
+  /** people the device's capacity left out */
+  overCapacity: number;
+}
+
+type PersonBase = Omit<AccessEntry, 'times' | 'version'>;
+
+const CHUNK = 500;
+function* chunks<T>(items: readonly T[], size = CHUNK): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
+const sameTenant = (a: string | null, b: string | null) => (a ?? null) === (b ?? null);
+
+/** The version of an entry: anything a device holds of the person, and when they may pass. */
+export function entryVersion(base: PersonBase, times: readonly string[]): string {
+  return createHash('sha1').update(JSON.stringify([base.name, base.userNo, base.cardNo, base.palm.left ?? null, base.palm.right ?? null, times])).digest('hex').slice(0, 12);
+}
+
+/**
+ * What each device should hold: the people reachable through the door-access device roles that bind the device
+ * (directly, through its area, or through one of its doors), each with the time settings of the roles that grant them
+ * there. People reach a role directly or through their group. Deleted and frozen people hold no access; roles, devices
+ * and people meet only within one tenant. `deviceIds` limits the answer to those devices (every device otherwise,
+ * devices without anyone included so that what they hold is removed).
+ */
+export async function computeAccessLists(database: Kysely<Database>, deviceIds?: readonly string[]): Promise<Map<string, DeviceAccessList>> {
+  // the link tables of device roles are read untyped: they are plain (role_id, target) pairs
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const db = database as unknown as Kysely<any>;
+  const out = new Map<string, DeviceAccessList>();
+  let deviceQuery = database.selectFrom('sys_device').select(['id', 'sn', 'device_name', 'tenant_id', 'online', 'max_people']);
+  if (deviceIds) {
+    if (deviceIds.length === 0) return out;
+    deviceQuery = deviceQuery.where('id', 'in', [...deviceIds]);
+  }
+  const devices = await deviceQuery.execute();
+  const capacity = new Map<string, number | null>();
+  for (const d of devices) {
+    out.set(d.id, { deviceId: d.id, sn: d.sn, name: d.device_name, tenantId: d.tenant_id, online: Number(d.online) === 1, entries: new Map(), overCapacity: 0 });
+    capacity.set(d.id, d.max_people ?? null);
+  }
+  if (devices.length === 0) return out;
+
+  const roles = new Map<string, { time: string; tenantId: string | null }>();
+  for (const r of await db.selectFrom('sys_device_role').select(['id', 'time_setting', 'tenant_id']).where('role_type', '=', DOOR_ACCESS_ROLE).execute()) {
+    roles.set(r.id as string, { time: (r.time_setting as string | null) ?? '', tenantId: (r.tenant_id as string | null) ?? null });
+  }
+  if (roles.size === 0) return out;
+  const roleIds = [...roles.keys()];
+
+  // role → devices
+  const roleDevices = new Map<string, Set<string>>();
+  const bind = (roleId: string, deviceId: string) => {
+    const device = out.get(deviceId);
+    const role = roles.get(roleId);
+    if (!device || !role || !sameTenant(device.tenantId, role.tenantId)) return;
+    let set = roleDevices.get(roleId);
+    if (!set) roleDevices.set(roleId, (set = new Set()));
+    set.add(deviceId);
+  };
+  for (const ids of chunks(roleIds)) {
+    for (const r of await db.selectFrom('sys_device_role_device').select(['role_id', 'device_id']).where('role_id', 'in', ids).execute()) bind(r.role_id, r.device_id);
+    for (const r of await db
+      .selectFrom('sys_device_role_area as l')
+      .innerJoin('sys_device as d', 'd.area_id', 'l.area_id')
+      .select(['l.role_id as role_id', 'd.id as device_id'])
+      .where('l.role_id', 'in', ids)
+      .execute())
+      bind(r.role_id, r.device_id);
+    for (const r of await db
+      .selectFrom('sys_device_role_door as l')
+      .innerJoin('sys_door as o', 'o.id', 'l.door_id')
+      .select(['l.role_id as role_id', 'o.device_id as device_id'])
+      .where('l.role_id', 'in', ids)
+      .execute())
+      bind(r.role_id, r.device_id);
+  }
+  const reaching = [...roleDevices.keys()];
+  if (reaching.length === 0) return out;
+
+  // role → people (directly, or through the person's group)
+  const people = new Map<string, PersonBase & { tenantId: string | null; palmLeft: boolean; palmRight: boolean }>();
+  const rolePeople = new Map<string, Set<string>>();
+  const columns = ['p.id as id', 'p.name as name', 'p.user_no as user_no', 'p.card_no as card_no', 'p.palm_left as palm_left', 'p.palm_right as palm_right', 'p.tenant_id as tenant_id'];
+  const hold = (roleId: string, p: Record<string, unknown>) => {
+    const role = roles.get(roleId);
+    const tenantId = (p.tenant_id as string | null) ?? null;
+    if (!role || !sameTenant(role.tenantId, tenantId)) return;
+    const id = p.id as string;
+    if (!people.has(id)) {
+      people.set(id, {
+        id,
+        name: p.name as string,
+        userNo: (p.user_no as string | null) ?? null,
+        cardNo: (p.card_no as string | null) ?? null,
+        palm: {},
+        tenantId,
+        palmLeft: Number(p.palm_left) === 1,
+        palmRight: Number(p.palm_right) === 1,
+      });
+    }
+    let set = rolePeople.get(roleId);
+    if (!set) rolePeople.set(roleId, (set = new Set()));
+    set.add(id);
+  };
+  for (const ids of chunks(reaching)) {
+    for (const p of await db
+      .selectFrom('sys_device_role_people as l')
+      .innerJoin('sys_people as p', 'p.id', 'l.people_id')
+      .select(['l.role_id as role_id', ...columns])
+      .where('l.role_id', 'in', ids)
+      .where('p.del_flag', '=', 0)
+      .where('p.status', '=', 1)
+      .execute())
+      hold(p.role_id, p);
+    for (const p of await db
+      .selectFrom('sys_device_role_depart as l')
+      .innerJoin('sys_people as p', 'p.depart_id', 'l.depart_id')
+      .select(['l.role_id as role_id', ...columns])
+      .where('l.role_id', 'in', ids)
+      .where('p.del_flag', '=', 0)
+      .where('p.status', '=', 1)
+      .execute())
+      hold(p.role_id, p);
+  }
+
+  // palm-vein templates travel to the devices only
+  const withPalm = [...people.values()].filter((p) => p.palmLeft || p.palmRight).map((p) => p.id);
+  for (const ids of chunks(withPalm)) {
+    for (const t of await database.selectFrom('sys_people_palm').select(['people_id', 'hand', 'template']).where('people_id', 'in', ids).execute()) {
+      const person = people.get(t.people_id);
+      if (person && (t.hand === 'left' || t.hand === 'right')) person.palm[t.hand] = t.template;
+    }
+  }
+
+  // device → person → time settings
+  const grants = new Map<string, Map<string, Set<string>>>();
+  for (const [roleId, deviceSet] of roleDevices) {
+    const holders = rolePeople.get(roleId);
+    if (!holders) continue;
+    const time = roles.get(roleId)!.time;
+    for (const deviceId of deviceSet) {
+      let byPerson = grants.get(deviceId);
+      if (!byPerson) grants.set(deviceId, (byPerson = new Map()));
+      for (const personId of holders) {
+        let times = byPerson.get(personId);
+        if (!times) byPerson.set(personId, (times = new Set()));
+        times.add(time);
+      }
+    }
+  }
+  for (const [deviceId, byPerson] of grants) {
+    const list = out.get(deviceId)!;
+    let ids = [...byPerson.keys()].sort();
+    const max = capacity.get(deviceId);
+    if (max !== null && max !== undefined && ids.length > max) {
+      list.overCapacity = ids.length - max;
+      ids = ids.slice(0, Math.max(0, max));
+    }
+    for (const personId of ids) {
+      const { tenantId: _t, palmLeft: _l, palmRight: _r, ...base } = people.get(personId)!;
+      const times = [...byPerson.get(personId)!].sort();
+      list.entries.set(personId, { ...base, times, version: entryVersion(base, times) });
+    }
+  }
+  return out;
+}
