@@ -54,6 +54,8 @@ describe('route declarations', () => {
       // uploaded files under unguessable names, read by <img src> without a token (file-routes.ts)
       'GET /api/sys/common/static/*',
       'GET /api/sys/user/register/check',
+      // software packages for devices, signed with the device's serial number and key (soft-update-routes.ts)
+      'GET /api/device/softUpdate/package',
       'POST /api/sys/activation/activate',
       'POST /api/sys/login',
       'POST /api/sys/phoneLogin',

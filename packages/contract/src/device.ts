@@ -88,6 +88,10 @@ export const DeviceEventKind = {
   alarm: 'alarm',
   patrolCheckIn: 'patrolCheckIn',
   quakeReading: 'quakeReading',
+  /** progress of a softUpdate command: `{ command, progress }` (0–100) */
+  softUpdate: 'softUpdate',
+  /** an error the device ran into: `{ type, code, content, ip? }` (device run log) */
+  runError: 'runError',
 } as const;
 export type DeviceEventKind = (typeof DeviceEventKind)[keyof typeof DeviceEventKind];
 
@@ -131,6 +135,8 @@ export const DeviceCommandKind = {
   syncPeople: 'syncPeople',
   setParams: 'setParams',
   reboot: 'reboot',
+  /** download a software package over HTTP and install it, reporting progress (`SoftUpdateCommandPayload`) */
+  softUpdate: 'softUpdate',
 } as const;
 
 export const DeviceCommandStatus = { pending: 'pending', sent: 'sent', acked: 'acked', failed: 'failed' } as const;

@@ -22,6 +22,8 @@ export const RealtimeCmd = {
   deviceDisConnect: 'deviceDisConnect',
   /** a door changed state: publish it as an app event for the pages that show doors */
   doorState: 'doorState',
+  /** pushes of a software package progressed or ended (`SoftUpdateNotice`): the soft update page updates its bars */
+  softUpdate: 'softUpdate',
   /** a device's synchronisation of people progressed or ended (`DeviceSyncNotice`, counts only) */
   deviceSync: 'deviceSync',
   /** the answer to a client heartbeat, to that socket only */

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   deviceCommand,
   DeviceDownKind,
@@ -12,6 +12,7 @@ import {
   type DeviceEvent,
   type DeviceHello,
   type DevicePresence,
+  type SoftUpdateCommandPayload,
 } from '@isps/contract';
 import mqtt, { type MqttClient } from 'mqtt';
 import { AccessCommandKind, type AccessReport, type SyncPeoplePayload } from '@isps/contract';
@@ -49,10 +50,12 @@ export interface DeviceMemory {
   done: Set<string>;
   /** every command that took effect, in order (what tests count) */
   effects: Array<{ id: string; kind: string; payload: unknown }>;
+  /** outcome of each softUpdate command by id, once it ended */
+  updates: Map<string, { ok: boolean; error?: string }>;
 }
 
 export function newMemory(): DeviceMemory {
-  return { seq: 0, done: new Set(), effects: [] };
+  return { seq: 0, done: new Set(), effects: [], updates: new Map() };
 }
 
 export interface SimDeviceOptions {
@@ -74,6 +77,12 @@ export interface SimDeviceOptions {
   reconnectMs?: number;
   /** a door device's lock closes again this long after a remote open (0: it stays open) */
   doorOpenMs?: number;
+  /** share of software updates that fail while installing (0 none, 1 all) */
+  softUpdateFailRate?: number;
+  /** time between two progress reports of a software update */
+  softUpdateStepMs?: number;
+  /** the API base (`http://host:port/api`) packages are downloaded from; the command's absolute URL when not given */
+  apiUrl?: string;
 }
 
 function eventData(kind: DeviceEventKind, seq: number): Record<string, unknown> {
@@ -92,6 +101,10 @@ function eventData(kind: DeviceEventKind, seq: number): Record<string, unknown> 
       return { point: `P${seq % 10}`, userNo: `U${100 + (seq % 5)}` };
     case DeviceEventKind.quakeReading:
       return { pga: Number((Math.random() * 0.05).toFixed(4)), intensity: 0 };
+    case DeviceEventKind.runError:
+      return { type: 'sensor', code: `E${100 + (seq % 7)}`, content: 'sensor read timeout' };
+    case DeviceEventKind.softUpdate:
+      return { command: '', progress: 0 };
   }
 }
 
@@ -199,10 +212,58 @@ export class SimDevice {
       this.memory.done.add(command.id);
       this.memory.effects.push({ id: command.id, kind: command.kind, payload: command.payload });
       if (command.kind === 'openDoor' && this.kind === 'door') this.openDoor(command.payload);
+      if (command.kind === 'holdOpen' && this.kind === 'door') this.holdOpen(command.payload);
+      if (command.kind === 'softUpdate') {
+        void this.softUpdate(command.id, command.payload as SoftUpdateCommandPayload).catch(() => undefined);
+        return;
+      }
     }
+    if (command.kind === 'softUpdate') {
+      // still installing: the acknowledgement comes with the outcome
+      const outcome = this.memory.updates.get(command.id);
+      if (outcome) await this.acknowledge(command.id, outcome.ok, outcome);
+      return;
+    }
+    await this.acknowledge(command.id, true, { at: Date.now() });
+  }
+
+  private async acknowledge(id: string, ok: boolean, result: unknown): Promise<void> {
     if (this.options.withholdAcks) return;
-    const ack: DeviceAck = { id: command.id, ok: true, result: { at: Date.now() } };
+    const ack: DeviceAck = { id, ok, result };
     await this.client?.publishAsync(deviceUpTopic(this.sn, DeviceUpKind.ack, this.root), JSON.stringify(ack), { qos: 1 });
+  }
+
+  /**
+   * A software update: downloads the package with the device key, checks its SHA-256, reports progress 0–100 as
+   * softUpdate events and acknowledges the command with the outcome (failing at `softUpdateFailRate`).
+   */
+  private async softUpdate(commandId: string, payload: SoftUpdateCommandPayload): Promise<void> {
+    const step = this.options.softUpdateStepMs ?? 200;
+    const wait = () => new Promise((resolve) => setTimeout(resolve, step));
+    const progress = (value: number) => this.emit(DeviceEventKind.softUpdate, { command: commandId, progress: value });
+    const end = async (ok: boolean, error?: string) => {
+      const outcome = ok ? { ok } : { ok, error };
+      this.memory.updates.set(commandId, outcome);
+      await this.acknowledge(commandId, ok, outcome);
+    };
+    await progress(0);
+    const url = this.options.apiUrl ? `${this.options.apiUrl}${payload.path}` : payload.url;
+    let bytes: Buffer;
+    try {
+      const answer = await fetch(url, { headers: { 'x-device-sn': this.sn, 'x-device-key': this.options.key } });
+      if (!answer.ok) return await end(false, `download ${answer.status}`);
+      bytes = Buffer.from(await answer.arrayBuffer());
+    } catch {
+      return await end(false, 'download');
+    }
+    if (createHash('sha256').update(bytes).digest('hex') !== payload.sha256) return await end(false, 'checksum');
+    const failAt = Math.random() < (this.options.softUpdateFailRate ?? 0) ? 60 : null;
+    for (const value of [20, 40, 60, 80, 100]) {
+      await wait();
+      if (value === failAt) return await end(false, 'install');
+      await progress(value);
+    }
+    await end(true);
   }
 
   /** A remote open: the lock opens (a doorState event) and closes again after `doorOpenMs`. */
@@ -216,6 +277,12 @@ export class SimDevice {
       }, closeAfter);
       timer.unref();
     }
+  }
+
+  /** The emergency hold: the lock stays open (`open: true`) until told to go back to normal (`open: false`). */
+  private holdOpen(payload: unknown): void {
+    const { door, open } = (payload ?? {}) as { door?: unknown; open?: unknown };
+    void this.emit(DeviceEventKind.doorState, { door: typeof door === 'number' ? door : 1, state: open === false ? 'closed' : 'open' }).catch(() => undefined);
   }
 
   /** Emits one event (of `kind`, or one this device reports); answers it so a test can send it again. */

@@ -10,6 +10,10 @@ export interface FleetOptions {
   topicRoot?: string;
   /** memories that outlive this fleet (a restart of the simulator keeps them) */
   memories?: Map<string, DeviceMemory>;
+  /** share of software updates that fail (see SimDeviceOptions) */
+  softUpdateFailRate?: number;
+  softUpdateStepMs?: number;
+  apiUrl?: string;
 }
 
 export interface Fleet {
@@ -26,7 +30,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       memory = newMemory();
       options.memories?.set(sn, memory);
     }
-    return new SimDevice({ url: options.url, sn, key, kind: options.kinds[index % options.kinds.length]!, rate: options.rate, topicRoot: options.topicRoot, memory });
+    return new SimDevice({ url: options.url, sn, key, kind: options.kinds[index % options.kinds.length]!, rate: options.rate, topicRoot: options.topicRoot, memory, softUpdateFailRate: options.softUpdateFailRate, softUpdateStepMs: options.softUpdateStepMs, apiUrl: options.apiUrl });
   });
   await Promise.all(devices.map((d) => d.start()));
   const bySn = new Map(devices.map((d) => [d.sn, d]));

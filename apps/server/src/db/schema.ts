@@ -532,6 +532,82 @@ export interface SysDeviceRoleLink extends Audited {
   role_id: string;
 }
 
+export interface SysSoftUpdate extends Audited {
+  version: string;
+  device_model: string | null;
+  /** the stored package (platform/files.ts) */
+  apk_file: string;
+  file_size: number;
+  /** SHA-256, hex */
+  checksum: string;
+  update_log: string | null;
+  tenant_id: string | null;
+}
+
+/** One package pushed to one device: its softUpdate command and how far the device got. */
+export interface SysSoftUpdatePush extends Audited {
+  update_id: string;
+  device_id: string;
+  command_id: string;
+  progress: number;
+  /** SoftUpdateState: 0 queued, 1 running, 2 ok, 3 failed */
+  state: number;
+  error: string | null;
+  finish_time: string | null;
+  tenant_id: string | null;
+}
+
+/** A run error a device reported (one event). */
+export interface SysDeviceRunLog extends Audited {
+  device_id: string;
+  event_seq: number;
+  error_type: string;
+  content: string | null;
+  code: string | null;
+  report_ip: string | null;
+  /** 0 unhandled, 1 handled */
+  state: number;
+  error_time: string;
+  tenant_id: string | null;
+}
+
+/** An alarm a device raised (one event): 0 open, 1 acknowledged, 2 closed. */
+export interface SysDeviceAlarm extends Audited {
+  device_id: string;
+  event_seq: number;
+  code: string;
+  level: string;
+  state: number;
+  alarm_time: string;
+  handled_by: string | null;
+  handled_time: string | null;
+  tenant_id: string | null;
+}
+
+/** The emergency scenario setting of a tenant (`tenant_key`: the tenant id, or '-' for rows without a tenant). */
+export interface SysEmergencySetting extends Audited {
+  enabled: number;
+  threshold: number;
+  /** JSON list of door ids held open in a scenario */
+  egress_door_ids: string;
+  tenant_key: string;
+  tenant_id: string | null;
+}
+
+/** A quake scenario: `active_key` holds the tenant key while it runs (unique), null once ended. */
+export interface SysEmergency extends Audited {
+  device_id: string;
+  device_name: string;
+  intensity: number;
+  pga: number | null;
+  reading_time: string;
+  door_count: number;
+  active_key: string | null;
+  end_by: string | null;
+  end_time: string | null;
+  tenant_id: string | null;
+}
+
 export interface Database {
   sys_user: SysUser;
   sys_role: SysRole;
@@ -593,4 +669,8 @@ export interface Database {
   sys_device_command: SysDeviceCommand;
   sys_device_access: SysDeviceAccess;
   sys_device_event: SysDeviceEvent;
+  sys_soft_update: SysSoftUpdate;
+  sys_soft_update_push: SysSoftUpdatePush;
+  sys_device_run_log: SysDeviceRunLog;
+  sys_device_alarm: SysDeviceAlarm;
 }

@@ -13,7 +13,9 @@ import {
   DeviceUpKind,
   deviceUpFilter,
   parseDeviceUpTopic,
+  type DeviceAck,
   type DeviceCommand,
+  type DeviceEvent,
   type DeviceHello,
 } from '@isps/contract';
 import type { Kysely } from 'kysely';
@@ -65,6 +67,12 @@ export interface BrokerConnection {
   shared: boolean;
 }
 
+/** A module that reads device messages besides the gateway: run after the gateway's own handling, in device order. */
+export interface DeviceObserver {
+  events?(device: { id: string; sn: string; tenantId: string | null }, events: readonly DeviceEvent[]): Promise<void>;
+  ack?(device: { id: string; sn: string; tenantId: string | null }, ack: DeviceAck): Promise<void>;
+}
+
 interface KnownDevice {
   id: string;
   sn: string;
@@ -99,6 +107,7 @@ export class DeviceGateway {
   private retrying = false;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly chains = new Map<string, Promise<void>>();
+  private readonly observers: DeviceObserver[] = [];
   /** messages this server handled (tests count them across servers of one share group) */
   handled = 0;
 
@@ -208,9 +217,8 @@ export class DeviceGateway {
    * Queues a command for a device and sends it at once when the device is online; otherwise it goes out when the
    * device next says hello. Answers the command id.
    */
-  async enqueueCommand(deviceId: string, kind: string, payload: unknown, by: string): Promise<string> {
+  async enqueueCommand(deviceId: string, kind: string, payload: unknown, by: string, id: string = randomUUID()): Promise<string> {
     const device = await this.deps.db.selectFrom('sys_device').select(['id', 'sn', 'online', 'tenant_id']).where('id', '=', deviceId).executeTakeFirstOrThrow();
-    const id = randomUUID();
     const now = new Date(this.deps.clock()).toISOString();
     await this.deps.db
       .insertInto('sys_device_command')
@@ -234,6 +242,21 @@ export class DeviceGateway {
       .execute();
     if (device.online === 1) await this.deliverQueued(device.id, device.sn);
     return id;
+  }
+
+  /** Adds a reader of device events and acknowledgements (soft update progress, run logs, alarms). */
+  observe(observer: DeviceObserver): void {
+    this.observers.push(observer);
+  }
+
+  private async tellObservers(work: (observer: DeviceObserver) => Promise<void> | undefined): Promise<void> {
+    for (const observer of this.observers) {
+      try {
+        await work(observer);
+      } catch (error) {
+        this.deps.log.error({ err: error }, 'device message observer failed');
+      }
+    }
   }
 
   /** One device's messages are handled in the order they came (its hello before its events), devices in parallel. */
@@ -399,6 +422,7 @@ export class DeviceGateway {
     const events = 'events' in message.data ? message.data.events : [message.data];
     this.events.add(device, events, this.now());
     await this.doors.apply(device, events);
+    await this.tellObservers((observer) => observer.events?.(device, events));
   }
 
   private async onAck(sn: string, body: unknown): Promise<void> {
@@ -419,6 +443,7 @@ export class DeviceGateway {
       .where('device_id', '=', device.id)
       .where('status', 'in', [DeviceCommandStatus.pending, DeviceCommandStatus.sent])
       .execute();
+    await this.tellObservers((observer) => observer.ack?.(device, ack.data));
   }
 
   /** Sends every unacknowledged command of a device, oldest first (on hello, and at once when queued online). */

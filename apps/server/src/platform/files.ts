@@ -8,7 +8,7 @@ import { DEFAULT_UPLOAD_BIZ, STORED_FILE_PATTERN, UPLOAD_BIZ_PATTERN, UPLOAD_MAX
 import { AppError, refuse } from './envelope.ts';
 
 /** How a stored file is answered: its content type and whether the browser may show it in place. */
-interface FileType {
+export interface FileType {
   contentType: string;
   inline: boolean;
   /** the file's first bytes must satisfy this (file-type style magic numbers); null: any text without NUL bytes */
@@ -46,6 +46,20 @@ const TYPES: Record<string, FileType> = {
   pptx: { contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', inline: false, signature: zip },
   zip: { contentType: 'application/zip', inline: false, signature: zip },
   txt: { contentType: 'text/plain; charset=utf-8', inline: false, signature: null },
+};
+
+const ustar = ascii('ustar', 257);
+const gzip = startsWith(0x1f, 0x8b);
+
+/**
+ * Software packages pushed to devices (soft update): only APKs and tar archives, gzip-compressed or not. The first
+ * bytes are checked here; the soft update module checks the whole shape (an APK's manifest, a tar inside a gzip).
+ */
+export const PACKAGE_TYPES: Record<string, FileType> = {
+  apk: { contentType: 'application/vnd.android.package-archive', inline: false, signature: zip },
+  tar: { contentType: 'application/x-tar', inline: false, signature: ustar },
+  tgz: { contentType: 'application/gzip', inline: false, signature: gzip },
+  gz: { contentType: 'application/gzip', inline: false, signature: gzip },
 };
 
 const HEAD_BYTES = 4100;
@@ -106,11 +120,20 @@ export interface IncomingFile {
  * to a temporary name first and are renamed into place only once complete and checked, so a crash or a refused file
  * never leaves anything under a final name.
  */
-export async function storeUpload(dataDir: string, incoming: IncomingFile, biz: string | undefined, now: number): Promise<string> {
+export interface UploadRules {
+  /** the types accepted, by extension (the general upload's when not given) */
+  types?: Record<string, FileType>;
+  /** the size limit the multipart parser was given, for the refusal's text */
+  maxBytes?: number;
+  /** a check of the whole file beyond its first bytes (the complete temporary file's path) */
+  verify?: (path: string) => Promise<boolean>;
+}
+
+export async function storeUpload(dataDir: string, incoming: IncomingFile, biz: string | undefined, now: number, rules: UploadRules = {}): Promise<string> {
   const folder = biz?.trim() || DEFAULT_UPLOAD_BIZ;
   if (!UPLOAD_BIZ_PATTERN.test(folder)) throw new AppError('badRequest', 'upload.badFolder');
   const extension = fileExtension(incoming.filename);
-  const type = TYPES[extension];
+  const type = (rules.types ?? TYPES)[extension];
   const shownName = incoming.filename.split(/[/\\]/).pop()?.slice(0, 120) || '?';
   if (!type) {
     incoming.file.resume();
@@ -123,10 +146,10 @@ export async function storeUpload(dataDir: string, incoming: IncomingFile, biz: 
   const temporary = join(temporaryDir, `${random}.part`);
   try {
     await pipeline(incoming.file, createWriteStream(temporary, { flags: 'wx', mode: PRIVATE_FILE }));
-    if (incoming.file.truncated) throw new AppError('badRequest', 'upload.tooLarge', { max: UPLOAD_MAX_BYTES / 1024 / 1024 });
+    if (incoming.file.truncated) throw new AppError('badRequest', 'upload.tooLarge', { max: (rules.maxBytes ?? UPLOAD_MAX_BYTES) / 1024 / 1024 });
     const head = await readHead(temporary);
     const fits = type.signature ? type.signature(head) : !head.includes(0);
-    if (head.length === 0 || !fits) refuse('upload.contentMismatch', { name: shownName });
+    if (head.length === 0 || !fits || (rules.verify && !(await rules.verify(temporary)))) refuse('upload.contentMismatch', { name: shownName });
     const stored = `${folder}/${yyyyMMdd(now)}/${random}_${safeFileName(incoming.filename, extension)}`;
     const day = join(root, folder, yyyyMMdd(now));
     await mkdir(day, { recursive: true, mode: PRIVATE_DIR });
@@ -153,11 +176,11 @@ export interface StoredFile {
  * The stored file at a relative path, or null when there is none. Only paths of the generated shape are looked up,
  * and the resolved file must lie inside the upload folder: `..`, absolute paths and other folders are refused.
  */
-export async function findStoredFile(dataDir: string, storedPath: string): Promise<StoredFile | null> {
+export async function findStoredFile(dataDir: string, storedPath: string, types: Record<string, FileType> = TYPES): Promise<StoredFile | null> {
   if (!STORED_FILE_PATTERN.test(storedPath) || storedPath.split('/').some((part) => part === '.' || part === '..')) {
     throw new AppError('badRequest', 'upload.badPath');
   }
-  const type = TYPES[fileExtension(storedPath)];
+  const type = types[fileExtension(storedPath)];
   if (!type) return null;
   const root = uploadRoot(dataDir);
   const absolutePath = resolve(root, storedPath);

@@ -25,6 +25,16 @@ function idCard(n: number): string {
 const pad = (n: number) => String(n).padStart(4, '0');
 
 /**
+ * Stored rows (columns as in the table) of declared screens whose rows come from elsewhere than the generic add:
+ * a package upload, device events. Tests insert them where they need rows of every screen.
+ */
+export const storedSamples: Record<string, (n: number, fx: Fixtures, tenantId: string) => Row> = {
+  softUpdate: (n, _fx, tenantId) => ({ id: `stored-su-${n}`, version: `9.${n}.0`, device_model: null, apk_file: `softUpdate/20260101/${'0'.repeat(32)}_p${n}.apk`, file_size: 1, checksum: '0'.repeat(64), update_log: null, tenant_id: tenantId }),
+  deviceRunLog: (n, fx, tenantId) => ({ id: `stored-rl-${n}`, device_id: fx.deviceId, event_seq: n, error_type: 'sensor', content: `error ${n}`, code: `E${n}`, report_ip: null, state: 0, error_time: '2026-01-01T00:00:00.000Z', tenant_id: tenantId }),
+  alarm: (n, fx, tenantId) => ({ id: `stored-al-${n}`, device_id: fx.deviceId, event_seq: n, code: `tamper${n}`, level: 'M', state: 0, alarm_time: '2026-01-01T00:00:00.000Z', tenant_id: tenantId }),
+};
+
+/**
  * A valid new row of each declared entity that can be added; different `n` give different values of every unique
  * field. Shared by the engine's API tests and the browser tests that need rows of every screen.
  */

@@ -13,5 +13,6 @@ export * from './device-entities.ts';
 export * from './door-entities.ts';
 export * from './device-role-entities.ts';
 export * from './people-entities.ts';
+export * from './soft-update-entities.ts';
 export * from './registry.ts';
 export * from './issue-text.ts';

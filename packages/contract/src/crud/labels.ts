@@ -2,6 +2,7 @@ import type { Language } from '../http.ts';
 import { deviceLabels } from './device-entities.ts';
 import { deviceRoleLabels } from './device-role-entities.ts';
 import { peopleLabels } from './people-entities.ts';
+import { softUpdateLabels } from './soft-update-entities.ts';
 
 /** Texts of the entity label keys (titles, field labels, option labels) in the three languages; the console merges
  * them into its catalogues and the server uses them for export headers and validation messages. */
@@ -230,6 +231,7 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   ...deviceLabels,
   ...deviceRoleLabels,
   ...peopleLabels,
+  ...softUpdateLabels,
 };
 
 const column: Record<Language, 0 | 1 | 2> = { 'en-US': 0, 'zh-CN': 1, 'ja-JP': 2 };

@@ -23,6 +23,7 @@ import { doorSettingTables } from './1270-doors-settings.ts';
 import { deviceRoleTables } from './1300-device-roles.ts';
 import { peopleTables } from './1320-people.ts';
 import { accessSyncTables } from './1380-access-sync.ts';
+import { softUpdateTables } from './1360-soft-update.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '1300-device-roles': deviceRoleTables,
   '1320-people': peopleTables,
   '1380-access-sync': accessSyncTables,
+  '1360-soft-update': softUpdateTables,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

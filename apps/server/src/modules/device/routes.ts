@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { callerOf } from '../../platform/access.ts';
 import { refuse } from '../../platform/envelope.ts';
 import { deviceEntityRoutes } from './entity-routes.ts';
+import { softUpdateRoutes } from './soft-update-routes.ts';
 import { addDeviceCode, auditDeviceCode, deviceCodeRow, deviceCodes } from './service.ts';
 
 const tags = ['device'];
@@ -26,6 +27,7 @@ const idsQuery = z.object({
 /** Device codes: an activation code per serial number, audited; the approval issues the device's MQTT key. */
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(deviceEntityRoutes);
+  await app.register(softUpdateRoutes);
 
   app.get(DeviceCodePath.list, { schema: { tags, summary: 'List device codes', querystring: listQuery }, config: { permission: DevicePerm.codeList } }, async (request, reply) => {
     const { pageNo, pageSize, sn, auditStatus } = request.query;

@@ -20,7 +20,7 @@ import {
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { createRoleWith, sheetRows, uploadFile, workbookOf } from '../../test/crud-helpers.ts';
-import { samples, type Fixtures } from '../../test/entity-samples.ts';
+import { samples, storedSamples, type Fixtures } from '../../test/entity-samples.ts';
 import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, type TestApp } from '../../test/harness.ts';
 
 /**
@@ -203,6 +203,10 @@ describe.each(dialects)('every declared screen on %s', (dialect) => {
     for (const [name, token] of Object.entries(tokens)) {
       const n = name === 'A' ? 101 : 201;
       for (const entity of scoped) if (samples[entity.name] && entityActions(entity).includes('add')) await added(entity, (samples[entity.name] as (n: number, f: Fixtures) => Row)(n, fixtures[name] as Fixtures), token);
+      for (const entity of scoped) {
+        const stored = storedSamples[entity.name]?.(n, fixtures[name] as Fixtures, tenants[name as 'A' | 'B']);
+        if (stored) await app.db.insertInto(entity.table as never).values({ create_by: 'test', create_time: '2026-01-01T00:00:00.000Z', update_by: null, update_time: null, ...stored } as never).execute();
+      }
     }
     for (const [name, token] of Object.entries(tokens)) {
       const otherToken = tokens[name === 'A' ? 'B' : 'A'] as string;

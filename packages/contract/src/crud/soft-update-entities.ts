@@ -1,0 +1,228 @@
+import { z } from 'zod';
+import { idSchema } from '../ids.ts';
+import type { EntityDeclaration } from './declaration.ts';
+import { field, integerSchema, textSchema } from './fields.ts';
+
+/** A software package is at most 200 MB (an Android APK or a firmware tar). */
+export const SOFT_UPDATE_MAX_BYTES = 200 * 1024 * 1024;
+/** What a package may be: checked on its content (an APK is a ZIP holding AndroidManifest.xml; a tar has the ustar
+ * magic, gzip-compressed or not), never on its name alone. */
+export const SOFT_UPDATE_EXTENSIONS = ['apk', 'tar', 'tgz', 'gz'] as const;
+
+/** Where a push of a package to one device stands: queued, downloading and installing (progress 0–100), done. */
+export const SoftUpdateState = { queued: 0, running: 1, ok: 2, failed: 3 } as const;
+export type SoftUpdateState = (typeof SoftUpdateState)[keyof typeof SoftUpdateState];
+export const SOFT_UPDATE_STATE_NAMES = ['queued', 'running', 'ok', 'failed'] as const;
+export const SOFT_UPDATE_STATE_OPTIONS = SOFT_UPDATE_STATE_NAMES.map((name, value) => ({ value: String(value), label: `softUpdate.state.${name}` }));
+
+export const SoftUpdatePath = {
+  /** POST multipart: fields `version`, `deviceModel`, `updateLog`, then the package as `file` (checked on its content); adds the row */
+  upload: '/sysSoftUpdate/upload',
+  /** POST `{ id, deviceIds }`: queues one softUpdate command per device; answers the pushes */
+  push: '/sysSoftUpdate/push',
+  /** GET `?id=`: every push of a package with its device, progress and state */
+  pushes: '/sysSoftUpdate/pushes',
+  /** GET `?id=` with the device's `X-Device-Sn` and `X-Device-Key` headers: the package's bytes (devices only) */
+  download: '/device/softUpdate/package',
+} as const;
+
+/** Headers a device signs a download with: its serial number and its device key (docs/device-protocol.md). */
+export const DEVICE_SN_HEADER = 'x-device-sn';
+export const DEVICE_KEY_HEADER = 'x-device-key';
+
+export const softUpdatePushBody = z.object({
+  id: idSchema,
+  deviceIds: z.array(idSchema).min(1).max(1000),
+});
+
+/** The payload of a `softUpdate` command. */
+export interface SoftUpdateCommandPayload {
+  updateId: string;
+  version: string;
+  /** the download below API_PREFIX (`/device/softUpdate/package?id=…`) */
+  path: string;
+  /** the same as an absolute URL, as the pushing console reached the server */
+  url: string;
+  size: number;
+  /** SHA-256 of the package, hex */
+  sha256: string;
+}
+
+/** One push of a package to a device, as `pushes` answers it and the `softUpdate` real-time message carries it. */
+export interface SoftUpdatePushRow {
+  id: string;
+  updateId: string;
+  deviceId: string;
+  deviceName: string;
+  progress: number;
+  state: SoftUpdateState;
+  error: string | null;
+}
+
+/** Data of a `softUpdate` real-time message: pushes whose progress or state changed. */
+export interface SoftUpdateNotice {
+  pushes: SoftUpdatePushRow[];
+}
+
+export const SoftUpdatePerm = {
+  list: 'device:softUpdate:list',
+  add: 'device:softUpdate:add',
+  push: 'device:softUpdate:push',
+} as const;
+
+/** Soft update (SPEC section 3): version, device model, software package, update log; pushed to chosen devices. */
+export const softUpdateEntity: EntityDeclaration = {
+  name: 'softUpdate',
+  title: 'softUpdate.title',
+  basePath: '/sysSoftUpdate',
+  permissionPrefix: 'device:softUpdate',
+  component: 'device/softUpdate',
+  table: 'sys_soft_update',
+  labelField: 'version',
+  fields: {
+    version: field.text('softUpdate.field.version', 64, { required: true }),
+    deviceModel: field.text('softUpdate.field.deviceModel', 100),
+    // the package is given once, with the upload that adds the row, and never replaced by an edit
+    apkFile: { label: 'softUpdate.field.apkFile', kind: 'string', schema: textSchema(255), widget: { kind: 'input' }, readOnly: true },
+    fileSize: { label: 'softUpdate.field.fileSize', kind: 'integer', schema: integerSchema(0, Number.MAX_SAFE_INTEGER), widget: { kind: 'number' }, readOnly: true },
+    checksum: field.text('softUpdate.field.checksum', 64, { readOnly: true }),
+    updateLog: field.text('softUpdate.field.updateLog', 2000),
+  },
+  columns: ['version', 'deviceModel', 'apkFile', 'fileSize', 'updateLog', 'createTime'],
+  detailFields: ['checksum'],
+  search: { version: 'contains', deviceModel: 'contains' },
+  sortable: ['version', 'deviceModel', 'createTime'],
+  defaultSort: { field: 'createTime', order: 'desc' },
+  unique: [{ field: 'version', within: ['deviceModel'], message: 'duplicate.softUpdateVersion' }],
+  tenantScoped: true,
+  // adding is the upload (`SoftUpdatePath.upload`, device:softUpdate:add), not the generic add
+  actions: ['list', 'edit', 'delete', 'export'],
+  extraActions: ['add', 'push'],
+};
+
+/** What a device reports as a run error (`runError` events): kinds of error. */
+export const RUN_LOG_STATE_OPTIONS = [
+  { value: '0', label: 'deviceRunLog.state.open' },
+  { value: '1', label: 'deviceRunLog.state.handled' },
+] as const;
+
+/** Device run log (SPEC section 3): device, error type, content, code, report IP, state, error time; from events. */
+export const deviceRunLogEntity: EntityDeclaration = {
+  name: 'deviceRunLog',
+  title: 'deviceRunLog.title',
+  basePath: '/sysDeviceRunLog',
+  permissionPrefix: 'devices:log',
+  component: 'devices/log',
+  table: 'sys_device_run_log',
+  labelField: 'errorType',
+  fields: {
+    deviceId: { label: 'deviceRunLog.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' }, readOnly: true },
+    errorType: field.text('deviceRunLog.field.errorType', 64, { readOnly: true }),
+    content: field.text('deviceRunLog.field.content', 2000, { readOnly: true }),
+    code: field.text('deviceRunLog.field.code', 64, { readOnly: true }),
+    reportIp: field.text('deviceRunLog.field.reportIp', 64, { readOnly: true }),
+    state: { label: 'deviceRunLog.field.state', kind: 'integer', schema: integerSchema(0, 1), widget: { kind: 'options', options: RUN_LOG_STATE_OPTIONS }, readOnly: true },
+    errorTime: field.datetime('deviceRunLog.field.errorTime', { readOnly: true }),
+  },
+  columns: ['deviceId', 'errorType', 'code', 'content', 'reportIp', 'state', 'errorTime'],
+  search: { deviceId: 'exact', errorType: 'exact', code: 'contains', state: 'exact', errorTime: 'range' },
+  sortable: ['errorType', 'code', 'state', 'errorTime'],
+  defaultSort: { field: 'errorTime', order: 'desc' },
+  tenantScoped: true,
+  actions: ['list', 'export'],
+};
+
+/** An alarm's course: raised by the device, acknowledged by someone, closed. */
+export const AlarmState = { open: 0, acknowledged: 1, closed: 2 } as const;
+export const ALARM_STATE_OPTIONS = [
+  { value: '0', label: 'alarm.state.open' },
+  { value: '1', label: 'alarm.state.acknowledged' },
+  { value: '2', label: 'alarm.state.closed' },
+] as const;
+export const ALARM_LEVEL_OPTIONS = [
+  { value: 'L', label: 'alarm.level.L' },
+  { value: 'M', label: 'alarm.level.M' },
+  { value: 'H', label: 'alarm.level.H' },
+] as const;
+
+export const AlarmPath = {
+  /** PUT `{ id }`: an open alarm becomes acknowledged */
+  acknowledge: '/sysDeviceAlarm/acknowledge',
+  /** PUT `{ id }`: an open or acknowledged alarm becomes closed */
+  close: '/sysDeviceAlarm/close',
+} as const;
+
+/** Alarms raised by devices (`alarm` events), acknowledged and closed in the console. */
+export const alarmEntity: EntityDeclaration = {
+  name: 'alarm',
+  title: 'alarm.title',
+  basePath: '/sysDeviceAlarm',
+  permissionPrefix: 'device:alarm',
+  component: 'device/alarm',
+  table: 'sys_device_alarm',
+  labelField: 'code',
+  fields: {
+    deviceId: { label: 'alarm.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' }, readOnly: true },
+    code: field.text('alarm.field.code', 64, { readOnly: true }),
+    level: { label: 'alarm.field.level', kind: 'string', schema: z.enum(['L', 'M', 'H']), widget: { kind: 'options', options: ALARM_LEVEL_OPTIONS }, readOnly: true },
+    state: { label: 'alarm.field.state', kind: 'integer', schema: integerSchema(0, 2), widget: { kind: 'options', options: ALARM_STATE_OPTIONS }, readOnly: true },
+    alarmTime: field.datetime('alarm.field.alarmTime', { readOnly: true }),
+    handledBy: field.text('alarm.field.handledBy', 64, { readOnly: true }),
+    handledTime: field.datetime('alarm.field.handledTime', { readOnly: true }),
+  },
+  columns: ['deviceId', 'code', 'level', 'state', 'alarmTime', 'handledBy', 'handledTime'],
+  search: { deviceId: 'exact', code: 'contains', level: 'exact', state: 'exact', alarmTime: 'range' },
+  sortable: ['code', 'level', 'state', 'alarmTime'],
+  defaultSort: { field: 'alarmTime', order: 'desc' },
+  tenantScoped: true,
+  actions: ['list', 'delete', 'export'],
+  extraActions: ['handle'],
+  rowCommands: [
+    { name: 'acknowledge', label: 'alarm.acknowledge', permission: 'handle', method: 'PUT', path: AlarmPath.acknowledge, refusalAsWarning: true },
+    { name: 'close', label: 'alarm.close', permission: 'handle', method: 'PUT', path: AlarmPath.close, confirm: 'alarm.closeConfirm', refusalAsWarning: true },
+  ],
+};
+
+export const softUpdateEntities: readonly EntityDeclaration[] = [softUpdateEntity, deviceRunLogEntity, alarmEntity];
+
+export const softUpdateLabels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]> = {
+  'softUpdate.title': ['Soft update', '软件升级', 'ソフトウェア更新'],
+  'softUpdate.field.version': ['Version', '版本号', 'バージョン'],
+  'softUpdate.field.deviceModel': ['Device model', '设备型号', 'デバイス型番'],
+  'softUpdate.field.apkFile': ['Software package', '软件包', 'ソフトウェアパッケージ'],
+  'softUpdate.field.fileSize': ['Size (bytes)', '大小（字节）', 'サイズ（バイト）'],
+  'softUpdate.field.checksum': ['SHA-256', 'SHA-256', 'SHA-256'],
+  'softUpdate.field.updateLog': ['Update log', '更新日志', '更新履歴'],
+  'softUpdate.push': ['Push to devices', '推送到设备', 'デバイスに配信'],
+  'softUpdate.state.queued': ['Queued', '排队中', '待機中'],
+  'softUpdate.state.running': ['Updating', '升级中', '更新中'],
+  'softUpdate.state.ok': ['Updated', '升级成功', '更新完了'],
+  'softUpdate.state.failed': ['Failed', '升级失败', '更新失敗'],
+  'deviceRunLog.title': ['Device run logs', '设备运行日志', 'デバイス稼働ログ'],
+  'deviceRunLog.field.deviceId': ['Device', '设备', 'デバイス'],
+  'deviceRunLog.field.errorType': ['Error type', '错误类型', 'エラー種別'],
+  'deviceRunLog.field.content': ['Content', '内容', '内容'],
+  'deviceRunLog.field.code': ['Code', '错误码', 'コード'],
+  'deviceRunLog.field.reportIp': ['Reported from IP', '上报IP', '報告元IP'],
+  'deviceRunLog.field.state': ['State', '状态', '状態'],
+  'deviceRunLog.field.errorTime': ['Error time', '错误时间', 'エラー日時'],
+  'deviceRunLog.state.open': ['Unhandled', '未处理', '未処理'],
+  'deviceRunLog.state.handled': ['Handled', '已处理', '処理済み'],
+  'alarm.title': ['Alarms', '报警记录', 'アラーム'],
+  'alarm.field.deviceId': ['Device', '设备', 'デバイス'],
+  'alarm.field.code': ['Alarm code', '报警代码', 'アラームコード'],
+  'alarm.field.level': ['Level', '级别', 'レベル'],
+  'alarm.field.state': ['State', '状态', '状態'],
+  'alarm.field.alarmTime': ['Alarm time', '报警时间', '発報日時'],
+  'alarm.field.handledBy': ['Handled by', '处理人', '対応者'],
+  'alarm.field.handledTime': ['Handled at', '处理时间', '対応日時'],
+  'alarm.state.open': ['Open', '未处理', '未対応'],
+  'alarm.state.acknowledged': ['Acknowledged', '已确认', '確認済み'],
+  'alarm.state.closed': ['Closed', '已关闭', 'クローズ'],
+  'alarm.level.L': ['Normal', '一般', '通常'],
+  'alarm.level.M': ['Important', '重要', '重要'],
+  'alarm.level.H': ['Urgent', '紧急', '緊急'],
+  'alarm.acknowledge': ['Acknowledge', '确认', '確認'],
+  'alarm.close': ['Close', '关闭', 'クローズ'],
+  'alarm.closeConfirm': ['Close alarm {{name}}?', '关闭报警 {{name}}？', 'アラーム {{name}} をクローズしますか？'],
+};
