@@ -34,6 +34,8 @@ const declaredScreenLoaders: Record<string, () => Promise<EntityScreen>> = {
   system: () => import('../features/system/index.ts').then((m) => m.SystemEntityScreen),
   vistor: () => import('../features/visitor/admin/visitor-screen.tsx').then((m) => m.VisitorEntityScreen),
   device: () => import('../features/device/index.ts').then((m) => m.DeviceEntityScreen),
+  // the origin's 'devices' area (device run logs) is drawn by the device feature too
+  devices: () => import('../features/device/index.ts').then((m) => m.DeviceEntityScreen),
 };
 
 function loadDeclaredScreen(entity: EntityDeclaration): (() => Promise<PageModule>) | undefined {
