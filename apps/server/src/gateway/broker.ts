@@ -10,6 +10,70 @@ import { approvedDeviceCode } from './device-keys.ts';
 export const GATEWAY_USERNAME = '$isps-gateway';
 
 const BAD_USERNAME_OR_PASSWORD = 4;
+/** Nested message dispatches allowed in one call stack before the next one waits for the event loop. */
+const MAX_DISPATCH_DEPTH = 100;
+
+interface MessageQueue {
+  _do(message: unknown, callback: unknown): unknown;
+  _messageQueue: unknown[];
+  _messageCallbacks: unknown[];
+}
+
+/**
+ * A first-in first-out queue with the array methods mqemitter uses (push, shift, length) and a constant-time
+ * shift: mqemitter queues the messages past its concurrency in arrays, and Array#shift on a queue of a hundred
+ * thousand messages copies it every time.
+ */
+class Fifo<T> {
+  private items: Array<T | undefined> = [];
+  private head = 0;
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: T): number {
+    this.items.push(item);
+    return this.length;
+  }
+
+  shift(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const item = this.items[this.head];
+    this.items[this.head] = undefined;
+    this.head += 1;
+    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+}
+
+/**
+ * aedes's message emitter (mqemitter) dispatches each queued message from the completion of the one before, in the
+ * same call stack: a burst of thousands of messages (a fleet reconnecting and catching up) overflows the stack and
+ * ends the process. Past MAX_DISPATCH_DEPTH nested dispatches the next one is started on the next turn of the loop.
+ * Its queue becomes a Fifo, so a long queue costs no more per message than a short one.
+ */
+function boundDispatchDepth(mq: MessageQueue): void {
+  mq._messageQueue = new Fifo() as unknown as unknown[];
+  mq._messageCallbacks = new Fifo() as unknown as unknown[];
+  const dispatch = mq._do.bind(mq);
+  let depth = 0;
+  mq._do = (message, callback) => {
+    if (depth >= MAX_DISPATCH_DEPTH) {
+      setImmediate(() => dispatch(message, callback));
+      return mq;
+    }
+    depth += 1;
+    try {
+      return dispatch(message, callback);
+    } finally {
+      depth -= 1;
+    }
+  };
+}
 const NOT_AUTHORIZED = 5;
 
 function refusal(code: number): AuthenticateError {
@@ -62,6 +126,7 @@ export class EmbeddedBroker {
         callback(null, sn && subscription.topic.startsWith(`${this.root}/${sn}/down/`) ? subscription : null);
       },
     });
+    boundDispatchDepth((this.broker as unknown as { mq: MessageQueue }).mq);
     this.server = createServer(this.broker.handle);
   }
 

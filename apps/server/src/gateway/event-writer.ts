@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { DeviceEvent } from '@isps/contract';
 import type { Insertable, Kysely } from 'kysely';
 import type { DatabaseDialect } from '../config.ts';
@@ -19,7 +20,9 @@ export interface EventWriterOptions {
 /**
  * Device events are written in batches: multi-row inserts that skip an event whose (device, seq) is already stored,
  * so a repeated delivery (QoS 1 redelivery, a device resending after a reconnect) is dropped by the database itself.
- * One write runs at a time; events arriving meanwhile form the next batch.
+ * One write runs at a time; events arriving meanwhile form the next batch. When the database is slow to commit (a
+ * busy disk under synchronous=FULL) a batch waits as long as the last write took, so batches grow instead of
+ * commits queueing up.
  */
 export class EventWriter {
   private waiting: EventRow[] = [];
@@ -27,6 +30,8 @@ export class EventWriter {
   private writing: Promise<void> = Promise.resolve();
   private readonly maxBatch: number;
   private readonly maxDelayMs: number;
+  /** how long the last write took: the next batch waits at least as long, so commits take at most half the time */
+  private lastWriteMs = 0;
   /** events handed to the database (duplicates included: the insert drops those) */
   written = 0;
 
@@ -57,7 +62,7 @@ export class EventWriter {
       });
     }
     if (this.waiting.length >= this.maxBatch) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.maxDelayMs);
+    else this.timer ??= setTimeout(() => void this.flush(), Math.max(this.maxDelayMs, this.lastWriteMs));
   }
 
   /** Writes what waits now; resolves once it (and any write before it) is stored. */
@@ -79,6 +84,7 @@ export class EventWriter {
       seen.add(key);
       return true;
     });
+    const started = performance.now();
     try {
       const size = ROWS_PER_INSERT[this.dialect];
       for (let start = 0; start < rows.length; start += size) {
@@ -92,5 +98,6 @@ export class EventWriter {
       // a failing database must not stop the gateway; the failure and the number of events lost are logged
       this.log.error({ err: error, events: rows.length }, 'device events could not be stored');
     }
+    this.lastWriteMs = Math.min(performance.now() - started, 1000);
   }
 }
