@@ -15,6 +15,7 @@ import { seedIfEmpty, syncSeededMenus, type SeedOutcome } from './db/seed/index.
 import { accessSyncPlugin, accessSyncRoutes, type AccessSyncOptions } from './modules/access-sync/index.ts';
 import { accountPlugin } from './modules/account/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
+import { emergencyRoutes } from './modules/emergency/index.ts';
 import { deviceRoleRoutes, deviceRoutes, doorRoutes } from './modules/device/index.ts';
 import { messageRoutes } from './modules/message/index.ts';
 import { monitorRoutes } from './modules/monitor/index.ts';
@@ -168,6 +169,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(doorRoutes);
       await api.register(deviceRoleRoutes);
       await api.register(peopleRoutes);
+      await api.register(emergencyRoutes);
       await api.register(accessSyncRoutes);
       if (options.extraRoutes) await api.register(options.extraRoutes);
     },

@@ -135,6 +135,8 @@ export const DeviceCommandKind = {
   syncPeople: 'syncPeople',
   setParams: 'setParams',
   reboot: 'reboot',
+  /** emergency: `{ door, open: true }` holds a door normally open, `{ door, open: false }` returns it to normal */
+  holdOpen: 'holdOpen',
   /** download a software package over HTTP and install it, reporting progress (`SoftUpdateCommandPayload`) */
   softUpdate: 'softUpdate',
 } as const;

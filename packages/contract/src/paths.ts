@@ -12,6 +12,7 @@ export const ApiPath = {
   thirdAppEnabledType: '/sys/thirdApp/getEnabledType',
   dictItems: '/sys/dict/getDictItems/:code',
   dashboardSummary: '/dashboard/summary',
+  dashboardDevices: '/dashboard/devices',
   loginInfo: '/sys/loginfo',
   visitInfo: '/sys/visitInfo',
   duplicateCheck: '/sys/duplicate/check',

@@ -26,6 +26,11 @@ export const RealtimeCmd = {
   softUpdate: 'softUpdate',
   /** a device's synchronisation of people progressed or ended (`DeviceSyncNotice`, counts only) */
   deviceSync: 'deviceSync',
+  /**
+   * the emergency scenario of the tenant started or ended (`EmergencyNotice`): every console shows or drops its
+   * full-screen alarm; sent to every active user of the tenant
+   */
+  emergency: 'emergency',
   /** the answer to a client heartbeat, to that socket only */
   heartcheck: 'heartcheck',
 } as const;

@@ -673,4 +673,6 @@ export interface Database {
   sys_soft_update_push: SysSoftUpdatePush;
   sys_device_run_log: SysDeviceRunLog;
   sys_device_alarm: SysDeviceAlarm;
+  sys_emergency_setting: SysEmergencySetting;
+  sys_emergency: SysEmergency;
 }

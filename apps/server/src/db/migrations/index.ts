@@ -22,6 +22,7 @@ import { deviceScreens } from './1250-device-screens.ts';
 import { doorSettingTables } from './1270-doors-settings.ts';
 import { deviceRoleTables } from './1300-device-roles.ts';
 import { peopleTables } from './1320-people.ts';
+import { emergencyTables } from './1340-emergency.ts';
 import { accessSyncTables } from './1380-access-sync.ts';
 import { softUpdateTables } from './1360-soft-update.ts';
 
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '1270-doors-settings': doorSettingTables,
   '1300-device-roles': deviceRoleTables,
   '1320-people': peopleTables,
+  '1340-emergency': emergencyTables,
   '1380-access-sync': accessSyncTables,
   '1360-soft-update': softUpdateTables,
 };

@@ -1,6 +1,7 @@
 import { ApiPath, Perm } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf } from '../../platform/access.ts';
+import { dashboardDevices } from './devices.ts';
 import { dashboardSummary } from './service.ts';
 import { loginInfo, visitInfo } from './visits.ts';
 
@@ -9,6 +10,12 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     ApiPath.dashboardSummary,
     { schema: { tags: ['dashboard'], summary: 'Counts for the home page' }, config: { permission: Perm.dashboardView } },
     async (request, reply) => reply.ok(await dashboardSummary(app, callerOf(request))),
+  );
+
+  app.get(
+    ApiPath.dashboardDevices,
+    { schema: { tags: ['dashboard'], summary: 'Devices online and offline, doors open and in alarm, today’s events by hour' }, config: { permission: Perm.dashboardView } },
+    async (request, reply) => reply.ok(await dashboardDevices(app, callerOf(request))),
   );
 
   // the origin console's home page charts

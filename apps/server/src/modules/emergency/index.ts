@@ -1,0 +1,1 @@
+export { emergencyRoutes } from './routes.ts';
