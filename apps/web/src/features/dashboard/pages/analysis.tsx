@@ -1,9 +1,13 @@
-import { ApartmentOutlined, LoginOutlined, SafetyOutlined, TeamOutlined, WifiOutlined } from '@ant-design/icons';
+import { AlertOutlined, ApartmentOutlined, ApiOutlined, DisconnectOutlined, LoginOutlined, SafetyOutlined, TeamOutlined, UnlockOutlined, WifiOutlined } from '@ant-design/icons';
 import { Button, Card, Col, Result, Row, Skeleton, Statistic } from 'antd';
-import type { ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DashboardSummary } from '@isps/contract';
+import { RealtimeCmd, type DashboardDevices, type DashboardSummary } from '@isps/contract';
+import { useAppEvent } from '../../../shared/realtime/index.ts';
+import { dashboardDevicesKey, useDashboardDevices } from '../api/get-dashboard-devices.ts';
 import { useDashboardSummary } from '../api/get-dashboard-summary.ts';
+import { HourChart } from '../components/hour-chart.tsx';
 import { LoginChart } from '../components/login-chart.tsx';
 
 const cards: { key: keyof Omit<DashboardSummary, 'loginsLast7Days'>; icon: ReactNode }[] = [
@@ -14,10 +18,38 @@ const cards: { key: keyof Omit<DashboardSummary, 'loginsLast7Days'>; icon: React
   { key: 'loginsToday', icon: <LoginOutlined /> },
 ];
 
-/** The home page: counts of the console's users, roles and groups, sessions and recent logins. */
+const deviceCards: { key: keyof Omit<DashboardDevices, 'eventsByHour' | 'emergencyActive'>; icon: ReactNode; color?: string }[] = [
+  { key: 'devicesOnline', icon: <ApiOutlined />, color: '#389e0d' },
+  { key: 'devicesOffline', icon: <DisconnectOutlined /> },
+  { key: 'doorsOpen', icon: <UnlockOutlined />, color: '#1677ff' },
+  { key: 'openAlarms', icon: <AlertOutlined />, color: '#cf1322' },
+];
+
+/** Presence, door states and the emergency change the device figures: they are read again, at most every half second. */
+function useLiveDeviceFigures(): void {
+  const client = useQueryClient();
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const refresh = () => {
+    timer.current ??= setTimeout(() => {
+      timer.current = null;
+      void client.invalidateQueries({ queryKey: dashboardDevicesKey });
+    }, 500);
+  };
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  useAppEvent('deviceConnection', refresh);
+  useAppEvent('doorState', refresh);
+  useAppEvent('realtimeOpen', refresh);
+  useAppEvent('realtimeMessage', (m) => {
+    if (m.cmd === RealtimeCmd.emergency) refresh();
+  });
+}
+
+/** The home page: devices online and offline, doors open, open alarms and today's events first, then the console's own counts. */
 export default function AnalysisPage() {
   const { t } = useTranslation();
   const summary = useDashboardSummary();
+  const devices = useDashboardDevices();
+  useLiveDeviceFigures();
 
   if (summary.isError) {
     return (
@@ -35,8 +67,25 @@ export default function AnalysisPage() {
   }
 
   const data = summary.data;
+  const figures = devices.data;
   return (
     <Row gutter={[16, 16]}>
+      {deviceCards.map(({ key, icon, color }) => (
+        <Col key={key} xs={12} lg={6}>
+          <Card variant="borderless">
+            <Skeleton active loading={!figures} paragraph={{ rows: 1 }}>
+              <Statistic title={t(`dashboard.${key}`)} value={figures?.[key] ?? 0} prefix={icon} valueStyle={color && (figures?.[key] ?? 0) > 0 ? { color } : undefined} groupSeparator="," data-testid={`dashboard-${key}`} />
+            </Skeleton>
+          </Card>
+        </Col>
+      ))}
+      <Col span={24}>
+        <Card variant="borderless" title={t('dashboard.eventsByHour')}>
+          <Skeleton active loading={!figures} paragraph={{ rows: 5 }}>
+            <HourChart hours={figures?.eventsByHour ?? []} />
+          </Skeleton>
+        </Card>
+      </Col>
       {cards.map(({ key, icon }) => (
         <Col key={key} xs={24} sm={12} lg={8} xl={{ flex: '20%' }}>
           <Card variant="borderless">

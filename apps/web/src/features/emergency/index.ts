@@ -1,0 +1,1 @@
+export { EmergencyAlarm } from './emergency-alarm.tsx';
