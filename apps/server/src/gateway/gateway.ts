@@ -26,6 +26,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { RealtimeHub } from '../platform/realtime/index.ts';
 import { DoorStates } from './door-state.ts';
 import { EventWriter, type EventWriterOptions } from './event-writer.ts';
+import { GroupCommit } from './group-commit.ts';
 import { PresenceNotifier } from './presence-notifier.ts';
 
 export interface GatewayLog {
@@ -99,6 +100,8 @@ export class DeviceGateway {
   private client: MqttClient | null = null;
   private readonly events: EventWriter;
   private readonly presence: PresenceNotifier;
+  /** device row writes of many messages share a commit */
+  private readonly writes: GroupCommit;
   private readonly devices = new Map<string, KnownDevice>();
   private readonly lastSeenWritten = new Map<string, number>();
   private retryTimer: NodeJS.Timeout | null = null;
@@ -117,6 +120,7 @@ export class DeviceGateway {
   ) {
     this.root = options.topicRoot ?? DEVICE_TOPIC_ROOT;
     this.events = new EventWriter(deps.db, deps.dialect, deps.log, options.events);
+    this.writes = new GroupCommit(deps.db);
     this.presence = new PresenceNotifier(deps.db, deps.realtime, deps.log, options.presenceWindowMs);
     this.doors = new DoorStates(deps.db, deps.realtime);
   }
@@ -324,33 +328,36 @@ export class DeviceGateway {
       const code = await this.deps.db.selectFrom('sys_device_code').select(['tenant_id', 'audit_status']).where('sn', '=', sn).executeTakeFirst();
       if (!code || code.audit_status !== DeviceAuditStatus.agree || !createFrom) return null;
       const id = randomUUID();
-      await this.deps.db
-        .insertInto('sys_device')
-        .values({
-          id,
-          create_by: 'device',
-          create_time: this.now(),
-          update_by: null,
-          update_time: null,
-          device_name: sn,
-          sn,
-          mac: createFrom.mac ?? null,
-          ip: createFrom.ip ?? null,
-          gateway: createFrom.gateway ?? null,
-          subnet_mask: createFrom.subnetMask ?? null,
-          system_type: createFrom.system ?? null,
-          device_type_id: null,
-          device_model: createFrom.model ?? null,
-          background_image: null,
-          location: null,
-          area_id: null,
-          online: 0,
-          last_seen: null,
-          session_id: null,
-          firmware: createFrom.firmware ?? null,
-          tenant_id: code.tenant_id,
-        })
-        .execute()
+      await this.writes
+        .run((db) =>
+          db
+            .insertInto('sys_device')
+            .values({
+              id,
+              create_by: 'device',
+              create_time: this.now(),
+              update_by: null,
+              update_time: null,
+              device_name: sn,
+              sn,
+              mac: createFrom.mac ?? null,
+              ip: createFrom.ip ?? null,
+              gateway: createFrom.gateway ?? null,
+              subnet_mask: createFrom.subnetMask ?? null,
+              system_type: createFrom.system ?? null,
+              device_type_id: null,
+              device_model: createFrom.model ?? null,
+              background_image: null,
+              location: null,
+              area_id: null,
+              online: 0,
+              last_seen: null,
+              session_id: null,
+              firmware: createFrom.firmware ?? null,
+              tenant_id: code.tenant_id,
+            })
+            .execute(),
+        )
         .catch(() => undefined); // another server created it meanwhile: read it below
       row = await this.deps.db.selectFrom('sys_device').select(['id', 'sn', 'device_name', 'tenant_id']).where('sn', '=', sn).executeTakeFirst();
       if (!row) return null;
@@ -367,21 +374,23 @@ export class DeviceGateway {
     if (!device) return;
     const now = this.now();
     const { ip, mac, firmware, model, gateway, subnetMask } = hello.data;
-    await this.deps.db
-      .updateTable('sys_device')
-      .set({
-        online: 1,
-        last_seen: now,
-        session_id: hello.data.sessionId,
-        ...(ip ? { ip } : {}),
-        ...(mac ? { mac } : {}),
-        ...(firmware ? { firmware } : {}),
-        ...(model ? { device_model: model } : {}),
-        ...(gateway ? { gateway } : {}),
-        ...(subnetMask ? { subnet_mask: subnetMask } : {}),
-      })
-      .where('id', '=', device.id)
-      .execute();
+    await this.writes.run((db) =>
+      db
+        .updateTable('sys_device')
+        .set({
+          online: 1,
+          last_seen: now,
+          session_id: hello.data.sessionId,
+          ...(ip ? { ip } : {}),
+          ...(mac ? { mac } : {}),
+          ...(firmware ? { firmware } : {}),
+          ...(model ? { device_model: model } : {}),
+          ...(gateway ? { gateway } : {}),
+          ...(subnetMask ? { subnet_mask: subnetMask } : {}),
+        })
+        .where('id', '=', device.id)
+        .execute(),
+    );
     this.lastSeenWritten.set(device.id, this.deps.clock());
     this.presence.changed({ id: device.id, sn, name: device.name, tenantId: device.tenantId, online: true });
     await this.deliverQueued(device.id, sn);
@@ -395,7 +404,8 @@ export class DeviceGateway {
     const last = this.lastSeenWritten.get(device.id) ?? 0;
     if (this.deps.clock() - last < HEARTBEAT_WRITE_MS) return;
     this.lastSeenWritten.set(device.id, this.deps.clock());
-    await this.deps.db.updateTable('sys_device').set({ last_seen: this.now() }).where('id', '=', device.id).execute();
+    const now = this.now();
+    await this.writes.run((db) => db.updateTable('sys_device').set({ last_seen: now }).where('id', '=', device.id).execute());
   }
 
   private async onPresence(sn: string, body: unknown): Promise<void> {
@@ -404,13 +414,16 @@ export class DeviceGateway {
     const device = await this.deviceOf(sn);
     if (!device) return;
     // only the current session goes offline: the late will of a connection the device already replaced is ignored
-    const result = await this.deps.db
-      .updateTable('sys_device')
-      .set({ online: 0, last_seen: this.now() })
-      .where('id', '=', device.id)
-      .where('session_id', '=', presence.data.sessionId)
-      .where('online', '=', 1)
-      .executeTakeFirst();
+    const now = this.now();
+    const result = await this.writes.run((db) =>
+      db
+        .updateTable('sys_device')
+        .set({ online: 0, last_seen: now })
+        .where('id', '=', device.id)
+        .where('session_id', '=', presence.data.sessionId)
+        .where('online', '=', 1)
+        .executeTakeFirst(),
+    );
     if (Number(result.numUpdatedRows) > 0) this.presence.changed({ id: device.id, sn, name: device.name, tenantId: device.tenantId, online: false });
   }
 
@@ -431,18 +444,21 @@ export class DeviceGateway {
     const device = await this.deviceOf(sn);
     if (!device) return;
     // a device acknowledges only its own commands; a repeated acknowledgement changes nothing
-    await this.deps.db
-      .updateTable('sys_device_command')
-      .set({
-        status: ack.data.ok ? DeviceCommandStatus.acked : DeviceCommandStatus.failed,
-        acked_time: this.now(),
-        next_try: null,
-        result: ack.data.result === undefined ? null : JSON.stringify(ack.data.result),
-      })
-      .where('id', '=', ack.data.id)
-      .where('device_id', '=', device.id)
-      .where('status', 'in', [DeviceCommandStatus.pending, DeviceCommandStatus.sent])
-      .execute();
+    const now = this.now();
+    await this.writes.run((db) =>
+      db
+        .updateTable('sys_device_command')
+        .set({
+          status: ack.data.ok ? DeviceCommandStatus.acked : DeviceCommandStatus.failed,
+          acked_time: now,
+          next_try: null,
+          result: ack.data.result === undefined ? null : JSON.stringify(ack.data.result),
+        })
+        .where('id', '=', ack.data.id)
+        .where('device_id', '=', device.id)
+        .where('status', 'in', [DeviceCommandStatus.pending, DeviceCommandStatus.sent])
+        .execute(),
+    );
     await this.tellObservers((observer) => observer.ack?.(device, ack.data));
   }
 
