@@ -233,7 +233,8 @@ export const dataSourceEntity: EntityDeclaration = {
       required: true,
     },
     dbType: field.dict('dataSource.field.dbType', 'database_type', { required: true, schema: z.enum(DATA_SOURCE_TYPES, { error: 'validation.invalid' }), optionsFrom: ApiPath.dataSourceKinds }),
-    dbDriver: field.text('dataSource.field.dbDriver', 100),
+    // the driver follows the database kind: the server names it, nobody types a driver
+    dbDriver: field.text('dataSource.field.dbDriver', 100, { readOnly: true }),
     dbUrl: field.text('dataSource.field.dbUrl', 500, { required: true, widget: { kind: 'input' } }),
     dbName: field.text('dataSource.field.dbName', 100),
     dbUsername: field.text('dataSource.field.dbUsername', 100, { required: true }),

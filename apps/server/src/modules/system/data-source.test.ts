@@ -48,7 +48,6 @@ describe.each(await testDialects())('data-source connection test on %s', (dialec
       { dbName: 'other' },
       { dbType: 'mysql' },
       { dbUsername: 'someone' },
-      { dbDriver: 'org.example.Driver' },
     ];
     for (const change of moved) {
       for (const lang of LANGUAGES) {
@@ -107,11 +106,23 @@ describe.each(await testDialects())('data-source connection test on %s', (dialec
     expect(cells).not.toContain(String(row.db_password));
   });
 
+  it('names the driver from the database kind: a driver sent by a client is ignored, a changed kind changes it', async () => {
+    const created = await call(admin, 'POST', crudPath(dataSourceEntity, 'add'), { name: 'Kinds', code: 'kinds', ...stored, dbDriver: 'org.example.Driver' });
+    expect(created.envelope.success, created.envelope.message).toBe(true);
+    const id = String((created.envelope.result as { id: string }).id);
+    const driver = async () => (await app.db.selectFrom('sys_data_source').select('db_driver').where('id', '=', id).executeTakeFirstOrThrow()).db_driver;
+    expect(await driver()).toBe('pg');
+    expect((await call(admin, 'PUT', crudPath(dataSourceEntity, 'edit'), { id, dbType: 'mysql', dbDriver: 'org.example.Driver' })).envelope.success).toBe(true);
+    expect(await driver()).toBe('mysql2');
+    const kinds = await call(admin, 'GET', ApiPath.dataSourceKinds);
+    expect(kinds.envelope.result).toEqual(expect.arrayContaining([expect.objectContaining({ value: 'postgresql', driver: 'pg' })]));
+  });
+
   it('keeps the stored password at its address: an edit that moves the source must carry the password again', async () => {
     const created = await call(admin, 'POST', crudPath(dataSourceEntity, 'add'), { name: 'Archive', code: 'archive', ...stored, dbPassword: SECRET });
     const id = String((created.envelope.result as { id: string }).id);
     const edit = (payload: Record<string, unknown>, lang = 'en-US') => call(admin, 'PUT', crudPath(dataSourceEntity, 'edit'), { id, ...payload }, lang);
-    for (const change of [{ dbUrl: `127.0.0.1:${silent.port}` }, { dbName: 'other' }, { dbType: 'mysql' }, { dbUsername: 'someone' }, { dbDriver: 'org.example.Driver' }]) {
+    for (const change of [{ dbUrl: `127.0.0.1:${silent.port}` }, { dbName: 'other' }, { dbType: 'mysql' }, { dbUsername: 'someone' }]) {
       for (const lang of LANGUAGES) {
         const refused = await edit({ ...change, dbPassword: '' }, lang);
         expect(refused.envelope, JSON.stringify(change)).toMatchObject({ success: false, code: 500, message: translate(lang, 'dataSource.passwordRequired') });

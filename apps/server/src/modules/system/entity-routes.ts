@@ -195,15 +195,17 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
 
   registerEntity(app, dataSourceEntity, {
     beforeAdd: ({ app: a }, values) => {
+      values.dbDriver = driverOf(values.dbType);
       values.dbPassword = typeof values.dbPassword === 'string' && values.dbPassword !== '' ? a.secretBox.encrypt(values.dbPassword) : null;
     },
     beforeEdit: ({ app: a }, values, existing) => {
+      if (values.dbType !== undefined) values.dbDriver = driverOf(values.dbType);
       if (typeof values.dbPassword === 'string' && values.dbPassword !== '') {
         values.dbPassword = a.secretBox.encrypt(values.dbPassword);
         return;
       }
       // the stored password never follows a source to another address: moving it needs the password again
-      const moved = [...addressFields, ['dbDriver', 'db_driver'] as const].some(
+      const moved = addressFields.some(
         ([field, column]) => values[field] !== undefined && ((values[field] as string | null) ?? '') !== ((existing[column] as string | null) ?? ''),
       );
       if (moved && existing.db_password) refuse('dataSource.passwordRequired');
@@ -253,6 +255,11 @@ const testBody = z.object({
 });
 
 /** The fields that say where a test connects: changing any of them needs the password again. */
+/** The driver the server uses for a database kind (dbDriver is never typed: it follows dbType). */
+function driverOf(dbType: unknown): string | null {
+  return dataSourceKinds.find((kind) => kind.value === dbType)?.driver ?? null;
+}
+
 const addressFields = [
   ['dbType', 'db_type'],
   ['dbUrl', 'db_url'],
@@ -270,9 +277,7 @@ function dataSourceTestRoute(app: FastifyInstance, routes: FastifyInstance) {
       // the stored password goes only to the stored address: a changed address must carry the password again
       const stored = await app.db.selectFrom('sys_data_source').selectAll().where('id', '=', body.id).executeTakeFirst();
       if (stored?.db_password) {
-        const changed =
-          addressFields.some(([given, column]) => (body[given] ?? '') !== ((stored[column] as string | null) ?? '')) ||
-          (body.dbDriver !== undefined && (body.dbDriver ?? '') !== (stored.db_driver ?? ''));
+        const changed = addressFields.some(([given, column]) => (body[given] ?? '') !== ((stored[column] as string | null) ?? ''));
         if (changed) refuse('dataSource.passwordRequired');
         settings = { dbType: stored.db_type, dbUrl: stored.db_url, dbName: stored.db_name, user: stored.db_username ?? '', password: app.secretBox.decrypt(stored.db_password) };
       }
