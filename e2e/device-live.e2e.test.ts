@@ -1,5 +1,6 @@
+import { seededDictionaries } from '@isps/contract';
 import { SIM_KINDS, provisionDevices, startFleet, type Fleet, type SimKind } from '../tools/device-sim/src/index.ts';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text, type UiLanguage } from './catalogues.ts';
 import { label, rows, signIn } from './crud-page.ts';
@@ -63,6 +64,47 @@ async function fiftyPerPage(page: Page): Promise<void> {
   await expect.poll(() => rows(page).count()).toBe(FLEET_SIZE);
 }
 
+/** The lines a cell's text takes on screen: the distinct tops of the boxes of its text (elements' own boxes left out). */
+async function linesOf(cell: Locator): Promise<number> {
+  return cell.evaluate((element) => {
+    const tops = new Set<number>();
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const rect of range.getClientRects()) if (rect.width > 0) tops.add(Math.round(rect.top));
+    }
+    return tops.size;
+  });
+}
+
+/** The lines a cell's text takes when its column is as narrow as the table can make it (its min-content width). */
+async function linesAtNarrowest(cell: Locator): Promise<number> {
+  return cell.evaluate((element) => {
+    const probe = document.createElement('div');
+    probe.style.width = 'min-content';
+    probe.textContent = (element as HTMLElement).innerText.trim();
+    element.append(probe);
+    const range = document.createRange();
+    range.selectNodeContents(probe.firstChild!);
+    const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+    probe.remove();
+    return lines;
+  });
+}
+
+/** Where a cell is against the window: inside it when it starts at or right of 0 and ends at or left of its width. */
+async function insideWindow(cell: Locator, width: number): Promise<boolean> {
+  const box = await cell.boundingBox();
+  return box !== null && box.x >= 0 && box.x + box.width <= width;
+}
+
+/** The controller kind as the list shows it in `lang` (dictionary device_kind, item 1). */
+function controllerIn(lang: UiLanguage): string {
+  const item = seededDictionaries.find((d) => d.code === 'device_kind')!.items.find(([value]) => value === '1')!;
+  return { 'en-US': item[1], 'zh-CN': item[2], 'ja-JP': item[3] }[lang];
+}
+
 /** Closes the presence notices the way a person does, with their "Got it" button. */
 async function dismissNotices(page: Page, lang: UiLanguage): Promise<void> {
   const gotIt = page.locator('.ant-notification-notice').getByRole('button', { name: text(lang, 'realtime.gotIt') });
@@ -122,10 +164,25 @@ describe('device list follows the devices live', () => {
     await expect.poll(() => statusRows(page, lang, 'device.online').count()).toBeGreaterThan(0);
     await expect.poll(() => statusRows(page, lang, 'device.offline').count()).toBeLessThanOrEqual(1);
     await page.evaluate(() => window.scrollTo(0, 0));
+    // a kind picked from a list is one word: コントローラー never breaks as コントローラ / ー
+    const controllerCell = rows(page).locator('td.crud-term').filter({ hasText: controllerIn(lang) }).first();
+    await controllerCell.waitFor();
+    expect(await linesOf(controllerCell), `${controllerIn(lang)} on one line`).toBe(1);
+    expect(await linesAtNarrowest(controllerCell), `${controllerIn(lang)} on one line in the narrowest column`).toBe(1);
     await screenshot(page, `device-live-${lang}-1440`);
     await page.setViewportSize(viewports.mobile);
     await rows(page).first().waitFor();
     await page.evaluate(() => window.scrollTo(0, 0));
+    // on a phone a device's name and its network status come first, each on one line, without scrolling sideways
+    const first = rows(page).first();
+    const name = first.locator('td').nth(1);
+    const status = first.locator('td').nth(2);
+    await expect.poll(() => status.innerText()).toMatch(new RegExp(`${label('device.online', lang)}|${label('device.offline', lang)}`));
+    expect(await name.innerText()).toMatch(/^(Door|Vein reader|Camera|Cabinet|Patrol point|Quake sensor) \d\d$/);
+    expect(await insideWindow(name, viewports.mobile.width), 'name inside the window').toBe(true);
+    expect(await insideWindow(status, viewports.mobile.width), 'status inside the window').toBe(true);
+    expect(await linesOf(name)).toBe(1);
+    expect(await linesOf(status)).toBe(1);
     // nothing wider than the phone's screen but the table's own scroller
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewports.mobile.width);
     await screenshot(page, `device-live-${lang}-375`);

@@ -24,6 +24,7 @@ describe('entity declarations', () => {
       const known = new Set([...Object.keys(entity.fields), ...audit]);
       const named = [...entity.columns, ...Object.keys(entity.search), ...entity.sortable, entity.defaultSort.field, ...(entity.unique ?? []).map((u) => u.field)];
       expect(named.filter((n) => !known.has(n)), entity.name).toEqual([]);
+      expect((entity.phoneColumns ?? []).filter((n) => !entity.columns.includes(n)), entity.name).toEqual([]);
       for (const unique of entity.unique ?? []) expect(serverMessages['en-US'][unique.message]).toBeTruthy();
       expect(Object.entries(entity.fields).filter(([, f]) => f.writeOnly).map(([n]) => n).filter((n) => entity.columns.includes(n))).toEqual([]);
     }

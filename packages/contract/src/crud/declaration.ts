@@ -136,6 +136,11 @@ export interface EntityDeclaration {
   fields: Record<string, FieldDeclaration>;
   /** list columns, in order */
   columns: readonly string[];
+  /**
+   * the columns a phone shows first, in this order, each on one line (the first stays at the left while the others
+   * scroll), so the row's name and state read without scrolling sideways; the other columns follow as declared
+   */
+  phoneColumns?: readonly string[];
   /** form fields, in order (defaults to every field not readOnly) */
   formFields?: readonly string[];
   /** fields shown only in the detail view */

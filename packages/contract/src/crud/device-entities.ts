@@ -119,6 +119,7 @@ export const deviceEntity: EntityDeclaration = {
     online: { label: 'device.field.online', kind: 'integer', schema: integerSchema(0, 1), widget: { kind: 'options', options: DEVICE_ONLINE_OPTIONS }, readOnly: true },
   },
   columns: ['deviceName', 'sn', 'ip', 'systemType', 'deviceKind', 'deviceModel', 'location', 'areaId', 'online'],
+  phoneColumns: ['deviceName', 'online'],
   detailFields: ['mac', 'gateway', 'subnetMask', 'tenantId', 'backgroundImage', 'createTime'],
   search: { deviceName: 'contains', sn: 'contains', ip: 'contains', systemType: 'exact', deviceKind: 'exact', online: 'exact', areaId: 'exact' },
   sortable: ['deviceName', 'sn', 'ip', 'systemType', 'deviceKind', 'online', 'createTime'],

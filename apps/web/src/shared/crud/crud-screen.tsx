@@ -173,6 +173,8 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
     compare: asTree ? (a, b) => compareText(displayValue(entity, name, a, t), displayValue(entity, name, b, t)) : undefined,
     width: columnWidth(entity, name),
     ellipsis: entity.fields[name]?.kind === 'json' || entity.fields[name]?.widget.kind === 'textarea',
+    phoneRank: entity.phoneColumns?.includes(name) ? entity.phoneColumns.indexOf(name) : undefined,
+    term: Boolean(entity.fields[name]?.dict) || entity.fields[name]?.widget.kind === 'options' || entity.fields[name]?.widget.kind === 'switch',
   }));
   const RowActions = extension?.RowActions;
   columns.push({

@@ -18,15 +18,24 @@ export interface CrudColumn {
   width?: number;
   /** long text: one line cut with an ellipsis at `CLIPPED_WIDTH`, the whole text in the cell's title */
   ellipsis?: boolean;
+  /**
+   * shown first on a phone, by this rank, on one line cut at `PHONE_CLIPPED_WIDTH`; the first stays at the left while
+   * the other columns scroll under it
+   */
+  phoneRank?: number;
+  /** a value picked from a list (コントローラー, オンライン): it breaks between words only, never inside one */
+  term?: boolean;
 }
 
 /** The widest a clipped (ellipsis) column grows before it cuts its text. */
 const CLIPPED_WIDTH = 240;
+/** The widest a phone's first columns grow before they cut their text: two of them and the checkbox fit 375 px. */
+const PHONE_CLIPPED_WIDTH = 140;
 const clipped = { display: 'block', maxWidth: CLIPPED_WIDTH, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
 
-function clip(content: ReactNode): ReactNode {
+function clip(content: ReactNode, maxWidth = CLIPPED_WIDTH): ReactNode {
   return (
-    <span style={clipped} title={typeof content === 'string' || typeof content === 'number' ? String(content) : undefined}>
+    <span style={{ ...clipped, maxWidth }} title={typeof content === 'string' || typeof content === 'number' ? String(content) : undefined}>
       {content}
     </span>
   );
@@ -51,16 +60,20 @@ export function CrudTable({ columns, rows, loading, pagination, sort, onChange, 
   const { t } = useTranslation();
   // on a phone a right-fixed actions column would cover the whole narrow table: it scrolls with the rest there
   const wide = Grid.useBreakpoint().md !== false;
-  const antColumns: TableColumnsType<CrudRow> = columns.map((column) => ({
+  const phoneFirst = wide ? [] : columns.filter((c) => c.phoneRank !== undefined).sort((a, b) => a.phoneRank! - b.phoneRank!);
+  const ordered = phoneFirst.length > 0 ? [...phoneFirst, ...columns.filter((c) => !phoneFirst.includes(c))] : columns;
+  const antColumns: TableColumnsType<CrudRow> = ordered.map((column) => ({
     key: column.key,
     dataIndex: column.key,
     title: column.title,
-    render: (_value: unknown, row: CrudRow) => (column.ellipsis ? clip(column.render(row)) : column.render(row)),
+    render: (_value: unknown, row: CrudRow) =>
+      phoneFirst.includes(column) ? clip(column.render(row), PHONE_CLIPPED_WIDTH) : column.ellipsis ? clip(column.render(row)) : column.render(row),
+    onCell: column.term ? () => ({ className: 'crud-term' }) : undefined,
     sorter: column.sortable ? (column.compare ?? true) : false,
     sortOrder: column.sortable ? (sort?.field === column.key ? toAntOrder(sort.order) : null) : undefined,
     sortDirections: ['ascend', 'descend'],
     showSorterTooltip: false,
-    fixed: column.fixedRight && wide ? 'right' : undefined,
+    fixed: column.fixedRight && wide ? 'right' : column === phoneFirst[0] ? 'left' : undefined,
     width: column.width,
   }));
 
