@@ -1,11 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Limits, translate } from '@isps/contract';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), 'main.ts');
+const resetAdminScript = join(dirname(fileURLToPath(import.meta.url)), 'reset-admin.ts');
 const children: ChildProcess[] = [];
 
 /** Runs main.ts as `tsx` would, until it prints the marker or exits. */
@@ -35,7 +37,8 @@ afterAll(async () => {
   for (const child of children) await stop(child);
 });
 
-describe('main', () => {
+// each test starts whole servers, a few seconds each on a loaded machine
+describe('main', { timeout: 120_000 }, () => {
   it('exits non-zero naming a bad variable, without a stack trace', async () => {
     const run = await start({ PORT: 'eighty', LOGIN_CAPTCHA: 'sometimes' });
     expect(run.code).not.toBe(0);
@@ -81,6 +84,33 @@ describe('main', () => {
       // the replaced password is no longer kept
       expect(existsSync(join(dataDir, 'initial-admin-password'))).toBe(false);
       await stop(third.child);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('npm run reset-admin beside a running server lifts the lock of five wrong passwords: the new password works at once', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'isps-main-'));
+    try {
+      const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOGIN_CAPTCHA: 'off' };
+      const running = await start(env, /first login\.\n.*\n=+\n/);
+      const url = /Open:\s+(http:\/\/\S+)/.exec(running.stdout)?.[1] ?? '';
+      const signIn = (password: string) =>
+        fetch(`${url}api/sys/login`, { method: 'POST', headers: { 'content-type': 'application/json', lang: 'en-US' }, body: JSON.stringify({ username: 'admin', password }) }).then(
+          (r) => r.json() as Promise<{ success: boolean; message: string }>,
+        );
+      const answers: { success: boolean; message: string }[] = [];
+      for (let i = 0; i < Limits.loginFailureLimit; i += 1) answers.push(await signIn(`Wrong#${i}abc`));
+      expect(answers.at(-1)?.message).toBe(translate('en-US', 'login.locked', { minutes: Limits.loginLockMs / 60_000 }));
+
+      // the reset runs in a process of its own: the server's in-process cache is out of its reach
+      const reset = spawnSync(process.execPath, ['--import', 'tsx', resetAdminScript], { env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir }, encoding: 'utf8' });
+      expect(reset.status, reset.stderr).toBe(0);
+      const password = /Password:\s+(\S+)/.exec(reset.stdout)?.[1] ?? '';
+      expect(password).not.toBe('');
+      const signedIn = await signIn(password);
+      expect(signedIn.success, signedIn.message).toBe(true);
+      await stop(running.child);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

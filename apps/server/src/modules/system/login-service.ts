@@ -5,7 +5,7 @@ import type { Selectable } from 'kysely';
 import type { SysUser } from '../../db/schema.ts';
 import { writeLoginLog, type LogText } from '../../platform/audit-log.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
-import { failureLock } from '../../platform/failure-lock.ts';
+import { failureLock, secretEpoch } from '../../platform/failure-lock.ts';
 import { allDictOptions, dictReaderOf } from './dict-service.ts';
 import { UserStatus, findActiveUserById, findActiveUserByName, setCurrentOrgCode, toUserInfo, userDeparts, userTenants } from './user-service.ts';
 
@@ -45,8 +45,8 @@ async function checkCaptcha(app: FastifyInstance, body: LoginBody): Promise<void
 }
 
 /** Counts a failure for the name, existing or not, so locking reveals nothing about which names exist. */
-async function recordFailure(app: FastifyInstance, username: string): Promise<never> {
-  await passwordLock.recordFailure(app, username.toLowerCase());
+async function recordFailure(app: FastifyInstance, username: string, epoch: string | undefined): Promise<never> {
+  await passwordLock.recordFailure(app, username.toLowerCase(), epoch);
   refuse('login.wrongCredentials');
 }
 
@@ -60,11 +60,13 @@ declare module 'fastify' {
 export async function login(app: FastifyInstance, body: LoginBody, ip: string, lang: Language): Promise<PasswordLoginResult> {
   const started = performance.now();
   if (app.settings.loginCaptcha) await checkCaptcha(app, body);
-  await passwordLock.refuseIfLocked(app, body.username.toLowerCase());
-
   const user = await findActiveUserByName(app, body.username);
+  // a lock counted against an earlier password (reset since) no longer holds
+  const epoch = user ? secretEpoch(user.password) : undefined;
+  await passwordLock.refuseIfLocked(app, body.username.toLowerCase(), epoch);
+
   const passwordOk = user ? await app.hasher.verify(user.password, body.password) : await app.hasher.verifyNobody(body.password);
-  if (!user || !passwordOk) return recordFailure(app, body.username);
+  if (!user || !passwordOk) return recordFailure(app, body.username, epoch);
   await passwordLock.clear(app, body.username.toLowerCase());
   if (Number(user.status) !== UserStatus.normal) refuse('login.frozen');
   const challenge = app.secondFactorGate ? await app.secondFactorGate(user) : null;

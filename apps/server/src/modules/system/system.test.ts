@@ -188,6 +188,22 @@ describe.each(dialects)('system API on %s', (dialect) => {
       expect((await tryLogin(app, 'hanna', USER_PASSWORD)).envelope.success).toBe(true);
     });
 
+    it('a new password is not locked by the wrong guesses at the old one (a reset, here or from another process)', async () => {
+      const id = await createTestUser(app, 'kim');
+      for (let i = 0; i < Limits.loginFailureLimit; i += 1) await tryLogin(app, 'kim', `Wrong#${i}abc`);
+      expect((await tryLogin(app, 'kim', USER_PASSWORD, {}, 'en-US')).envelope.message).toBe(translate('en-US', 'login.locked', { minutes: 10 }));
+      // written straight to the database, as npm run reset-admin does beside a running server
+      const renewed = 'Renewed#2468';
+      await app.db.updateTable('sys_user').set({ password: await app.hasher.hash(renewed) }).where('id', '=', id).execute();
+      expect((await tryLogin(app, 'kim', renewed)).envelope.success).toBe(true);
+      // the new password is guarded afresh: five wrong guesses at it lock it again
+      const messages: string[] = [];
+      for (let i = 0; i < Limits.loginFailureLimit; i += 1) messages.push((await tryLogin(app, 'kim', `Wrong#${i}abc`, {}, 'en-US')).envelope.message);
+      expect(messages.slice(0, 4)).toEqual(Array(4).fill(translate('en-US', 'login.wrongCredentials')));
+      expect(messages[4]).toBe(translate('en-US', 'login.locked', { minutes: 10 }));
+      expect((await tryLogin(app, 'kim', renewed, {}, 'en-US')).envelope.message).toBe(translate('en-US', 'login.locked', { minutes: 10 }));
+    });
+
     it('reports no group and several groups through multi_depart', async () => {
       await createTestUser(app, 'ivan');
       expect((await tryLogin(app, 'ivan', USER_PASSWORD)).envelope.result.multi_depart).toBe(0);
