@@ -25,6 +25,7 @@ export const MENU_TITLE_KEYS = [
   'menu.device.alarm',
   'menu.device.cabinet',
   'menu.device.doorStatus',
+  'menu.device.accessEvent',
   'menu.device.emergency',
   'menu.storage',
   'menu.storage.cabinet',

@@ -507,6 +507,23 @@ export interface SysDeviceAccess extends Audited {
   version: string;
 }
 
+/** An opening, denial or door state a device reported (never a card number). */
+export interface SysAccessEvent extends Audited {
+  device_id: string;
+  /** bigint: PostgreSQL answers it as a string */
+  seq: number | string;
+  event_time: string;
+  kind: string;
+  /** 1 passed, 0 refused, null for a door state */
+  result: number | null;
+  people_id: string | null;
+  door_id: string | null;
+  door_no: number | null;
+  method: string | null;
+  detail: string | null;
+  tenant_id: string | null;
+}
+
 export interface SysDeviceEvent extends Audited {
   device_id: string;
   /** bigint: PostgreSQL answers it as a string */
@@ -668,6 +685,7 @@ export interface Database {
   sys_device_setting: SysDeviceSetting;
   sys_device_command: SysDeviceCommand;
   sys_device_access: SysDeviceAccess;
+  sys_access_event: SysAccessEvent;
   sys_device_event: SysDeviceEvent;
   sys_soft_update: SysSoftUpdate;
   sys_soft_update_push: SysSoftUpdatePush;

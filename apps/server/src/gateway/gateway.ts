@@ -16,6 +16,7 @@ import {
   type DeviceAck,
   type DeviceCommand,
   type DeviceEvent,
+  type DeviceEvent,
   type DeviceHello,
 } from '@isps/contract';
 import type { Kysely } from 'kysely';
@@ -110,6 +111,8 @@ export class DeviceGateway {
   private retrying = false;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly chains = new Map<string, Promise<void>>();
+  /** modules that read device events as they come (the access events), after the door states */
+  readonly eventListeners = new Set<(device: { id: string; tenantId: string | null }, events: readonly DeviceEvent[]) => Promise<void>>();
   private readonly observers: DeviceObserver[] = [];
   /** messages this server handled (tests count them across servers of one share group) */
   handled = 0;
@@ -435,6 +438,7 @@ export class DeviceGateway {
     const events = 'events' in message.data ? message.data.events : [message.data];
     this.events.add(device, events, this.now());
     await this.doors.apply(device, events);
+    for (const listener of this.eventListeners) await listener(device, events);
     await this.tellObservers((observer) => observer.events?.(device, events));
   }
 

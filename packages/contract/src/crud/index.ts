@@ -13,6 +13,7 @@ export * from './device-entities.ts';
 export * from './door-entities.ts';
 export * from './device-role-entities.ts';
 export * from './people-entities.ts';
+export * from './access-event-entities.ts';
 export * from './soft-update-entities.ts';
 export * from './registry.ts';
 export * from './issue-text.ts';

@@ -2,6 +2,7 @@ import type { Language } from '../http.ts';
 import { deviceLabels } from './device-entities.ts';
 import { deviceRoleLabels } from './device-role-entities.ts';
 import { peopleLabels } from './people-entities.ts';
+import { accessEventLabels } from './access-event-entities.ts';
 import { softUpdateLabels } from './soft-update-entities.ts';
 
 /** Texts of the entity label keys (titles, field labels, option labels) in the three languages; the console merges
@@ -231,6 +232,7 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   ...deviceLabels,
   ...deviceRoleLabels,
   ...peopleLabels,
+  ...accessEventLabels,
   ...softUpdateLabels,
 };
 

@@ -5,7 +5,8 @@ import { visitorEntities } from './visitor-entities.ts';
 import { doorEntities } from './door-entities.ts';
 import { deviceRoleEntity } from './device-role-entities.ts';
 import { peopleEntities } from './people-entities.ts';
+import { accessEventEntities } from './access-event-entities.ts';
 import { softUpdateEntities } from './soft-update-entities.ts';
 
 /** Every declared screen of the product, for the console's page registry and the declaration tests. */
-export const entityDeclarations: readonly EntityDeclaration[] = [...systemEntities, ...visitorEntities, ...deviceEntities, ...doorEntities, deviceRoleEntity, ...peopleEntities, ...softUpdateEntities];
+export const entityDeclarations: readonly EntityDeclaration[] = [...systemEntities, ...visitorEntities, ...deviceEntities, ...doorEntities, deviceRoleEntity, ...peopleEntities, ...accessEventEntities, ...softUpdateEntities];

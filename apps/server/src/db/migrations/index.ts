@@ -24,6 +24,7 @@ import { deviceRoleTables } from './1300-device-roles.ts';
 import { peopleTables } from './1320-people.ts';
 import { emergencyTables } from './1340-emergency.ts';
 import { accessSyncTables } from './1380-access-sync.ts';
+import { accessEventTables } from './1385-access-events.ts';
 import { softUpdateTables } from './1360-soft-update.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '1320-people': peopleTables,
   '1340-emergency': emergencyTables,
   '1380-access-sync': accessSyncTables,
+  '1385-access-events': accessEventTables,
   '1360-soft-update': softUpdateTables,
 };
 

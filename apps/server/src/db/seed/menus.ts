@@ -53,6 +53,7 @@ export const menuDefinition: readonly AreaDefinition[] = [
       { key: 'alarm', actions: ['list', 'delete', 'export', 'handle'], visible: true },
       { key: 'cabinet', actions: [...CRUD, 'allocate'] },
       { key: 'doorStatus', actions: VIEW, visible: true },
+      { key: 'accessEvent', actions: ['list', 'export'], visible: true },
       { key: 'emergency', actions: ['view', 'edit', 'end'], visible: true },
     ],
   },

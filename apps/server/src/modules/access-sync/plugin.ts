@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { recordAccessEvents } from './access-events.ts';
 import { AccessSync, type AccessSyncOptions } from './service.ts';
 
 declare module 'fastify' {
@@ -7,11 +8,16 @@ declare module 'fastify' {
   }
 }
 
-/** The access synchronisation, started with the app (after the device gateway) and drained before it closes. */
+/**
+ * The access synchronisation, started with the app (after the device gateway) and drained before it closes, and the
+ * access events the gateway receives.
+ */
 export const accessSyncPlugin = fp<AccessSyncOptions>(
   async (app, options) => {
     const sync = new AccessSync({ db: app.db, gateway: app.deviceGateway, realtime: app.realtime, clock: app.clock, log: app.log }, options);
     app.decorate('accessSync', sync);
+    // openings, denials and door states are kept as access events (the gateway logs a failure and goes on)
+    app.deviceGateway.eventListeners.add((device, events) => recordAccessEvents(app.db, app.dialect, device, events));
     app.addHook('onReady', async () => sync.start());
     app.addHook('preClose', async () => sync.stop());
   },

@@ -1,12 +1,14 @@
-import { accessResyncBody, AccessSyncPath, AccessSyncPerm } from '@isps/contract';
+import { accessEventEntity, accessResyncBody, AccessSyncPath, AccessSyncPerm } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf } from '../../platform/access.ts';
+import { registerEntity } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 
 const tags = ['device'];
 
-/** A compare-and-align of one device on demand (the device list's sync button). */
+/** A compare-and-align of one device on demand (the device list's sync button), and the access events (list, export). */
 export const accessSyncRoutes: FastifyPluginAsyncZod = async (app) => {
+  registerEntity(app, accessEventEntity);
   app.post(
     AccessSyncPath.resync,
     { schema: { tags, summary: 'Align the people a device holds with its access list', body: accessResyncBody }, config: { permission: AccessSyncPerm.resync } },

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { ACCESS_EVENT_KINDS, AccessResult, type DeviceEvent } from '@isps/contract';
+import type { Kysely } from 'kysely';
+import type { DatabaseDialect } from '../../config.ts';
+import type { Database } from '../../db/schema.ts';
+
+const KINDS = new Set<string>(ACCESS_EVENT_KINDS);
+const text = (value: unknown, max: number) => (typeof value === 'string' && value !== '' ? value.slice(0, max) : null);
+
+/**
+ * Stores the access events among a device's events (openings, denials, door states), each (device, seq) once. A
+ * device names the person by id, or by the card it read: the card is turned into its holder and never stored.
+ */
+export async function recordAccessEvents(db: Kysely<Database>, dialect: DatabaseDialect, device: { id: string; tenantId: string | null }, events: readonly DeviceEvent[]): Promise<void> {
+  const relevant = events.filter((e) => KINDS.has(e.kind));
+  if (relevant.length === 0) return;
+  const doors = new Map((await db.selectFrom('sys_door').select(['id', 'door_no']).where('device_id', '=', device.id).execute()).map((d) => [Number(d.door_no), d.id]));
+  const cards = [...new Set(relevant.map((e) => e.data.cardNo).filter((c): c is string => typeof c === 'string' && c !== '' && c.length <= 32))];
+  const holders = new Map<string, string>();
+  if (cards.length > 0) {
+    let query = db.selectFrom('sys_people').select(['id', 'card_no']).where('card_no', 'in', cards).where('del_flag', '=', 0);
+    query = device.tenantId === null ? query.where('tenant_id', 'is', null) : query.where('tenant_id', '=', device.tenantId);
+    for (const p of await query.execute()) if (p.card_no) holders.set(p.card_no, p.id);
+  }
+  const now = new Date().toISOString();
+  const rows = relevant.map((e) => {
+    const door = typeof e.data.door === 'number' && Number.isInteger(e.data.door) ? e.data.door : null;
+    const peopleId = text(e.data.peopleId, 36) ?? (typeof e.data.cardNo === 'string' ? (holders.get(e.data.cardNo) ?? null) : null);
+    return {
+      id: randomUUID(),
+      create_by: 'device',
+      create_time: now,
+      update_by: null,
+      update_time: null,
+      device_id: device.id,
+      seq: e.seq,
+      event_time: new Date(e.time).toISOString(),
+      kind: e.kind,
+      result: e.kind === 'opening' ? AccessResult.passed : e.kind === 'denial' ? AccessResult.refused : null,
+      people_id: peopleId,
+      door_id: door === null ? null : (doors.get(door) ?? null),
+      door_no: door,
+      method: text(e.data.method, 16),
+      detail: e.kind === 'doorState' ? text(e.data.state, 32) : e.kind === 'denial' ? text(e.data.reason, 32) : null,
+      tenant_id: device.tenantId,
+    };
+  });
+  for (let i = 0; i < rows.length; i += 500) {
+    const insert = db.insertInto('sys_access_event').values(rows.slice(i, i + 500));
+    if (dialect === 'mysql') await insert.ignore().execute();
+    else await insert.onConflict((oc) => oc.columns(['device_id', 'seq']).doNothing()).execute();
+  }
+}

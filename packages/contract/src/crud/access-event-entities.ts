@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { idSchema } from '../ids.ts';
+import type { EntityDeclaration } from './declaration.ts';
+import { field } from './fields.ts';
+
+/** What an access event is: a person let through, a person refused, or a door changing state. */
+export const ACCESS_EVENT_KINDS = ['opening', 'denial', 'doorState'] as const;
+export type AccessEventKind = (typeof ACCESS_EVENT_KINDS)[number];
+
+/** 1 passed, 0 refused (door states have none). */
+export const AccessResult = { passed: 1, refused: 0 } as const;
+
+/**
+ * Access events (openings, denials and door states the devices report), stored by the gateway as they come: listed with
+ * filters by person, door, device, time and result, and exported. Card numbers are never stored here: a device's
+ * card is turned into the person it belongs to.
+ */
+export const accessEventEntity: EntityDeclaration = {
+  name: 'accessEvent',
+  title: 'accessEvent.title',
+  basePath: '/sysAccessEvent',
+  permissionPrefix: 'device:accessEvent',
+  component: 'device/accessEvent',
+  table: 'sys_access_event',
+  labelField: 'eventTime',
+  fields: {
+    eventTime: field.datetime('accessEvent.field.eventTime', { readOnly: true }),
+    kind: {
+      label: 'accessEvent.field.kind',
+      kind: 'string',
+      schema: z.enum(ACCESS_EVENT_KINDS),
+      widget: { kind: 'options', options: ACCESS_EVENT_KINDS.map((k) => ({ value: k, label: `accessEvent.kind.${k}` })) },
+      readOnly: true,
+    },
+    result: {
+      label: 'accessEvent.field.result',
+      kind: 'integer',
+      schema: z.number().int().min(0).max(1),
+      widget: { kind: 'options', options: [{ value: '1', label: 'accessEvent.result.passed' }, { value: '0', label: 'accessEvent.result.refused' }] },
+      readOnly: true,
+    },
+    peopleId: { label: 'accessEvent.field.peopleId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'people', labelField: 'name' }, readOnly: true },
+    doorId: { label: 'accessEvent.field.doorId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'door', labelField: 'doorName' }, readOnly: true },
+    deviceId: { label: 'accessEvent.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' }, readOnly: true },
+    doorNo: field.integer('accessEvent.field.doorNo', 0, 64, { readOnly: true }),
+    method: field.text('accessEvent.field.method', 16, { readOnly: true }),
+    detail: field.text('accessEvent.field.detail', 32, { readOnly: true }),
+  },
+  columns: ['eventTime', 'kind', 'result', 'peopleId', 'doorId', 'deviceId', 'method', 'detail'],
+  search: { peopleId: 'exact', doorId: 'exact', deviceId: 'exact', kind: 'exact', result: 'exact', eventTime: 'range' },
+  sortable: ['eventTime', 'kind', 'result', 'createTime'],
+  defaultSort: { field: 'eventTime', order: 'desc' },
+  actions: ['list', 'export'],
+  tenantScoped: true,
+};
+
+export const accessEventEntities: readonly EntityDeclaration[] = [accessEventEntity];
+
+/** Texts of the access event screen, merged into `entityLabels`. */
+export const accessEventLabels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]> = {
+  'accessEvent.title': ['Access events', '通行记录', '入退室記録'],
+  'accessEvent.field.eventTime': ['Time', '时间', '日時'],
+  'accessEvent.field.kind': ['Event', '事件', 'イベント'],
+  'accessEvent.field.result': ['Result', '结果', '結果'],
+  'accessEvent.field.peopleId': ['Person', '人员', '人員'],
+  'accessEvent.field.doorId': ['Door', '门', 'ドア'],
+  'accessEvent.field.deviceId': ['Device', '设备', 'デバイス'],
+  'accessEvent.field.doorNo': ['Door number', '门号', 'ドア番号'],
+  'accessEvent.field.method': ['Method', '方式', '方式'],
+  'accessEvent.field.detail': ['Detail', '详情', '詳細'],
+  'accessEvent.kind.opening': ['Opening', '开门', '開錠'],
+  'accessEvent.kind.denial': ['Denied', '拒绝通行', '通行拒否'],
+  'accessEvent.kind.doorState': ['Door state', '门状态', 'ドア状態'],
+  'accessEvent.result.passed': ['Passed', '通过', '通過'],
+  'accessEvent.result.refused': ['Refused', '拒绝', '拒否'],
+};
