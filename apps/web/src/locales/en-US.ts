@@ -270,6 +270,7 @@ export const enUS = {
   'crud.checkRules.summary': '{{local}} local, {{global}} global',
   'system.dict.items': 'Items',
   'system.dict.itemsTitle': 'Items of {{name}}',
+  'system.dict.itemsOfEvery': 'Items of every dictionary',
   'system.dict.refreshCache': 'Refresh cache',
   'system.fillRule.execute': 'Generate a value',
   'system.fillRule.result': 'Generated value',

@@ -270,6 +270,7 @@ export const jaJP: Record<MessageKey, string> = {
   'crud.checkRules.summary': 'ローカル {{local}} 件、グローバル {{global}} 件',
   'system.dict.items': '項目',
   'system.dict.itemsTitle': '{{name}} の項目',
+  'system.dict.itemsOfEvery': 'すべての辞書の項目',
   'system.dict.refreshCache': 'キャッシュ更新',
   'system.fillRule.execute': '値を生成',
   'system.fillRule.result': '生成された値',

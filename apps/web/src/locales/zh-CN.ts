@@ -270,6 +270,7 @@ export const zhCN: Record<MessageKey, string> = {
   'crud.checkRules.summary': '局部 {{local}} 条，全局 {{global}} 条',
   'system.dict.items': '字典配置',
   'system.dict.itemsTitle': '字典项：{{name}}',
+  'system.dict.itemsOfEvery': '全部字典的字典项',
   'system.dict.refreshCache': '刷新缓存',
   'system.fillRule.execute': '生成值',
   'system.fillRule.result': '生成的值',

@@ -3,7 +3,7 @@ import { App, Button, Modal, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Authorized } from '../../shared/permission/index.ts';
-import { CrudScreen, type CrudExtension, type CrudExtensionProps, type CrudRow } from '../../shared/crud/index.ts';
+import { CrudScreen, useEntityLabels, type CrudExtension, type CrudExtensionProps, type CrudRow } from '../../shared/crud/index.ts';
 import { useExecuteFillRule } from './api/execute-fill-rule.ts';
 import { useRefreshDictCache } from './api/refresh-dict-cache.ts';
 import { useTestDataSourceConnection } from './api/test-data-source-connection.ts';
@@ -32,6 +32,16 @@ function DictItemsAction({ row }: RowProps) {
       )}
     />
   );
+}
+
+/** The items screen names its dictionary: the one it is opened on or searched by, else every dictionary. */
+function DictItemsTitle({ conditions }: CrudExtensionProps & { conditions: Readonly<Record<string, unknown>> }) {
+  const { t } = useTranslation();
+  const dictId = typeof conditions.dictId === 'string' && conditions.dictId !== '' ? conditions.dictId : null;
+  const [name] = useEntityLabels('dict', 'dictName', dictId);
+  if (!dictId) return <>{t('system.dict.itemsOfEvery')}</>;
+  // while the name loads, the screen's own title
+  return <>{name ? t('system.dict.itemsTitle', { name }) : t(dictItemEntity.title)}</>;
 }
 
 function RefreshDictCache({ entity }: CrudExtensionProps) {
@@ -170,6 +180,7 @@ function GroupActions({ entity, row }: RowProps) {
 /** Behaviour the system screens add beside their declarations, by entity name. */
 export const systemExtensions: Readonly<Record<string, CrudExtension>> = {
   dict: { RowActions: DictItemsAction, Toolbar: RefreshDictCache },
+  dictItem: { Title: DictItemsTitle },
   dataSource: { RowActions: TestConnectionAction },
   fillRule: { RowActions: ExecuteFillRuleAction },
   role: { RowActions: RoleActions },

@@ -42,6 +42,8 @@ export interface CrudExtension {
   batch?: boolean;
   /** actions after a row's edit / details / delete */
   RowActions?: ComponentType<CrudExtensionProps & { row: CrudRow }>;
+  /** the list card's title, told what the list holds: the search's conditions and the fixed values */
+  Title?: ComponentType<CrudExtensionProps & { conditions: Readonly<Record<string, unknown>> }>;
 }
 
 export interface CrudScreenProps {
@@ -177,6 +179,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
     term: Boolean(entity.fields[name]?.dict) || entity.fields[name]?.widget.kind === 'options' || entity.fields[name]?.widget.kind === 'switch',
   }));
   const RowActions = extension?.RowActions;
+  const Title = extension?.Title;
   columns.push({
     key: '__actions',
     title: t('crud.actions'),
@@ -329,7 +332,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
     <Authorized code={permissionCode(entity, 'list')} fallback={<Result status="403" title={t('request.accessDenied')} />}>
       <Flex vertical gap={16}>
         {searchBar ? <Card variant="borderless">{searchBar}</Card> : null}
-        <Card variant="borderless" title={t(entity.title)}>
+        <Card variant="borderless" title={Title ? <Title entity={entity} refresh={refresh} conditions={{ ...state.filters, ...fixed }} /> : t(entity.title)}>
           {toolbar}
           {table}
         </Card>

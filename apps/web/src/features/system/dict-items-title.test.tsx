@@ -1,0 +1,79 @@
+import { LANGUAGES, dictItemEntity, entityPermissionCodes, type AuthItem } from '@isps/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setFeedback } from '../../shared/api/index.ts';
+import { CrudScreen } from '../../shared/crud/index.ts';
+import { i18n } from '../../shared/i18n/index.ts';
+import { useSession } from '../../shared/session/index.ts';
+import { renderInConsole } from '../../test-providers.tsx';
+import { SystemEntityScreen } from './entity-screen.tsx';
+import { extensionOf } from './extensions.tsx';
+
+const userInfo = { id: '1', username: 'admin', realname: 'Admin', nickname: null, orgCode: null, avatar: null, birthday: null, phone: null, email: null, sex: null, workNo: null, status: 1, mustChangePassword: false };
+const ok = (result: unknown) => ({ success: true, message: '', code: 200, result, timestamp: 1 });
+const t = (key: string, params?: Record<string, unknown>) => i18n.t(key, params);
+
+// the dictionary names as the server answers them in the reader's language
+const dictNames: Record<string, string> = { 'zh-CN': '性别', 'en-US': 'Gender', 'ja-JP': '性別' };
+const item = { id: 'i1', dictId: 'd-sex', itemText: 'Male', itemValue: '1', description: null, sortOrder: 1, status: 1, status_dictText: 'Valid' };
+
+beforeEach(() => {
+  localStorage.clear();
+  useSession.getState().signIn('tok', userInfo);
+  const auth: AuthItem[] = entityPermissionCodes(dictItemEntity).map((action) => ({ action, describe: action, type: '1' }));
+  useSession.getState().setPermissions([], auth, []);
+  setFeedback({ notify: vi.fn(), modal: vi.fn() });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string) => {
+      const url = new URL(input, 'http://console.test');
+      if (url.pathname.endsWith('/sys/dictItem/list')) return Response.json(ok({ records: [item], total: 1, size: 10, current: 1, pages: 1 }));
+      if (url.pathname.endsWith('/sys/dict/list')) {
+        const records = [
+          { id: 'd-sex', dictName: dictNames[i18n.language] ?? 'Gender', dictCode: 'sex' },
+          { id: 'd-status', dictName: 'Status', dictCode: 'valid_status' },
+        ];
+        return Response.json(ok({ records, total: 2, size: 1000, current: 1, pages: 1 }));
+      }
+      if (url.pathname.includes('/sys/dict/getDictItems/')) return Response.json(ok([{ value: '1', text: 'Valid', label: 'Valid', title: 'Valid' }]));
+      return Response.json({ success: false, message: 'unexpected', code: 404, result: null, timestamp: 1 }, { status: 404 });
+    }),
+  );
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+/** The title of the list's card (the search form has its own card, without a title). */
+const cardTitle = () => document.querySelector<HTMLElement>('.ant-card-head-title')?.textContent ?? '';
+
+describe('the dictionary items screen names its dictionary', { timeout: 60_000 }, () => {
+  it.each(LANGUAGES)('opened from the menu: items of every dictionary, then of the dictionary searched by (%s)', async (lang) => {
+    await i18n.changeLanguage(lang);
+    renderInConsole(<SystemEntityScreen entity={dictItemEntity} />);
+    await screen.findByText('Male');
+    expect(cardTitle()).toBe(t('system.dict.itemsOfEvery'));
+
+    const search = screen.getByRole('search');
+    const dictionary = within(search).getByRole('combobox', { name: t(dictItemEntity.fields.dictId?.label ?? '') });
+    fireEvent.mouseDown(dictionary);
+    const option = await waitFor(() => {
+      const found = [...document.querySelectorAll<HTMLElement>('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')].filter((o) => o.textContent === dictNames[lang]);
+      expect(found).toHaveLength(1);
+      return found[0]!;
+    });
+    fireEvent.click(option);
+    fireEvent.click(within(search).getByText(t('crud.search')).closest('button')!);
+    await waitFor(() => expect(cardTitle()).toBe(t('system.dict.itemsTitle', { name: dictNames[lang] })));
+
+    // reset: every dictionary again
+    fireEvent.click(within(search).getByText(t('crud.reset')).closest('button')!);
+    await waitFor(() => expect(cardTitle()).toBe(t('system.dict.itemsOfEvery')));
+  });
+
+  it('fixed to one dictionary, as a page of its own: Items of Gender', async () => {
+    await i18n.changeLanguage('en-US');
+    renderInConsole(<CrudScreen entity={dictItemEntity} extension={extensionOf(dictItemEntity)} fixed={{ dictId: 'd-sex' }} />);
+    await screen.findByText('Male');
+    await waitFor(() => expect(cardTitle()).toBe('Items of Gender'));
+  });
+});
