@@ -178,7 +178,7 @@ export const alarmEntity: EntityDeclaration = {
   actions: ['list', 'delete', 'export'],
   extraActions: ['handle'],
   rowCommands: [
-    { name: 'acknowledge', label: 'alarm.acknowledge', permission: 'handle', method: 'PUT', path: AlarmPath.acknowledge, refusalAsWarning: true },
+    { name: 'acknowledge', label: 'alarm.acknowledge', permission: 'handle', method: 'PUT', path: AlarmPath.acknowledge, confirm: 'alarm.acknowledgeConfirm', refusalAsWarning: true },
     { name: 'close', label: 'alarm.close', permission: 'handle', method: 'PUT', path: AlarmPath.close, confirm: 'alarm.closeConfirm', refusalAsWarning: true },
   ],
 };
@@ -186,7 +186,7 @@ export const alarmEntity: EntityDeclaration = {
 export const softUpdateEntities: readonly EntityDeclaration[] = [softUpdateEntity, deviceRunLogEntity, alarmEntity];
 
 export const softUpdateLabels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]> = {
-  'softUpdate.title': ['Soft update', '软件升级', 'ソフトウェア更新'],
+  'softUpdate.title': ['Software updates', '软件更新', 'ソフトウェア更新'],
   'softUpdate.field.version': ['Version', '版本号', 'バージョン'],
   'softUpdate.field.deviceModel': ['Device model', '设备型号', 'デバイス型番'],
   'softUpdate.field.apkFile': ['Software package', '软件包', 'ソフトウェアパッケージ'],
@@ -198,7 +198,7 @@ export const softUpdateLabels: Record<string, readonly [enUS: string, zhCN: stri
   'softUpdate.state.running': ['Updating', '升级中', '更新中'],
   'softUpdate.state.ok': ['Updated', '升级成功', '更新完了'],
   'softUpdate.state.failed': ['Failed', '升级失败', '更新失敗'],
-  'deviceRunLog.title': ['Device run logs', '设备运行日志', 'デバイス稼働ログ'],
+  'deviceRunLog.title': ['Device logs', '设备运行日志', 'デバイスログ'],
   'deviceRunLog.field.deviceId': ['Device', '设备', 'デバイス'],
   'deviceRunLog.field.errorType': ['Error type', '错误类型', 'エラー種別'],
   'deviceRunLog.field.content': ['Content', '内容', '内容'],
@@ -224,5 +224,6 @@ export const softUpdateLabels: Record<string, readonly [enUS: string, zhCN: stri
   'alarm.level.H': ['Urgent', '紧急', '緊急'],
   'alarm.acknowledge': ['Acknowledge', '确认', '確認'],
   'alarm.close': ['Close', '关闭', 'クローズ'],
+  'alarm.acknowledgeConfirm': ['Acknowledge alarm {{name}}?', '确认报警 {{name}}？', 'アラーム {{name}} を確認済みにしますか？'],
   'alarm.closeConfirm': ['Close alarm {{name}}?', '关闭报警 {{name}}？', 'アラーム {{name}} をクローズしますか？'],
 };

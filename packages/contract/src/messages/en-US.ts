@@ -251,7 +251,7 @@ export const enUS = {
   'door.deviceMissing': "The door's device does not exist",
   'door.commandNotFound': 'No such command',
   'softUpdate.notPackage': "{{name}} is not a software package: only an APK or a tar archive (.tar, .tar.gz, .tgz) can be uploaded",
-  'softUpdate.pushed': "The update is sent to {{count}} devices",
+  'softUpdate.pushed': "Update sent to devices: {{count}}",
   'duplicate.softUpdateVersion': "This version of this device model already exists!",
   'alarm.wrongState': "The alarm has already been handled",
   'alarm.acknowledged': "The alarm is acknowledged",

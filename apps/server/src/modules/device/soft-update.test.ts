@@ -136,7 +136,7 @@ describe.each(dialects)('soft update, run logs and alarms on %s', (dialect) => {
     const { fleet, deviceIds } = await fleetOf(20, { softUpdateFailRate: 0.3 });
     const socket = await openSocket(wsBase(t), adminId, admin);
     const pushed = await injectAs<SoftUpdatePushRow[]>(t.app, admin, { method: 'POST', url: api(t.app, SoftUpdatePath.push), payload: { id: updateId, deviceIds: [...deviceIds.values()] }, headers: { lang: 'en-US' } });
-    expect(pushed.envelope).toMatchObject({ success: true, message: 'The update is sent to 20 devices' });
+    expect(pushed.envelope).toMatchObject({ success: true, message: 'Update sent to devices: 20' });
     expect(pushed.envelope.result.map((p) => p.state)).toEqual(Array(20).fill(SoftUpdateState.queued));
 
     const pushes = () => injectAs<SoftUpdatePushRow[]>(t.app, admin, { method: 'GET', url: `${api(t.app, SoftUpdatePath.pushes)}?id=${updateId}` });

@@ -3,6 +3,7 @@ import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CrudScreen, type CrudExtension } from '../../shared/crud/index.ts';
 import { useCaptureDevices } from './api/capture-devices.ts';
+import { softUpdateExtension } from './soft-update/soft-update-actions.tsx';
 
 /** The current capture device, beside the toolbar (it changes with the row command "set as capture device"). */
 function CaptureDeviceTag() {
@@ -16,9 +17,9 @@ function CaptureDeviceTag() {
   );
 }
 
-const extensions: Record<string, CrudExtension> = { device: { Toolbar: CaptureDeviceTag } };
+const extensions: Record<string, CrudExtension> = { device: { Toolbar: CaptureDeviceTag }, softUpdate: softUpdateExtension };
 
-/** The device area's declared screens: the generic screen plus the device list's capture device. */
+/** The device area's declared screens: the generic screen plus the device list's capture device and the soft update's upload and push. */
 export function DeviceEntityScreen({ entity }: { entity: EntityDeclaration }) {
   return <CrudScreen key={entity.name} entity={entity} extension={extensions[entity.name]} />;
 }
