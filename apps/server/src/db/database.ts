@@ -15,8 +15,6 @@ import {
   type SqliteDatabase,
   type TransactionSettings,
 } from 'kysely';
-import { createPool } from 'mysql2';
-import pg from 'pg';
 import type { DatabaseDialect } from '../config.ts';
 import type { Database } from './schema.ts';
 
@@ -167,22 +165,26 @@ function postgresDialect(url: string): Dialect {
   const schema = parsed.searchParams.get('schema');
   parsed.searchParams.delete('schema');
   if (schema && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(schema)) throw new Error('DATABASE_URL schema must be an identifier');
-  const pool = new pg.Pool({
-    connectionString: parsed.toString(),
-    max: 10,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
+  // the driver loads only when PostgreSQL is configured, at the first connection
+  const pool = async () =>
+    new (await import('pg')).default.Pool({
+      connectionString: parsed.toString(),
+      max: 10,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
   return new PostgresDialect({ pool });
 }
 
 function mysqlDialect(url: string): Dialect {
   const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
-  const pool = createPool({
-    uri: parsed.toString(),
-    connectionLimit: 10,
-    charset: 'utf8mb4',
-    timezone: 'Z',
-  });
+  // the driver loads only when MySQL or MariaDB is configured, at the first connection
+  const pool = async () =>
+    (await import('mysql2')).createPool({
+      uri: parsed.toString(),
+      connectionLimit: 10,
+      charset: 'utf8mb4',
+      timezone: 'Z',
+    });
   return new MysqlDialect({ pool });
 }
 

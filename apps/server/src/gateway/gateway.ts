@@ -20,7 +20,7 @@ import {
   type DeviceHello,
 } from '@isps/contract';
 import type { Kysely } from 'kysely';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import type { DatabaseDialect } from '../config.ts';
 import type { Database, SysDeviceCommand } from '../db/schema.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -133,6 +133,8 @@ export class DeviceGateway {
   }
 
   async start(connection: BrokerConnection): Promise<void> {
+    // mqtt.js loads only when a broker is used
+    const mqtt = (await import('mqtt')).default;
     const client = mqtt.connect(connection.url, {
       clientId: `isps-gateway-${randomUUID()}`,
       username: connection.username,

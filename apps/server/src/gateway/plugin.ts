@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { EmbeddedBroker, GATEWAY_USERNAME } from './broker.ts';
+import type { EmbeddedBroker } from './broker.ts';
 import { DeviceGateway, type GatewayOptions } from './gateway.ts';
 
 declare module 'fastify' {
@@ -27,6 +27,8 @@ export const gatewayPlugin = fp<GatewayOptions>(
         return;
       }
       if (mqttPort === 0) return;
+      // the broker (aedes) loads only when it listens
+      const { EmbeddedBroker, GATEWAY_USERNAME } = await import('./broker.ts');
       broker = new EmbeddedBroker({ db: app.db, port: mqttPort, host, topicRoot: options.topicRoot, log: app.log });
       const port = await broker.listen();
       app.log.info({ port }, 'embedded MQTT broker listening');

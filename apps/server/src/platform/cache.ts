@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Clock } from './clock.ts';
 
 /** Short-lived shared values: captcha codes, login failure counters, lock flags. */
@@ -93,6 +93,8 @@ export class RedisCache implements Cache {
 }
 
 export async function connectRedis(url: string): Promise<Redis> {
+  // the client loads only when REDIS_URL is set
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 3000 });
   await redis.connect();
   return redis;

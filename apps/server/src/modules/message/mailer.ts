@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { Config } from '../../config.ts';
 
 export interface Mail {
@@ -12,6 +11,7 @@ export interface Mail {
 export async function sendMail(smtp: Config['smtp'], mail: Mail): Promise<void> {
   if (!smtp.url) throw new Error('SMTP is not configured');
   // short timeouts: a test-send waits for the answer, and a dead server must fail the send, not hang the request
+  const nodemailer = (await import('nodemailer')).default;
   const transport = nodemailer.createTransport({ url: smtp.url, connectionTimeout: 5000, greetingTimeout: 5000, socketTimeout: 10_000 });
   try {
     await transport.sendMail({ from: smtp.from, ...mail });

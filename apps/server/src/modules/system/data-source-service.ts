@@ -1,5 +1,3 @@
-import { createConnection } from 'mysql2/promise';
-import pg from 'pg';
 import { withDeadline } from '../../platform/outbound.ts';
 
 export interface ConnectionSettings {
@@ -46,12 +44,15 @@ export async function testDataSourceConnection(settings: ConnectionSettings, tim
   try {
     await withDeadline(timeoutMs, async () => {
       if (postgres) {
+        // the drivers load at the first test of a data source of their kind
+        const pg = (await import('pg')).default;
         const client = new pg.Client({ ...target, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
         client.on('error', () => undefined);
         close = () => client.end().catch(() => undefined);
         await client.connect();
         await client.query('select 1');
       } else {
+        const { createConnection } = await import('mysql2/promise');
         const pending = createConnection({ ...target, connectTimeout: timeoutMs });
         close = async () => {
           const connection = await pending.catch(() => null);

@@ -1,4 +1,3 @@
-import svgCaptcha from 'svg-captcha';
 import { Limits, LogOperateType, isStrongPassword, type Language, type LoginBody, type LoginResult, type PasswordLoginResult, type SecondFactorChallenge, type UpdatePasswordBody } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
@@ -21,6 +20,8 @@ interface StoredCaptcha {
 export async function issueCaptcha(app: FastifyInstance, checkKey: string): Promise<string> {
   let image: { data: string; text: string };
   try {
+    // the captcha library (and its font) loads at the first captcha, not at start
+    const svgCaptcha = (await import('svg-captcha')).default;
     image = svgCaptcha.create({ size: 4, noise: 2, ignoreChars: '0oO1ilI', color: true, background: '#f0f2f5' });
   } catch {
     throw new AppError('refused', 'login.captchaError');

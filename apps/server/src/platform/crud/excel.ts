@@ -1,5 +1,5 @@
 import { LANGUAGES, entityLabel, formFieldsOf, type DictOption, type EntityDeclaration, type Language } from '@isps/contract';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { PassThrough, Readable } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
 import { AppError, refuse } from '../envelope.ts';
@@ -8,6 +8,11 @@ const MAX_IMPORT_ROWS = 5000;
 /** what all parts of an imported workbook may unpack to: ample for MAX_IMPORT_ROWS rows, nothing like a zip bomb */
 export const MAX_IMPORT_INFLATED_BYTES = 32 * 1024 * 1024;
 const MAX_ZIP_ENTRIES = 1000;
+
+/** exceljs is large: it loads at the first export or import, not at start. */
+async function excel(): Promise<typeof ExcelJS> {
+  return (await import('exceljs')).default;
+}
 
 /** Columns of a spreadsheet: the list columns, then the other form fields (so an export imports back whole). */
 function sheetFields(entity: EntityDeclaration): string[] {
@@ -31,7 +36,7 @@ function optionsOf(entity: EntityDeclaration, name: string) {
  * dictionary fields show their text. Other requests are served between pages. Answers the number of rows.
  */
 export async function streamWorkbook(entity: EntityDeclaration, pages: AsyncIterable<Record<string, unknown>[]>, lang: Language, out: PassThrough): Promise<number> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+  const workbook = new (await excel()).stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet(entityLabel(lang, entity.title).slice(0, 31));
   const fields = sheetFields(entity);
   sheet.columns = fields.map((name) => ({ header: entityLabel(lang, labelKey(entity, name)), key: name, width: 20 }));
@@ -203,7 +208,7 @@ export async function readWorkbook(
     byHeader.set(name.toLowerCase(), name);
     for (const lang of LANGUAGES) byHeader.set(entityLabel(lang, labelKey(entity, name)).toLowerCase(), name);
   }
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buffer]), { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
+  const reader = new (await excel()).stream.xlsx.WorkbookReader(Readable.from([buffer]), { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
   const rows: Array<{ row: number; values: Record<string, unknown> }> = [];
   let sheetSeen = false;
   try {
