@@ -1,9 +1,9 @@
-import { seededDictionaries } from '@isps/contract';
+import { seededDictionaries, translate } from '@isps/contract';
 import { SIM_KINDS, provisionDevices, startFleet, type Fleet, type SimKind } from '../tools/device-sim/src/index.ts';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text, type UiLanguage } from './catalogues.ts';
-import { label, rows, signIn } from './crud-page.ts';
+import { dialog, label, rows, signIn } from './crud-page.ts';
 import { adminSessionOn, freePort, launchBrowser, newContext, screenshot, startServer, viewports, type AdminSession } from './harness.ts';
 
 // One server with its embedded broker and one simulated fleet, shared by the file's tests.
@@ -187,4 +187,108 @@ describe('device list follows the devices live', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewports.mobile.width);
     await screenshot(page, `device-live-${lang}-375`);
   });
+});
+
+const SOFT_UPDATE = '/device/softUpdate';
+const UPDATED_DEVICES = 20;
+
+/** A tar archive holding one file, as `tar` writes it (ustar header, the content in 512-byte blocks, two empty blocks). */
+function tarOf(name: string, content: string): Buffer {
+  const header = Buffer.alloc(512);
+  const data = Buffer.from(content);
+  const octal = (value: number, width: number) => `${value.toString(8).padStart(width - 1, '0')}\0`;
+  header.write(name, 0);
+  header.write(octal(0o644, 8), 100);
+  header.write(octal(0, 8), 108);
+  header.write(octal(0, 8), 116);
+  header.write(octal(data.length, 12), 124);
+  header.write(octal(Math.floor(Date.now() / 1000), 12), 136);
+  header.write('        ', 148);
+  header.write('0', 156);
+  header.write('ustar\0', 257);
+  header.write('00', 263);
+  const sum = header.reduce((total, byte) => total + byte, 0);
+  header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+  const padded = Buffer.alloc(Math.ceil(data.length / 512) * 512);
+  data.copy(padded);
+  return Buffer.concat([header, padded, Buffer.alloc(1024)]);
+}
+
+/** Switches the console's language with the header's menu (the page reloads in it). */
+async function switchLanguage(page: Page, lang: UiLanguage): Promise<void> {
+  const current = (await page.evaluate(() => JSON.parse(localStorage.getItem('pro__lang') ?? '{}') as { value?: string })).value as UiLanguage;
+  if (current === lang) return;
+  await page.getByRole('button', { name: text(current, 'language.switch') }).click();
+  await page.getByRole('menuitem', { name: text(lang, `language.${lang}` as const) }).click();
+  await page.getByText(label('softUpdate.title', lang), { exact: true }).first().waitFor();
+}
+
+/** The progress view's rows: one per device, its state in `data-state`. */
+const pushRows = (page: Page) => page.locator('.ant-drawer-open tr[data-state]');
+const endedRows = (page: Page) => page.locator('.ant-drawer-open tr[data-state="ok"], .ant-drawer-open tr[data-state="failed"]');
+
+it('pushes a software package to 20 devices and follows each to its end; a text file named .apk is refused', async () => {
+  if (!fleet) throw new Error('the live test started no fleet');
+  const context = await newContext(browser, { lang: 'en-US' });
+  try {
+    const page = await context.newPage();
+    await page.setViewportSize(viewports.desktop);
+    await signIn(page, session.server.url, SOFT_UPDATE, 'admin', PASSWORD);
+    await page.getByRole('button', { name: text('en-US', 'softUpdate.upload') }).click();
+    const form = dialog(page);
+    const picker = form.locator('input[type="file"]');
+    expect(await picker.getAttribute('accept')).toBe('.apk,.tar,.tar.gz,.tgz');
+    await picker.setInputFiles({ name: 'notes.apk', mimeType: 'application/vnd.android.package-archive', buffer: Buffer.from('only a text file\n') });
+    await form.getByLabel(label('softUpdate.field.version'), { exact: true }).fill('2.0.0');
+    await form.getByRole('button', { name: text('en-US', 'softUpdate.upload'), exact: true }).click();
+    // the upload layer reads the content first: a text is no APK, whatever its name says
+    await form.getByText(translate('en-US', 'upload.contentMismatch', { name: 'notes.apk' })).waitFor();
+    await screenshot(page, 'soft-update-refused-en-US-1440');
+
+    await picker.setInputFiles({ name: 'firmware-2.0.0.tar', mimeType: 'application/x-tar', buffer: tarOf('firmware/VERSION', '2.0.0\n') });
+    await form.getByRole('button', { name: text('en-US', 'softUpdate.upload'), exact: true }).click();
+    const packageRow = rows(page).filter({ hasText: 'firmware-2.0.0' });
+    await packageRow.waitFor();
+
+    // the push: twenty devices that are online, ticked on a page of 50
+    await packageRow.locator('[data-command="push"]').click();
+    const chooser = dialog(page);
+    await chooser.locator('.ant-pagination-options .ant-select').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '50' }).click();
+    const candidates = chooser.locator('.ant-table-tbody tr.ant-table-row');
+    await expect.poll(() => candidates.count()).toBe(FLEET_SIZE);
+    const online = candidates.filter({ hasText: label('device.online') });
+    const chosen: string[] = [];
+    for (let i = 0; i < UPDATED_DEVICES; i++) {
+      await online.nth(i).locator('input[type="checkbox"]').check();
+      chosen.push((await online.nth(i).locator('td').nth(1).innerText()).trim());
+    }
+    await chooser.getByTestId('soft-update-chosen').filter({ hasText: text('en-US', 'softUpdate.chosenDevices', { count: String(UPDATED_DEVICES) }) }).waitFor();
+    await chooser.getByRole('button', { name: label('softUpdate.push'), exact: true }).click();
+
+    // the progress opens at once: a bar per device moves, then every device ends updated or failed
+    await expect.poll(() => pushRows(page).count()).toBe(UPDATED_DEVICES);
+    await page.locator('.ant-drawer-open tr[data-state="running"]').first().waitFor({ timeout: 20_000 });
+    await screenshot(page, 'soft-update-progress-en-US-1440');
+    await expect.poll(() => endedRows(page).count(), { timeout: 60_000 }).toBe(UPDATED_DEVICES);
+    for (const device of chosen) expect(await endedRows(page).filter({ hasText: device }).count(), device).toBe(1);
+    const updated = await page.locator('.ant-drawer-open tr[data-state="ok"] [role="progressbar"]').evaluateAll((bars) => bars.map((bar) => bar.getAttribute('aria-valuenow')));
+    expect(updated.every((value) => value === '100')).toBe(true);
+    await screenshot(page, 'soft-update-ended-en-US-1440');
+    await page.setViewportSize(viewports.mobile);
+    await screenshot(page, 'soft-update-ended-en-US-375');
+
+    // read again later, in Chinese: every device's final state
+    await page.setViewportSize(viewports.desktop);
+    await page.locator('.ant-drawer-open .ant-drawer-close').click();
+    await switchLanguage(page, 'zh-CN');
+    await rows(page).filter({ hasText: 'firmware-2.0.0' }).locator('[data-command="progress"]').click();
+    await expect.poll(() => endedRows(page).count()).toBe(UPDATED_DEVICES);
+    await page.locator('.ant-drawer-open').getByText(text('zh-CN', 'softUpdate.progressTitle', { version: '2.0.0' })).waitFor();
+    await screenshot(page, 'soft-update-ended-zh-CN-1440');
+    await page.setViewportSize(viewports.mobile);
+    await screenshot(page, 'soft-update-ended-zh-CN-375');
+  } finally {
+    await context.close();
+  }
 });
