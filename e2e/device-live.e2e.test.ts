@@ -144,10 +144,13 @@ describe('device list follows the devices live', () => {
     await expect.poll(() => droppedRow.filter({ hasText: label('device.offline', 'en-US') }).count(), { timeout: 10_000 }).toBe(1);
     expect(await statusRows(page, 'en-US', 'device.online').count()).toBe(FLEET_SIZE - 1);
     expect(await sameDocument(page), 'the page was not reloaded').toBe(true);
-    // the console says so too, naming the device; the fleet's coming online was one notice, not fifty
+    // the console says so too, naming the device; the fleet's coming online was a notice or two (presence is coalesced
+    // every 500 ms, and fifty connections may straddle two windows on a busy machine), never fifty
     const notices = page.locator('.ant-notification-notice');
     await notices.filter({ hasText: text('en-US', 'realtime.deviceDisconnected') }).filter({ hasText: 'Door 07' }).waitFor();
-    expect(await notices.filter({ hasText: text('en-US', 'realtime.deviceConnected') }).count()).toBe(1);
+    const connected = await notices.filter({ hasText: text('en-US', 'realtime.deviceConnected') }).count();
+    expect(connected).toBeGreaterThanOrEqual(1);
+    expect(connected).toBeLessThanOrEqual(3);
     await dismissNotices(page, 'en-US');
   });
 
