@@ -44,7 +44,8 @@ export function EmergencyAlarm() {
   useAppEvent('realtimeMessage', (m) => {
     if (m.cmd !== RealtimeCmd.emergency) return;
     const notice = m.data as EmergencyNotice | undefined;
-    if (notice && typeof notice.active === 'boolean') client.setQueryData(emergencyKey, notice);
+    // a read begun before the message (the socket's reopening starts one) would answer with the state before it
+    if (notice && typeof notice.active === 'boolean') void client.cancelQueries({ queryKey: emergencyKey }).then(() => client.setQueryData(emergencyKey, notice));
     else void client.invalidateQueries({ queryKey: emergencyKey });
     if (notice?.active) void client.invalidateQueries({ queryKey: ['emergency', 'muster'] });
   });

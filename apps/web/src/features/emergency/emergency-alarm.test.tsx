@@ -1,0 +1,145 @@
+import { EmergencyPath, EmergencyPerm, RealtimeCmd, type AuthItem, type EmergencyScenario, type EmergencyState, type MusterArea } from '@isps/contract';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setFeedback } from '../../shared/api/index.ts';
+import { i18n } from '../../shared/i18n/index.ts';
+import { emitAppEvent } from '../../shared/realtime/index.ts';
+import { useSession } from '../../shared/session/index.ts';
+import { renderInConsole } from '../../test-providers.tsx';
+import { EmergencyAlarm } from './emergency-alarm.tsx';
+
+const ok = (result: unknown, message = '') => ({ success: true, message, code: 200, result, timestamp: 1 });
+const userInfo = { id: '1', username: 'operator', realname: 'Operator', nickname: null, orgCode: null, avatar: null, birthday: null, phone: null, email: null, sex: null, workNo: null, status: 1, mustChangePassword: false };
+const scenario: EmergencyScenario = { id: 'e1', deviceId: 'q1', deviceName: 'Quake sensor A', intensity: 6, pga: 0.31, startTime: '2026-11-25 09:00:00', doorCount: 2, endTime: null, endBy: null };
+const muster: MusterArea[] = [
+  { areaId: 'a1', areaName: 'Building A', people: [{ peopleId: 'p1', name: 'Wang Fang', userNo: 'U-771', doorName: 'Lobby', since: '2026-11-25 08:10:00' }] },
+  { areaId: null, areaName: null, people: [{ peopleId: null, name: '****1234', userNo: null, doorName: null, since: '2026-11-25 08:20:00' }] },
+];
+
+let current: EmergencyState;
+let ends: unknown[];
+
+function grant(codes: string[]): void {
+  useSession.getState().setPermissions([], codes.map((action) => ({ action, describe: '', type: '1' }) satisfies AuthItem), []);
+}
+
+beforeAll(async () => {
+  await i18n.changeLanguage('en-US');
+});
+
+beforeEach(() => {
+  useSession.getState().signIn('tok', userInfo);
+  grant([]);
+  setFeedback({ notify: vi.fn(), modal: vi.fn() });
+  current = { active: false };
+  ends = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string, init?: RequestInit) => {
+      const url = new URL(input, 'http://console.test');
+      if (url.pathname.endsWith(EmergencyPath.current)) return Response.json(ok(current));
+      if (url.pathname.endsWith(EmergencyPath.muster)) return Response.json(ok(muster));
+      if (url.pathname.endsWith(EmergencyPath.end)) {
+        ends.push(JSON.parse(String(init?.body)));
+        current = { active: false, scenario: { ...scenario, endTime: '2026-11-25 09:05:00', endBy: 'operator' } };
+        return Response.json(ok(current.scenario, 'The emergency scenario is ended'));
+      }
+      return Response.json({ success: false, message: 'unexpected', code: 404, result: null, timestamp: 1 }, { status: 404 });
+    }),
+  );
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+const alarm = () => screen.queryByTestId('emergency-alarm');
+const endButton = () => screen.queryByRole('button', { name: i18n.t('emergency.end') });
+
+describe('emergency alarm', () => {
+  it('stays away while nothing runs, then covers the console on an emergency message with the scenario and the muster list', { timeout: 20_000 }, async () => {
+    renderInConsole(<EmergencyAlarm />);
+    await waitFor(() => expect(vi.mocked(fetch).mock.calls.some(([url]) => String(url).includes(EmergencyPath.current))).toBe(true));
+    expect(alarm()).toBeNull();
+
+    current = { active: true, scenario };
+    act(() => emitAppEvent('realtimeMessage', { cmd: RealtimeCmd.emergency, msgId: scenario.id, data: current }));
+    const overlay = await screen.findByTestId('emergency-alarm');
+    expect(overlay.getAttribute('role')).toBe('alertdialog');
+    expect(within(overlay).getByRole('heading', { level: 1 }).textContent).toContain(i18n.t('emergency.title'));
+    expect(overlay.textContent).toContain('Quake sensor A');
+    expect(overlay.textContent).toContain(i18n.t('emergency.doorsHeld', { count: 2 }));
+    await within(overlay).findByText('Wang Fang (U-771)');
+    expect(overlay.textContent).toContain('Building A');
+    expect(overlay.textContent).toContain(i18n.t('emergency.noArea'));
+    expect(overlay.textContent).toContain('****1234');
+
+    // the end message takes it away on every console
+    act(() => emitAppEvent('realtimeMessage', { cmd: RealtimeCmd.emergency, msgId: scenario.id, data: { active: false, scenario } }));
+    await waitFor(() => expect(alarm()).toBeNull());
+  });
+
+  it('shows at start when a scenario is already running, and to a user who may not end it says so without an End button', { timeout: 20_000 }, async () => {
+    current = { active: true, scenario };
+    renderInConsole(<EmergencyAlarm />);
+    await screen.findByTestId('emergency-alarm');
+    expect(endButton()).toBeNull();
+    expect(alarm()!.textContent).toContain(i18n.t('emergency.onlyPermitted'));
+  });
+
+  it('reads the state again when the socket reopens', { timeout: 20_000 }, async () => {
+    renderInConsole(<EmergencyAlarm />);
+    await waitFor(() => expect(vi.mocked(fetch).mock.calls.length).toBeGreaterThan(0));
+    expect(alarm()).toBeNull();
+    // a message missed while the socket was down
+    current = { active: true, scenario };
+    act(() => emitAppEvent('realtimeOpen', {}));
+    await screen.findByTestId('emergency-alarm');
+  });
+
+  it('keeps a scenario the message started when a read begun before it answers that nothing runs', { timeout: 20_000 }, async () => {
+    renderInConsole(<EmergencyAlarm />);
+    await waitFor(() => expect(vi.mocked(fetch).mock.calls.length).toBeGreaterThan(0));
+    // the socket reopens: the state is read again, and that answer is slow to come
+    let answer: (state: EmergencyState) => void = () => undefined;
+    const stale = new Promise<EmergencyState>((resolve) => (answer = resolve));
+    const plain = vi.mocked(fetch).getMockImplementation()!;
+    vi.mocked(fetch).mockImplementation(async (input, init) => (String(input).includes(EmergencyPath.current) ? Response.json(ok(await stale)) : plain(input, init)));
+    act(() => emitAppEvent('realtimeOpen', {}));
+    await waitFor(() => expect(vi.mocked(fetch).mock.calls.filter(([url]) => String(url).includes(EmergencyPath.current))).toHaveLength(2));
+
+    current = { active: true, scenario };
+    act(() => emitAppEvent('realtimeMessage', { cmd: RealtimeCmd.emergency, msgId: scenario.id, data: current }));
+    await screen.findByTestId('emergency-alarm');
+    await act(async () => answer({ active: false }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(alarm()).not.toBeNull();
+  });
+
+  it('ends the scenario for an operator holding the permission only after the confirmation', { timeout: 20_000 }, async () => {
+    grant([EmergencyPerm.end]);
+    current = { active: true, scenario };
+    renderInConsole(<EmergencyAlarm />);
+    await screen.findByTestId('emergency-alarm');
+    expect(alarm()!.textContent).not.toContain(i18n.t('emergency.onlyPermitted'));
+
+    fireEvent.click(endButton()!);
+    const confirm = await screen.findByText(i18n.t('emergency.endConfirm'));
+    expect(ends).toEqual([]);
+    const popup = confirm.closest('.ant-popover') as HTMLElement;
+    fireEvent.click(within(popup).getByRole('button', { name: i18n.t('emergency.end') }));
+    await waitFor(() => expect(alarm()).toBeNull());
+    expect(ends).toEqual([{ id: scenario.id }]);
+  });
+
+  it('keeps the scenario running when the confirmation is cancelled', { timeout: 20_000 }, async () => {
+    grant([EmergencyPerm.end]);
+    current = { active: true, scenario };
+    renderInConsole(<EmergencyAlarm />);
+    await screen.findByTestId('emergency-alarm');
+    fireEvent.click(endButton()!);
+    const popup = (await screen.findByText(i18n.t('emergency.endConfirm'))).closest('.ant-popover') as HTMLElement;
+    fireEvent.click(within(popup).getByRole('button', { name: i18n.t('common.cancel') }));
+    await waitFor(() => expect(popup.className).toContain('hidden'));
+    expect(ends).toEqual([]);
+    expect(alarm()).not.toBeNull();
+  });
+});
