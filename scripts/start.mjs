@@ -1,12 +1,15 @@
-// `npm start`: builds the console when its bundle is missing or older than its sources, then runs the server.
-import { spawn, spawnSync } from 'node:child_process';
+// `npm start`: builds the console and the server when their builds are missing or older than their sources, then
+// runs the compiled server in this very process (one Node process, plain JavaScript, nothing transpiled at start).
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = join(root, 'apps/web/dist/index.html');
 const sources = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/contract/src'].map((p) => join(root, p));
+const serverMain = join(root, 'apps/server/dist/main.js');
+const serverSources = ['apps/server/src', 'packages/contract/src', 'scripts/build-server.mjs'].map((p) => join(root, p));
 
 function newestChange(path) {
   if (!existsSync(path)) return 0;
@@ -15,14 +18,21 @@ function newestChange(path) {
   return readdirSync(path).reduce((newest, name) => Math.max(newest, newestChange(join(path, name))), stat.mtimeMs);
 }
 
-const bundleTime = existsSync(bundle) ? statSync(bundle).mtimeMs : 0;
-if (bundleTime < Math.max(...sources.map(newestChange))) {
+const builtAt = (file) => (existsSync(file) ? statSync(file).mtimeMs : 0);
+
+if (builtAt(bundle) < Math.max(...sources.map(newestChange))) {
   console.log('Building the console (apps/web) ...');
   const build = spawnSync('npm', ['run', 'build', '--workspace', 'apps/web'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-// The server keeps the caller's working directory, so DATA_DIR=./data lands where `npm start` was run.
-const server = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(root, 'apps/server/src/main.ts')], { stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+if (builtAt(serverMain) < Math.max(...serverSources.map(newestChange))) {
+  console.log('Building the server (apps/server) ...');
+  const { buildServer } = await import('./build-server.mjs');
+  await buildServer();
+}
+
+// The server keeps the caller's working directory, so DATA_DIR=./data lands where `npm start` was run, and it handles
+// SIGINT and SIGTERM itself. Source maps sit beside the build; NODE_OPTIONS=--enable-source-maps makes stack traces
+// name the TypeScript sources (it costs about 80 MB, so it is not on by default).
+await import(pathToFileURL(serverMain).href);

@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer, root } from './build-server.mjs';
+
+// inside the repository, so the built server finds the npm packages as apps/server/dist does
+const outdir = join(root, '.tmp', `server-build-${randomBytes(4).toString('hex')}`);
+const work = mkdtempSync(join(tmpdir(), 'isps-build-'));
+
+// records every module specifier the server resolves (ESM imports and the packages they pull in)
+const hooks = `
+import { appendFileSync } from 'node:fs';
+let file;
+export function initialize(data) { file = data.file; }
+export async function resolve(specifier, context, next) {
+  appendFileSync(file, specifier + '\\n');
+  return next(specifier, context);
+}`;
+const probe = (log: string) => `
+import { register } from 'node:module';
+register(${JSON.stringify(pathToFileURL(join(work, 'hooks.mjs')).href)}, { data: { file: ${JSON.stringify(log)} } });`;
+
+beforeAll(async () => {
+  await buildServer(outdir);
+  writeFileSync(join(work, 'hooks.mjs'), hooks);
+}, 60_000);
+
+afterAll(() => {
+  rmSync(outdir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the built server with plain node until it is ready, signs in as admin, stops it; answers what it loaded. */
+async function startAndSignIn(env: Record<string, string>): Promise<{ loaded: string[]; signedIn: boolean; exitCode: number | null }> {
+  const dataDir = join(work, `data-${randomBytes(3).toString('hex')}`);
+  mkdirSync(dataDir);
+  const log = join(work, `loaded-${randomBytes(3).toString('hex')}.txt`);
+  writeFileSync(log, '');
+  writeFileSync(join(work, 'probe.mjs'), probe(log));
+  const child = spawn(process.execPath, ['--import', pathToFileURL(join(work, 'probe.mjs')).href, join(outdir, 'main.js')], {
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ADMIN_PASSWORD: 'Build#Pass1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const seen = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout.on('data', seen);
+    child.stderr.on('data', seen);
+    child.on('exit', () => reject(new Error(`the built server exited:\n${output}`)));
+  });
+  const answer = (await (
+    await fetch(`${url}/api/sys/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'Build#Pass1' }) })
+  ).json()) as { success: boolean };
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  const exitCode = await exited;
+  return { loaded: readFileSync(log, 'utf8').split('\n').filter(Boolean), signedIn: answer.success, exitCode };
+}
+
+describe('the built server', { timeout: 60_000 }, () => {
+  it('runs on plain node and, on SQLite without Redis, MQTT or mail, loads no driver or library it does not use', async () => {
+    const run = await startAndSignIn({ LOGIN_CAPTCHA: 'off', MQTT_PORT: '0' });
+    expect(run.signedIn).toBe(true);
+    expect(run.exitCode).toBe(0);
+    expect(run.loaded).toContain('better-sqlite3');
+    expect(run.loaded).toContain('@node-rs/argon2');
+    for (const unused of ['pg', 'mysql2', 'mysql2/promise', 'ioredis', 'exceljs', 'svg-captcha', 'nodemailer', 'mqtt', 'aedes', 'tsx']) expect(run.loaded).not.toContain(unused);
+  });
+
+  it('loads the embedded broker and its MQTT client when MQTT_PORT opens one', async () => {
+    const run = await startAndSignIn({ LOGIN_CAPTCHA: 'off', MQTT_PORT: String(await freePort()) });
+    expect(run.signedIn).toBe(true);
+    expect(run.loaded).toContain('aedes');
+    expect(run.loaded).toContain('mqtt');
+    expect(run.loaded).not.toContain('pg');
+  });
+});
