@@ -71,6 +71,8 @@ export interface SimDeviceOptions {
   accessDir?: string;
   /** the site's zone and holidays its time settings are read in (UTC, none by default) */
   site?: SiteCalendar;
+  /** how long storing a batch of people takes (a slow flash) */
+  syncDelayMs?: number;
   /** run commands but send no acknowledgement (an acknowledgement lost on the way) */
   withholdAcks?: boolean;
   /** reconnect after a lost connection (not after stop or dropOffNetwork) */
@@ -125,6 +127,8 @@ export class SimDevice {
   readonly access: AccessList;
   /** commands are taken one after another, in the order they came */
   private commands: Promise<void> = Promise.resolve();
+  /** killed: runs nothing more */
+  private killed = false;
 
   constructor(private readonly options: SimDeviceOptions) {
     this.sn = options.sn;
@@ -304,6 +308,8 @@ export class SimDevice {
 
   /** People to hold (run once by id, kept in the access file) or a report of whom it holds (as it is now). */
   private async onAccessCommand(command: DeviceCommand): Promise<void> {
+    if (this.options.syncDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.syncDelayMs));
+    if (this.killed) return;
     if (!this.memory.done.has(command.id)) {
       this.memory.done.add(command.id);
       this.memory.effects.push({ id: command.id, kind: command.kind, payload: command.payload });
@@ -357,6 +363,12 @@ export class SimDevice {
     const client = this.client;
     client?.stream.destroy();
     client?.end(true);
+  }
+
+  /** The device dies (power cut): its connection drops and the commands it received but had not run are lost. */
+  kill(): void {
+    this.killed = true;
+    this.dropOffNetwork();
   }
 
   /** A clean shutdown: says it goes offline, then disconnects. */

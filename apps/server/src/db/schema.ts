@@ -500,11 +500,12 @@ export interface SysDeviceCommand extends Audited {
   tenant_id: string | null;
 }
 
-/** What the access sync has sent a device: one row per person it holds, with the entry's version. */
+/** What the access sync has sent a device: one bucket of people (by the first two characters of their id) per row. */
 export interface SysDeviceAccess extends Audited {
   device_id: string;
-  people_id: string;
-  version: string;
+  bucket: string;
+  /** `id:version` lines in id order */
+  entries: string;
 }
 
 /** An opening, denial or door state a device reported (never a card number). */

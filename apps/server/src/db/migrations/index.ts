@@ -25,6 +25,7 @@ import { peopleTables } from './1320-people.ts';
 import { emergencyTables } from './1340-emergency.ts';
 import { accessSyncTables } from './1380-access-sync.ts';
 import { accessEventTables } from './1385-access-events.ts';
+import { accessSyncBuckets } from './1386-access-sync-buckets.ts';
 import { softUpdateTables } from './1360-soft-update.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '1340-emergency': emergencyTables,
   '1380-access-sync': accessSyncTables,
   '1385-access-events': accessEventTables,
+  '1386-access-sync-buckets': accessSyncBuckets,
   '1360-soft-update': softUpdateTables,
 };
 

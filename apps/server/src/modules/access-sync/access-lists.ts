@@ -12,8 +12,11 @@ export interface DeviceAccessList {
   name: string;
   tenantId: string | null;
   online: boolean;
-  /** the entries the device should hold, by person id (capacity applied) */
-  entries: Map<string, AccessEntry>;
+  /**
+   * the entries the device should hold, by person id in id order (capacity applied); devices reached by the same
+   * roles share one map: read it, never change it
+   */
+  entries: ReadonlyMap<string, AccessEntry>;
   /** people the device's capacity left out */
   overCapacity: number;
 }
@@ -27,10 +30,7 @@ function* chunks<T>(items: readonly T[], size = CHUNK): Generator<T[]> {
 
 const sameTenant = (a: string | null, b: string | null) => (a ?? null) === (b ?? null);
 
-/** The version of an entry: anything a device holds of the person, and when they may pass. */
-export function entryVersion(base: PersonBase, times: readonly string[]): string {
-  return createHash('sha1').update(JSON.stringify([base.name, base.userNo, base.cardNo, base.palm.left ?? null, base.palm.right ?? null, times])).digest('hex').slice(0, 12);
-}
+const hashOf = (value: unknown, length: number) => createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, length);
 
 /**
  * What each device should hold: the people reachable through the door-access device roles that bind the device
@@ -149,34 +149,57 @@ export async function computeAccessLists(database: Kysely<Database>, deviceIds?:
     }
   }
 
-  // device → person → time settings
-  const grants = new Map<string, Map<string, Set<string>>>();
+  // devices reached by the same roles hold the same list: each list is built once and shared
+  const rolesOf = new Map<string, string[]>();
   for (const [roleId, deviceSet] of roleDevices) {
-    const holders = rolePeople.get(roleId);
-    if (!holders) continue;
-    const time = roles.get(roleId)!.time;
+    if (!rolePeople.has(roleId)) continue;
     for (const deviceId of deviceSet) {
-      let byPerson = grants.get(deviceId);
-      if (!byPerson) grants.set(deviceId, (byPerson = new Map()));
-      for (const personId of holders) {
-        let times = byPerson.get(personId);
-        if (!times) byPerson.set(personId, (times = new Set()));
-        times.add(time);
-      }
+      const list = rolesOf.get(deviceId) ?? [];
+      list.push(roleId);
+      rolesOf.set(deviceId, list);
     }
   }
-  for (const [deviceId, byPerson] of grants) {
-    const list = out.get(deviceId)!;
-    let ids = [...byPerson.keys()].sort();
-    const max = capacity.get(deviceId);
-    if (max !== null && max !== undefined && ids.length > max) {
-      list.overCapacity = ids.length - max;
-      ids = ids.slice(0, Math.max(0, max));
+  const baseVersions = new Map<string, string>();
+  const timeVersions = new Map<string, string>();
+  const entryCache = new Map<string, AccessEntry>();
+  const entryOf = (personId: string, times: string[]): AccessEntry => {
+    const timesKey = JSON.stringify(times);
+    const key = `${personId}\u0000${timesKey}`;
+    let entry = entryCache.get(key);
+    if (entry) return entry;
+    const { tenantId: _t, palmLeft: _l, palmRight: _r, ...base } = people.get(personId)!;
+    let baseVersion = baseVersions.get(personId);
+    if (!baseVersion) baseVersions.set(personId, (baseVersion = hashOf([base.name, base.userNo, base.cardNo, base.palm.left ?? null, base.palm.right ?? null], 10)));
+    let timeVersion = timeVersions.get(timesKey);
+    if (!timeVersion) timeVersions.set(timesKey, (timeVersion = hashOf(times, 6)));
+    entry = { ...base, times, version: baseVersion + timeVersion };
+    entryCache.set(key, entry);
+    return entry;
+  };
+  const shared = new Map<string, Map<string, AccessEntry>>();
+  for (const [deviceId, roleIds] of rolesOf) {
+    const signature = [...new Set(roleIds)].sort().join(',');
+    let entries = shared.get(signature);
+    if (!entries) {
+      const byPerson = new Map<string, string[]>();
+      for (const roleId of signature.split(',')) {
+        const time = roles.get(roleId)!.time;
+        for (const personId of rolePeople.get(roleId)!) {
+          const times = byPerson.get(personId);
+          if (!times) byPerson.set(personId, [time]);
+          else if (!times.includes(time)) times.push(time);
+        }
+      }
+      entries = new Map([...byPerson.keys()].sort().map((personId) => [personId, entryOf(personId, byPerson.get(personId)!.sort())]));
+      shared.set(signature, entries);
     }
-    for (const personId of ids) {
-      const { tenantId: _t, palmLeft: _l, palmRight: _r, ...base } = people.get(personId)!;
-      const times = [...byPerson.get(personId)!].sort();
-      list.entries.set(personId, { ...base, times, version: entryVersion(base, times) });
+    const list = out.get(deviceId)!;
+    const max = capacity.get(deviceId);
+    if (max !== null && max !== undefined && entries.size > max) {
+      list.overCapacity = entries.size - max;
+      list.entries = new Map([...entries].slice(0, Math.max(0, max)));
+    } else {
+      list.entries = entries;
     }
   }
   return out;

@@ -75,6 +75,51 @@ interface Track {
   lastNotice: number;
 }
 
+/** What one device is to be sent, and what is to be recorded of it. */
+interface Change {
+  list: DeviceAccessList;
+  upserts: AccessEntry[];
+  removes: string[];
+  /** the buckets whose recorded text changes (null: none left), or all of them after a clear or an alignment */
+  buckets: Map<string, string | null> | 'all';
+  full: boolean;
+}
+
+/** The bucket of a person: the first two characters of the id. */
+const bucketOf = (id: string) => id.slice(0, 2);
+
+/** The recorded form of a list, by bucket (lists shared by devices are turned into buckets once). */
+const bucketCache = new WeakMap<ReadonlyMap<string, AccessEntry>, Map<string, string>>();
+function bucketsOf(entries: ReadonlyMap<string, AccessEntry>): Map<string, string> {
+  let buckets = bucketCache.get(entries);
+  if (buckets) return buckets;
+  const lines = new Map<string, string[]>();
+  for (const id of [...entries.keys()].sort()) {
+    const bucket = bucketOf(id);
+    const list = lines.get(bucket);
+    const line = `${id}:${entries.get(id)!.version}`;
+    if (list) list.push(line);
+    else lines.set(bucket, [line]);
+  }
+  buckets = new Map([...lines].map(([bucket, list]) => [bucket, list.join('\n')]));
+  bucketCache.set(entries, buckets);
+  return buckets;
+}
+
+/** `id:version` lines as a map. */
+function parseLines(text: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!text) return out;
+  for (const line of text.split('\n')) {
+    const at = line.lastIndexOf(':');
+    if (at > 0) out.set(line.slice(0, at), line.slice(at + 1));
+  }
+  return out;
+}
+
+/** devices whose changes share one transaction and one command insert */
+const DEVICES_PER_WRITE = 10;
+
 function batches<T>(items: readonly T[], size = SYNC_BATCH_SIZE): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -155,17 +200,32 @@ export class AccessSync {
   reconcile(deviceIds?: readonly string[], mode: SyncMode = this.options.mode ?? 'increment'): Promise<void> {
     return (async () => {
       const lists = await computeAccessLists(this.deps.db, deviceIds);
-      const sent = await this.sentVersions([...lists.keys()]);
+      const sent = await this.sentBuckets([...lists.keys()]);
+      const changes: Change[] = [];
       for (const list of lists.values()) {
         const before = sent.get(list.deviceId) ?? new Map<string, string>();
+        const desired = bucketsOf(list.entries);
         if (mode === 'full') {
-          await this.send(list, [...list.entries.values()], [], before, true);
+          changes.push({ list, upserts: [...list.entries.values()], removes: [], buckets: 'all', full: true });
           continue;
         }
-        const upserts = [...list.entries.values()].filter((e) => before.get(e.id) !== e.version);
-        const removes = [...before.keys()].filter((id) => !list.entries.has(id));
-        if (upserts.length > 0 || removes.length > 0) await this.send(list, upserts, removes, before, false);
+        const upserts: AccessEntry[] = [];
+        const removes: string[] = [];
+        const buckets = new Map<string, string | null>();
+        for (const bucket of new Set([...before.keys(), ...desired.keys()])) {
+          const was = before.get(bucket);
+          const now = desired.get(bucket);
+          if (was === now) continue;
+          buckets.set(bucket, now ?? null);
+          const held = parseLines(was);
+          const wanted = parseLines(now);
+          for (const [id, version] of wanted) if (held.get(id) !== version) upserts.push(list.entries.get(id)!);
+          for (const id of held.keys()) if (!wanted.has(id)) removes.push(id);
+        }
+        if (buckets.size > 0) changes.push({ list, upserts, removes, buckets, full: false });
       }
+      // several devices share a transaction and a command insert: a change reaching many devices costs few commits
+      for (const group of batches(changes, DEVICES_PER_WRITE)) await this.send(group);
     })();
   }
 
@@ -176,7 +236,7 @@ export class AccessSync {
   async resync(deviceId: string, mode: SyncMode = this.options.mode ?? 'increment'): Promise<string> {
     const [list] = (await computeAccessLists(this.deps.db, [deviceId])).values();
     if (!list) throw new Error(`no device ${deviceId}`);
-    const commandId = await this.deps.gateway.enqueueCommand(deviceId, AccessCommandKind.accessReport, {}, 'accessSync');
+    const [commandId] = (await this.deps.gateway.enqueueCommands([{ deviceId, kind: AccessCommandKind.accessReport, payload: {} }], 'accessSync')) as [string];
     const track = this.trackOf(list);
     track.report = { commandId, mode };
     track.commands.add(commandId);
@@ -185,46 +245,57 @@ export class AccessSync {
     return commandId;
   }
 
-  private async sentVersions(deviceIds: string[]): Promise<Map<string, Map<string, string>>> {
+  /** What each device was sent, by bucket. */
+  private async sentBuckets(deviceIds: string[]): Promise<Map<string, Map<string, string>>> {
     const out = new Map<string, Map<string, string>>();
     for (const ids of batches(deviceIds)) {
-      const rows = await this.deps.db.selectFrom('sys_device_access').select(['device_id', 'people_id', 'version']).where('device_id', 'in', ids).execute();
+      const rows = await this.deps.db.selectFrom('sys_device_access').select(['device_id', 'bucket', 'entries']).where('device_id', 'in', ids).execute();
       for (const r of rows) {
         let map = out.get(r.device_id);
         if (!map) out.set(r.device_id, (map = new Map()));
-        map.set(r.people_id, r.version);
+        map.set(r.bucket, r.entries);
       }
     }
     return out;
   }
 
-  /** Records what the device is sent, then queues the commands (a clear first for a full send). */
-  private async send(list: DeviceAccessList, upserts: AccessEntry[], removes: string[], before: Map<string, string>, full: boolean): Promise<void> {
+  /** Records what each device is sent, then queues the commands (a clear first for a full send). */
+  private async send(changes: readonly Change[], queue = true): Promise<void> {
+    if (changes.length === 0) return;
     const now = new Date(this.deps.clock()).toISOString();
     await this.deps.db.transaction().execute(async (trx) => {
-      if (full) await trx.deleteFrom('sys_device_access').where('device_id', '=', list.deviceId).execute();
-      const gone = full ? [] : [...removes, ...upserts.filter((e) => before.has(e.id)).map((e) => e.id)];
-      for (const ids of batches(gone)) await trx.deleteFrom('sys_device_access').where('device_id', '=', list.deviceId).where('people_id', 'in', ids).execute();
-      for (const part of batches(upserts)) {
-        await trx
-          .insertInto('sys_device_access')
-          .values(part.map((e) => ({ id: randomUUID(), create_by: 'accessSync', create_time: now, update_by: null, update_time: null, device_id: list.deviceId, people_id: e.id, version: e.version })))
-          .execute();
+      for (const { list, buckets } of changes) {
+        const rows = buckets === 'all' ? bucketsOf(list.entries) : buckets;
+        let remove = trx.deleteFrom('sys_device_access').where('device_id', '=', list.deviceId);
+        if (buckets !== 'all') remove = remove.where('bucket', 'in', [...buckets.keys()]);
+        await remove.execute();
+        const values = [...rows].filter((r): r is [string, string] => r[1] !== null).map(([bucket, entries]) => ({ id: randomUUID(), create_by: 'accessSync', create_time: now, update_by: null, update_time: null, device_id: list.deviceId, bucket, entries }));
+        for (const part of batches(values, 100)) await trx.insertInto('sys_device_access').values(part).execute();
       }
     });
-    const payloads: SyncPeoplePayload[] = [];
-    if (full) payloads.push({ op: SyncPeopleOp.clear });
+    if (!queue) return;
     const size = this.options.batchSize ?? SYNC_BATCH_SIZE;
-    for (const ids of batches(removes, size)) payloads.push({ op: SyncPeopleOp.remove, ids });
-    for (const people of batches(upserts, size)) payloads.push({ op: SyncPeopleOp.upsert, people });
-    const track = this.trackOf(list);
-    track.overCapacity = list.overCapacity;
-    for (const payload of payloads) {
-      const id = await this.deps.gateway.enqueueCommand(list.deviceId, AccessCommandKind.syncPeople, payload, 'accessSync');
-      track.commands.add(id);
+    const items: Array<{ deviceId: string; kind: string; payload: SyncPeoplePayload }> = [];
+    for (const { list, upserts, removes, full } of changes) {
+      const add = (payload: SyncPeoplePayload) => items.push({ deviceId: list.deviceId, kind: AccessCommandKind.syncPeople, payload });
+      if (full) add({ op: SyncPeopleOp.clear });
+      for (const ids of batches(removes, size)) add({ op: SyncPeopleOp.remove, ids });
+      for (const people of batches(upserts, size)) add({ op: SyncPeopleOp.upsert, people });
+    }
+    const ids = await this.deps.gateway.enqueueCommands(items, 'accessSync');
+    const touched = new Map<string, Track>();
+    for (const [i, item] of items.entries()) {
+      const change = changes.find((c) => c.list.deviceId === item.deviceId)!;
+      let track = touched.get(item.deviceId);
+      if (!track) {
+        track = this.trackOf(change.list);
+        track.overCapacity = change.list.overCapacity;
+        touched.set(item.deviceId, track);
+      }
+      track.commands.add(ids[i]!);
       track.total += 1;
     }
-    void this.notify(track, true);
+    for (const track of touched.values()) void this.notify(track, true);
   }
 
   private trackOf(list: Pick<DeviceAccessList, 'deviceId' | 'sn' | 'name' | 'tenantId'>): Track {
@@ -311,30 +382,11 @@ export class AccessSync {
   private async align(deviceId: string, held: Map<string, string>, mode: SyncMode): Promise<void> {
     const [list] = (await computeAccessLists(this.deps.db, [deviceId])).values();
     if (!list) return;
-    const before = (await this.sentVersions([deviceId])).get(deviceId) ?? new Map<string, string>();
-    if (mode === 'full') return this.send(list, [...list.entries.values()], [], before, true);
+    if (mode === 'full') return this.send([{ list, upserts: [...list.entries.values()], removes: [], buckets: 'all', full: true }]);
     const upserts = [...list.entries.values()].filter((e) => held.get(e.id) !== e.version);
     const removes = [...held.keys()].filter((id) => !list.entries.has(id));
-    // what is recorded as sent becomes the list itself: rows of people it no longer should hold go too
-    const stale = [...before.keys()].filter((id) => !list.entries.has(id) && !held.has(id));
-    if (stale.length > 0) for (const ids of batches(stale)) await this.deps.db.deleteFrom('sys_device_access').where('device_id', '=', deviceId).where('people_id', 'in', ids).execute();
-    const recorded = new Map([...before].filter(([id]) => !stale.includes(id)));
-    // an entry the device holds already, but not recorded as sent, is recorded now
-    const missing = [...list.entries.values()].filter((e) => held.get(e.id) === e.version && recorded.get(e.id) !== e.version);
-    if (missing.length > 0) {
-      const now = new Date(this.deps.clock()).toISOString();
-      await this.deps.db.transaction().execute(async (trx) => {
-        for (const ids of batches(missing.map((e) => e.id))) await trx.deleteFrom('sys_device_access').where('device_id', '=', deviceId).where('people_id', 'in', ids).execute();
-        for (const part of batches(missing)) {
-          await trx
-            .insertInto('sys_device_access')
-            .values(part.map((e) => ({ id: randomUUID(), create_by: 'accessSync', create_time: now, update_by: null, update_time: null, device_id: deviceId, people_id: e.id, version: e.version })))
-            .execute();
-        }
-      });
-      for (const e of missing) recorded.set(e.id, e.version);
-    }
-    if (upserts.length > 0 || removes.length > 0) await this.send(list, upserts, removes, recorded, false);
+    // what is recorded as sent becomes the list itself, even when nothing is to be sent
+    await this.send([{ list, upserts, removes, buckets: 'all', full: false }], upserts.length > 0 || removes.length > 0);
   }
 
   /** Tells the device readers of its tenant how the sync goes (counts only); progress at most every 500 ms. */
