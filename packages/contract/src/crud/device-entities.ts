@@ -137,6 +137,8 @@ export const deviceEntity: EntityDeclaration = {
   deleteWarning: 'device.deleteWarning',
   rowCommands: [
     { name: 'setCapture', label: 'device.setCapture', permission: 'capture', method: 'GET', path: '/sysDevice/setCapture', refusalAsWarning: true },
+    // a compare-and-align of the people the device holds (an offline device is refused with the spec's message)
+    { name: 'syncPeople', label: 'device.syncPeople', permission: 'sync', method: 'POST', path: '/sysDevice/syncPeople', refusalAsWarning: true },
   ],
 };
 
@@ -250,6 +252,7 @@ export const deviceLabels: Record<string, readonly [enUS: string, zhCN: string, 
     'デバイスを削除すると、そのデバイスのロッカーと人員の割り当てデータがすべて消去されます。',
   ],
   'device.setCapture': ['Set as capture device', '设为采集设备', '取得デバイスに設定'],
+  'device.syncPeople': ['Sync people', '同步人员', '人員を同期'],
   'device.captureDevice': ['Capture device', '采集设备', '取得デバイス'],
   'device.captureNone': ['None', '未设置', '未設定'],
   'crud.imageTooLarge': ['The image must be smaller than {{size}} KB', '图片必须小于 {{size}} KB', '画像は {{size}} KB 未満にしてください'],

@@ -24,4 +24,16 @@ describe('dispatchRealtimeMessage', () => {
       ['Gate 2', false],
     ]);
   });
+
+  it('shows a device sync once it ended (failure, then recovery), never while it runs', () => {
+    const showSync = vi.fn();
+    const notice = (state: string, messageKey?: string) => ({ deviceId: 'd1', sn: 'SN-1', state, done: 1, total: 4, overCapacity: 0, ...(messageKey ? { messageKey } : {}) });
+    dispatchRealtimeMessage({ cmd: 'deviceSync', msgId: 'd1', msgTxt: 'Gate 1', data: notice('running') }, vi.fn(), showSync);
+    dispatchRealtimeMessage({ cmd: 'deviceSync', msgId: 'd1', msgTxt: 'Gate 1', data: notice('disconnected', 'device.disconnected') }, vi.fn(), showSync);
+    dispatchRealtimeMessage({ cmd: 'deviceSync', msgId: 'd1', msgTxt: 'Gate 1', data: notice('succeeded', 'device.syncSucceeded') }, vi.fn(), showSync);
+    expect(showSync.mock.calls.map(([n, name]) => [n.messageKey, name])).toEqual([
+      ['device.disconnected', 'Gate 1'],
+      ['device.syncSucceeded', 'Gate 1'],
+    ]);
+  });
 });

@@ -1,4 +1,4 @@
-import { RealtimeCmd, realtimePath, type RealtimeMessage } from '@isps/contract';
+import { DeviceSyncState, RealtimeCmd, realtimePath, serverMessages, type DeviceSyncNotice, type Language, type RealtimeMessage } from '@isps/contract';
 import { App, Button } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,8 +9,15 @@ import { RealtimeClient, realtimeUrl } from './realtime-client.ts';
 
 let deviceNoticeSeq = 0;
 
-/** SPEC section 4: topic/user reload the notices, device pushes notify and signal, doorState is passed on. */
-export function dispatchRealtimeMessage(message: RealtimeMessage, showDevice: (message: RealtimeMessage, connected: boolean) => void): void {
+/**
+ * SPEC section 4: topic/user reload the notices, device pushes notify and signal, doorState is passed on; a device's
+ * people sync that ended (succeeded, device disconnected, distribution failed) is shown with the spec's message.
+ */
+export function dispatchRealtimeMessage(
+  message: RealtimeMessage,
+  showDevice: (message: RealtimeMessage, connected: boolean) => void,
+  showSync: (notice: DeviceSyncNotice, deviceName: string) => void = () => undefined,
+): void {
   const { msgId, msgTxt, data } = message;
   emitAppEvent('realtimeMessage', message);
   switch (message.cmd) {
@@ -28,6 +35,11 @@ export function dispatchRealtimeMessage(message: RealtimeMessage, showDevice: (m
     case RealtimeCmd.doorState:
       emitAppEvent('doorState', { msgId, msgTxt, data });
       return;
+    case RealtimeCmd.deviceSync: {
+      const notice = data as DeviceSyncNotice | undefined;
+      if (notice && notice.state !== DeviceSyncState.running) showSync(notice, msgTxt ?? notice.sn);
+      return;
+    }
     default:
       // heartcheck answers our heartbeat: nothing to do
       return;
@@ -42,11 +54,11 @@ export function useRealtimeChannel(): void {
   const token = useSession((s) => s.token);
   const userId = useSession((s) => s.userInfo?.id);
   const { notification } = App.useApp();
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   // the socket follows the session only: a new language or notification context must not reconnect it
-  const ui = useRef({ notification, t });
+  const ui = useRef({ notification, t, lang: i18n.language });
   useEffect(() => {
-    ui.current = { notification, t };
+    ui.current = { notification, t, lang: i18n.language };
   });
 
   useEffect(() => {
@@ -66,13 +78,19 @@ export function useRealtimeChannel(): void {
         ),
       });
     };
+    const showSync = (notice: DeviceSyncNotice, deviceName: string) => {
+      const { notification, lang } = ui.current;
+      const messages = (serverMessages[lang as Language] ?? serverMessages['zh-CN']) as Record<string, string>;
+      const kind = notice.state === DeviceSyncState.succeeded ? 'success' : notice.state === DeviceSyncState.disconnected ? 'warning' : 'error';
+      notification[kind]({ key: `device-sync-${notice.deviceId}-${notice.state}`, title: messages[notice.messageKey ?? ''] ?? notice.messageKey, description: deviceName });
+    };
     const client = new RealtimeClient({
       url: realtimeUrl(API_BASE, realtimePath(userId), window.location),
       token,
       onOpen: () => emitAppEvent('realtimeOpen', {}),
       // the session ended elsewhere (logout in another tab, freeze, password change): same as a 401 from a call
       onSignedOut: () => reactToFailure(401, ''),
-      onMessage: (message) => dispatchRealtimeMessage(message, showDevice),
+      onMessage: (message) => dispatchRealtimeMessage(message, showDevice, showSync),
     });
     client.start();
     return () => client.stop();
