@@ -277,7 +277,8 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
   /** Refuses a value a unique field already holds (within the caller's tenant for tenant-scoped entities). */
   async function checkUnique(lang: Language, values: Row, tenantId: string | null, exceptId: string | null, merged: Row) {
     for (const unique of entity.unique ?? []) {
-      const value = values[unique.field];
+      // moving a row into another group (a `within` field changed) checks the value it keeps there as well
+      const value = values[unique.field] !== undefined || !unique.within?.some((other) => values[other] !== undefined) ? values[unique.field] : merged[unique.field];
       if (value === null || value === undefined || value === '') continue;
       const info = readableFields(entity).get(unique.field);
       if (!info) continue;
@@ -285,7 +286,10 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
       let query = db.selectFrom(table).select(entity.softDelete ? ['id', 'del_flag'] : ['id']).where(info.column, '=', value);
       for (const other of unique.within ?? []) {
         const otherInfo = readableFields(entity).get(other);
-        if (otherInfo) query = query.where(otherInfo.column, '=', merged[other] ?? null);
+        if (!otherInfo) continue;
+        // an empty group (a root row's missing parent) is NULL, which `=` never matches
+        const group = merged[other];
+        query = group === null || group === undefined || group === '' ? query.where(otherInfo.column, 'is', null) : query.where(otherInfo.column, '=', group);
       }
       if (entity.tenantScoped && !unique.global) query = tenantId === null ? query.where('tenant_id', 'is', null) : query.where('tenant_id', '=', tenantId);
       if (exceptId) query = query.where('id', '<>', exceptId);
@@ -464,8 +468,8 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const keptSeeded = new Set(await unchangedSeededColumns(app, table, existing, toColumns(entity, values)));
         for (const name of Object.keys(values)) if (keptSeeded.has(readableFields(entity).get(name)?.column ?? '')) delete values[name];
         await checkAdminOnlyFields(app, entity, ctx.caller, values);
-        const merged = { ...toApiRow(entity, existing), ...values };
         await checkParent(ctx.caller, values, id);
+        const merged = { ...toApiRow(entity, existing), ...values };
         await checkUnique(ctx.lang, values, entity.tenantScoped ? ((values.tenantId as string | undefined) || (existing.tenant_id ?? null)) : null, id, merged);
         await checkLinks(ctx, values);
         checkOfferedValues(entity, ctx.lang, values);
