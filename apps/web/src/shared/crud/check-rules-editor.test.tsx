@@ -78,10 +78,13 @@ describe('the check rule editor', { timeout: 30_000 }, () => {
     type(local.getByRole('textbox', { name: 'Tip text 1' }), '   ');
     expect(await local.findByText('Expression is not a valid regular expression')).toBeTruthy();
     expect(local.getByText('Tip text is required')).toBeTruthy();
-    expect(local.getByText('Local rules: 2 value(s) to correct')).toBeTruthy();
+    expect(local.getByText('Local rules: 2 values to correct')).toBeTruthy();
     expect(local.getByRole('textbox', { name: 'Expression 1' }).getAttribute('aria-invalid')).toBe('true');
     // the global table has nothing to correct
     expect(table('Global rules').queryAllByRole('alert')).toEqual([]);
+    // one wrong cell left: the count takes the singular
+    type(local.getByRole('textbox', { name: 'Tip text 1' }), 'Letters');
+    expect(await local.findByText('Local rules: 1 value to correct')).toBeTruthy();
 
     // the form refuses to save the set, with the server's words
     await act(async () => {
@@ -99,7 +102,7 @@ describe('the check rule editor', { timeout: 30_000 }, () => {
     const global = table('Global rules');
     expect(await global.findByText('Expression is required')).toBeTruthy();
     expect(global.getByText('Priority must be a positive integer')).toBeTruthy();
-    expect(global.getByText('Global rules: 2 value(s) to correct')).toBeTruthy();
+    expect(global.getByText('Global rules: 2 values to correct')).toBeTruthy();
   });
 
   it('moves and deletes local rules, keeping their order in the JSON', () => {
