@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PassThrough } from 'node:stream';
+import { PassThrough, pipeline } from 'node:stream';
 import {
   crudPath,
   entityActions,
@@ -566,9 +566,16 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
             rows = await pageOf(offset);
           }
         }
-        const out = new PassThrough();
-        streamWorkbook(entity, pages(), ctx.lang, out)
+        // the answer ends only once the export's log entry is stored, so a read of the log that follows finds it
+        let logged = () => {};
+        const entryStored = new Promise<void>((resolve) => (logged = resolve));
+        const sheet = new PassThrough();
+        const out = new PassThrough({ flush: (done) => void entryStored.then(() => done()) });
+        // a reader gone early ends the sheet too, which ends the export
+        pipeline(sheet, out, () => {});
+        streamWorkbook(entity, pages(), ctx.lang, sheet)
           .then((count) => log(ctx, OperationType.export, 'log.exported', { count }, started))
+          .then(() => logged())
           .catch((error: unknown) => {
             request.log.error({ err: error }, 'export failed while streaming');
             out.destroy(error as Error);
