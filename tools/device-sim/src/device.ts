@@ -217,7 +217,6 @@ export class SimDevice {
       this.memory.effects.push({ id: command.id, kind: command.kind, payload: command.payload });
       if (command.kind === 'openDoor' && this.kind === 'door') this.openDoor(command.payload);
       if (command.kind === 'holdOpen' && this.kind === 'door') this.holdOpen(command.payload);
-      if (command.kind === 'holdOpen' && this.kind === 'door') this.holdOpen(command.payload);
       if (command.kind === 'softUpdate') {
         void this.softUpdate(command.id, command.payload as SoftUpdateCommandPayload).catch(() => undefined);
         return;
@@ -282,12 +281,6 @@ export class SimDevice {
       }, closeAfter);
       timer.unref();
     }
-  }
-
-  /** The emergency hold: the lock stays open (`open: true`) until told to go back to normal (`open: false`). */
-  private holdOpen(payload: unknown): void {
-    const { door, open } = (payload ?? {}) as { door?: unknown; open?: unknown };
-    void this.emit(DeviceEventKind.doorState, { door: typeof door === 'number' ? door : 1, state: open === false ? 'closed' : 'open' }).catch(() => undefined);
   }
 
   /** The emergency hold: the lock stays open (`open: true`) until told to go back to normal (`open: false`). */
