@@ -16,7 +16,6 @@ import {
   type DeviceAck,
   type DeviceCommand,
   type DeviceEvent,
-  type DeviceEvent,
   type DeviceHello,
 } from '@isps/contract';
 import type { Kysely } from 'kysely';
