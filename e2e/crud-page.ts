@@ -39,6 +39,15 @@ export const firstCells = async (page: Page, column: number) => (await rows(page
 export const searchForm = (page: Page) => page.getByRole('search');
 export const dialog = (page: Page) => page.locator('.ant-modal-wrap:visible .ant-modal').last();
 
+/**
+ * Waits for the first page of a list of `total` rows: the pager's total on a desktop; on a phone, whose compact pager
+ * shows the page and not the total, the page's rows.
+ */
+export async function firstPageShown(page: Page, lang: UiLanguage, viewport: 'desktop' | 'mobile', total: number, pageSize = 10) {
+  if (viewport === 'desktop') await page.getByText(text(lang, 'crud.total', { total: String(total) })).waitFor();
+  else await expect.poll(() => rows(page).count()).toBe(Math.min(total, pageSize));
+}
+
 export async function waitForRow(page: Page, cellText: string) {
   await rows(page).filter({ hasText: cellText }).first().waitFor();
 }

@@ -13,6 +13,7 @@ import {
   en,
   exportTo as exportFile,
   firstCells,
+  firstPageShown,
   importFrom,
   label,
   noRow,
@@ -225,7 +226,7 @@ describe('system screens built from declarations', () => {
     const context = await newContext(browser, { lang, viewport });
     const page = await context.newPage();
     await signIn(page, '/system/position');
-    await page.getByText(text(lang, 'crud.total', { total: '13' })).waitFor();
+    await firstPageShown(page, lang, viewport, 13);
     await screenshot(page, `crud-position-list-${lang}-${viewport}`);
     await page.getByRole('button', { name: text(lang, 'crud.add') }).click();
     await dialog(page).getByRole('button', { name: text(lang, 'crud.save') }).click();

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverMessages, translate } from '../packages/contract/src/index.ts';
-import { text } from './catalogues.ts';
-import { SCREENSHOT_VIEWS, confirmPopup, deleteRow, dialog, en, exportTo, importFrom, label, noRow, pickOption, resetSearch, rows, save, search, screenshotListAndForm, signIn, waitForRow } from './crud-page.ts';
+import { SCREENSHOT_VIEWS, confirmPopup, deleteRow, dialog, en, exportTo, firstPageShown, importFrom, label, noRow, pickOption, resetSearch, rows, save, search, screenshotListAndForm, signIn, waitForRow } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Visit#Pass2';
@@ -133,7 +132,7 @@ describe('visitor records for the staff', () => {
       password: PASSWORD,
       name: 'visitor-admin',
       importAsks: true,
-      ready: (page) => page.getByText(text(lang, 'crud.total', { total: '12' })).waitFor(),
+      ready: (page) => firstPageShown(page, lang, viewport, 12),
     }),
   );
 });
