@@ -229,6 +229,8 @@ export interface SysAnnouncement extends Audited {
   titile: string;
   /** sanitised HTML */
   msg_content: string | null;
+  /** the author's plain-text abstract (origin `msgAbstract`) */
+  msg_abstract: string | null;
   start_time: string | null;
   end_time: string | null;
   sender: string | null;

@@ -530,6 +530,8 @@ export const enUS = {
   'announcement.releaseConfirm': "Release \"{{name}}\" to its recipients?",
   'announcement.revokeConfirm': "Revoke \"{{name}}\"? Recipients will no longer see it.",
   'announcement.field.titile': "Title",
+  'announcement.field.msgAbstract': "Abstract",
+  'announcement.msgAbstractHint': "Shown in lists and the notice bell; left empty, the beginning of the content is used",
   'announcement.field.msgCategory': "Message type",
   'announcement.field.type': "Content type",
   'announcement.type.word': "Text",

@@ -530,6 +530,8 @@ export const jaJP: Record<MessageKey, string> = {
   'announcement.releaseConfirm': "「{{name}}」を公開しますか?",
   'announcement.revokeConfirm': "「{{name}}」を取り消しますか?受信者には表示されなくなります。",
   'announcement.field.titile': "タイトル",
+  'announcement.field.msgAbstract': "概要",
+  'announcement.msgAbstractHint': "一覧と通知ベルに表示されます。空欄の場合は本文の冒頭を使います",
   'announcement.field.msgCategory': "メッセージ種別",
   'announcement.field.type': "内容種別",
   'announcement.type.word': "テキスト",

@@ -530,6 +530,8 @@ export const zhCN: Record<MessageKey, string> = {
   'announcement.releaseConfirm': "确认发布“{{name}}”吗?",
   'announcement.revokeConfirm': "确认撤销“{{name}}”吗?撤销后接收人将看不到它。",
   'announcement.field.titile': "标题",
+  'announcement.field.msgAbstract': "摘要",
+  'announcement.msgAbstractHint': "显示在列表和通知铃中；留空时使用内容的开头",
   'announcement.field.msgCategory': "消息类型",
   'announcement.field.type': "内容类型",
   'announcement.type.word': "图文",

@@ -82,6 +82,8 @@ const optionalTime = z
 export const announcementInput = z.object({
   titile: optionalText(200),
   msgContent: z.string().max(200_000).nullish(),
+  /** plain text; when none is written the answer carries the beginning of the content's text */
+  msgAbstract: optionalText(500),
   startTime: optionalTime,
   endTime: optionalTime,
   sender: optionalText(100),
@@ -110,6 +112,13 @@ function blank(value: string | null | undefined): boolean {
 }
 
 /** Content that shows nothing (an empty editor leaves `<p></p>`) counts as no content. */
+/** The abstract an answer carries: the author's, or the first 100 characters of the content's text. */
+export function abstractOf(written: string | null | undefined, html: string | null | undefined): string {
+  if (written && written.trim()) return written.trim();
+  const text = (html ?? '').replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ').trim();
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
+
 export function isBlankHtml(html: string | null | undefined): boolean {
   if (!html) return true;
   if (/<(img|video|iframe|audio)\b/i.test(html)) return false;
@@ -135,6 +144,7 @@ export interface Announcement {
   id: string;
   titile: string;
   msgContent: string | null;
+  msgAbstract: string;
   startTime: string | null;
   endTime: string | null;
   sender: string | null;
@@ -171,6 +181,7 @@ export interface UserNotice {
   sendId: string;
   titile: string;
   msgContent: string | null;
+  msgAbstract: string;
   sender: string | null;
   sendTime: string | null;
   priority: Priority;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  abstractOf,
   AnnouncementPerm,
   MsgCategory,
   MsgType,
@@ -50,6 +51,7 @@ export function toAnnouncement(row: Row, readFlag?: 0 | 1): Announcement {
     titile: row.titile,
     // sanitised when stored and again when served: rows written before a sanitiser change stay safe
     msgContent: sanitizeRichText(row.msg_content),
+    msgAbstract: abstractOf(row.msg_abstract, row.msg_content),
     startTime: row.start_time,
     endTime: row.end_time,
     sender: row.sender,
@@ -84,6 +86,7 @@ function authoredColumns(input: AnnouncementInput) {
   return {
     titile: (input.titile as string).trim(),
     msg_content: sanitizeRichText(input.msgContent ?? null),
+    msg_abstract: blankToNull(input.msgAbstract)?.trim() ?? null,
     start_time: input.startTime || null,
     end_time: input.endTime || null,
     priority: input.priority ?? 'L',
@@ -288,6 +291,7 @@ const noticeColumns = [
   's.id as send_id',
   'a.titile',
   'a.msg_content',
+  'a.msg_abstract',
   'a.sender',
   'a.send_time',
   'a.priority',
@@ -308,6 +312,7 @@ type NoticeRow = {
   send_id: string;
   titile: string;
   msg_content: string | null;
+  msg_abstract: string | null;
   sender: string | null;
   send_time: string | null;
   priority: string;
@@ -330,6 +335,7 @@ function toNotice(row: NoticeRow): UserNotice {
     sendId: row.send_id,
     titile: row.titile,
     msgContent: sanitizeRichText(row.msg_content),
+    msgAbstract: abstractOf(row.msg_abstract, row.msg_content),
     sender: row.sender,
     sendTime: row.send_time,
     priority: row.priority as UserNotice['priority'],
@@ -414,6 +420,7 @@ export async function deliverSystemMessage(app: FastifyInstance, by: string, ten
       id,
       titile: title.slice(0, 200),
       msg_content: sanitizeRichText(html),
+      msg_abstract: null,
       start_time: null,
       end_time: null,
       sender: by,

@@ -295,6 +295,28 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('origin conso
     expect((await get<{ total: number }>('/sys/user/queryByOrgCodeForAddressList', { orgCode: headCode, workNo: 'W-8' })).envelope.result.total).toBe(0);
   });
 
+  it('keeps an announcement’s msgAbstract (SysAnnouncementModal: /sys/annountCement/add, list, listByUser)', async () => {
+    const written = await add('/sys/annountCement/add', {
+      titile: 'Fire drill',
+      msgCategory: '1',
+      msgType: 'ALL',
+      priority: 'M',
+      startTime: '2026-03-01 08:00:00',
+      endTime: '2099-03-01 08:00:00',
+      msgAbstract: 'Drill on Friday at ten',
+      msgContent: '<p>Everyone meets at the north gate.</p>',
+    });
+    const derived = await add('/sys/annountCement/add', { titile: 'Canteen', msgCategory: '1', msgType: 'ALL', msgContent: '<p>Closed <b>on</b> Monday.</p>' });
+    const list = await get<{ records: Array<{ id: string; msgAbstract: string }> }>('/sys/annountCement/list', { pageNo: '1', pageSize: '10' });
+    const abstractOf = (id: string) => list.envelope.result.records.find((r) => r.id === id)?.msgAbstract;
+    expect(abstractOf(written)).toBe('Drill on Friday at ten');
+    // none written: the beginning of the content's text, never its markup
+    expect(abstractOf(derived)).toBe('Closed on Monday.');
+    await injectAs(app, admin, { method: 'GET', url: api(app, '/sys/annountCement/doReleaseData'), query: { id: written } });
+    const bell = await get<{ anntMsgList: Array<{ id: string; msgAbstract: string }> }>('/sys/annountCement/listByUser');
+    expect(bell.envelope.result.anntMsgList.find((n) => n.id === written)?.msgAbstract).toBe('Drill on Friday at ten');
+  });
+
   it('answers times as yyyy-MM-dd HH:mm:ss in TIME_ZONE and reads the range picker’s days in it (LogList: /sys/log/list?createTime_begin=&createTime_end=)', async () => {
     const shanghai = await buildTestApp(dialect, { env: { TIME_ZONE: 'Asia/Shanghai' } });
     try {

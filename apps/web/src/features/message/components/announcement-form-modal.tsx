@@ -51,6 +51,7 @@ function toInput(values: FormValues): AnnouncementInput {
   const text = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
   return {
     titile: text(values.titile),
+    msgAbstract: text(values.msgAbstract),
     msgCategory: values.msgCategory,
     type: values.type,
     theme: text(values.theme),
@@ -138,6 +139,11 @@ export function AnnouncementFormModal({ open, row, onClose }: { open: boolean; r
               <Radio.Group
                 options={[MsgCategory.announcement, MsgCategory.systemMessage].map((v) => ({ value: v, label: t(`notices.category.${v}`) }))}
               />
+            </Form.Item>
+          </Col>
+          <Col xs={24}>
+            <Form.Item name="msgAbstract" label={t('announcement.field.msgAbstract')} extra={t('announcement.msgAbstractHint')}>
+              <Input.TextArea maxLength={500} autoSize={{ minRows: 1, maxRows: 3 }} />
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>
