@@ -33,6 +33,7 @@ export const storedSamples: Record<string, (n: number, fx: Fixtures, tenantId: s
   softUpdate: (n, _fx, tenantId) => ({ id: `stored-su-${n}`, version: `9.${n}.0`, device_model: null, apk_file: `softUpdate/20260101/${'0'.repeat(32)}_p${n}.apk`, file_size: 1, checksum: '0'.repeat(64), update_log: null, tenant_id: tenantId }),
   deviceRunLog: (n, fx, tenantId) => ({ id: `stored-rl-${n}`, device_id: fx.deviceId, event_seq: n, error_type: 'sensor', content: `error ${n}`, code: `E${n}`, report_ip: null, state: 0, error_time: '2026-01-01T00:00:00.000Z', tenant_id: tenantId }),
   alarm: (n, fx, tenantId) => ({ id: `stored-al-${n}`, device_id: fx.deviceId, event_seq: n, code: `tamper${n}`, level: 'M', state: 0, alarm_time: '2026-01-01T00:00:00.000Z', tenant_id: tenantId }),
+  deviceLogFile: (n, fx, tenantId) => ({ id: `stored-lf-${n}`, device_id: fx.deviceId, file_name: `device-${n}.log`, file_path: `logFile/20260101/${'0'.repeat(32)}_device-${n}.log`, file_size: 1024 + n, upload_time: '2026-01-01T00:00:00.000Z', tenant_id: tenantId }),
 };
 
 /**
@@ -75,4 +76,7 @@ export const samples: Record<string, (n: number, fx: Fixtures) => Row> = {
   door: (n, fx) => ({ doorName: `Sample door ${n}`, deviceId: fx.deviceId, doorNo: (n % 60) + 1 }),
   deviceSetting: (n) => ({ paramsTitle: `Sample setting ${n}`, fieldName: `sample.field${n}`, fieldValue: String(n), weight: (n % 90) + 5, listenValue: `a${n}|b${n}` }),
   deviceRole: (n) => ({ roleName: `Sample device role ${n}`, roleType: String((n % 4) + 1), timeSetting: JSON.stringify({ mode: 'custom', periods: [{ start: '22:00', end: '06:00' }], days: ['workday'] }) }),
+  devicePlugin: (n) => ({ name: `Sample plugin ${n}`, code: `sample_plugin_${n}`, version: `1.${n}.0`, deviceModel: `M${n}`, config: '{"interval": 30}', status: 1 }),
+  pluginData: (n, fx) => ({ pluginCode: `sample_plugin_${n}`, deviceId: fx.deviceId, dataKey: `key${n}`, dataValue: `{"value": ${n}}` }),
+  alarmPackage: (n) => ({ name: `Sample alarm package ${n}`, deviceModel: `M${n}`, version: `2.${n}.0`, description: `Sample ${n}` }),
 };

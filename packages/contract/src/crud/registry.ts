@@ -7,6 +7,7 @@ import { deviceRoleEntity } from './device-role-entities.ts';
 import { peopleEntities } from './people-entities.ts';
 import { accessEventEntities } from './access-event-entities.ts';
 import { softUpdateEntities } from './soft-update-entities.ts';
+import { deviceExtraEntities } from './device-extra-entities.ts';
 
 /** Every declared screen of the product, for the console's page registry and the declaration tests. */
-export const entityDeclarations: readonly EntityDeclaration[] = [...systemEntities, ...visitorEntities, ...deviceEntities, ...doorEntities, deviceRoleEntity, ...peopleEntities, ...accessEventEntities, ...softUpdateEntities];
+export const entityDeclarations: readonly EntityDeclaration[] = [...systemEntities, ...visitorEntities, ...deviceEntities, ...doorEntities, deviceRoleEntity, ...peopleEntities, ...accessEventEntities, ...softUpdateEntities, ...deviceExtraEntities];

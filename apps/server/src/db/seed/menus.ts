@@ -95,11 +95,11 @@ export const menuDefinition: readonly AreaDefinition[] = [
     key: 'devices',
     icon: 'appstore',
     screens: [
-      { key: 'alarmPackage', actions: CRUD },
-      { key: 'logFile', actions: ['list', 'delete'] },
+      { key: 'alarmPackage', actions: CRUD, visible: true },
+      { key: 'logFile', actions: ['list', 'delete'], visible: true },
       { key: 'log', actions: ['list', 'export'], visible: true },
-      { key: 'pluginData', actions: CRUD },
-      { key: 'plugin', actions: CRUD },
+      { key: 'pluginData', actions: CRUD, visible: true },
+      { key: 'plugin', actions: CRUD, visible: true },
     ],
   },
   {

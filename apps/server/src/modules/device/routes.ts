@@ -5,6 +5,7 @@ import { callerOf } from '../../platform/access.ts';
 import { refuse } from '../../platform/envelope.ts';
 import { deviceEntityRoutes } from './entity-routes.ts';
 import { softUpdateRoutes } from './soft-update-routes.ts';
+import { deviceExtraRoutes } from './device-extra-routes.ts';
 import { addDeviceCode, auditDeviceCode, deviceCodeRow, deviceCodes } from './service.ts';
 
 const tags = ['device'];
@@ -28,6 +29,7 @@ const idsQuery = z.object({
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(deviceEntityRoutes);
   await app.register(softUpdateRoutes);
+  await app.register(deviceExtraRoutes);
 
   app.get(DeviceCodePath.list, { schema: { tags, summary: 'List device codes', querystring: listQuery }, config: { permission: DevicePerm.codeList } }, async (request, reply) => {
     const { pageNo, pageSize, sn, auditStatus } = request.query;
