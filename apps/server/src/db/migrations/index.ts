@@ -28,6 +28,7 @@ import { accessEventTables } from './1385-access-events.ts';
 import { accessSyncBuckets } from './1386-access-sync-buckets.ts';
 import { deviceExtraTables } from './1400-device-extras.ts';
 import { softUpdateTables } from './1360-soft-update.ts';
+import { announcementAbstract } from './1450-announcement-abstract.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -55,8 +56,9 @@ const migrations: Record<string, Migration> = {
   '1380-access-sync': accessSyncTables,
   '1385-access-events': accessEventTables,
   '1386-access-sync-buckets': accessSyncBuckets,
-  '1360-soft-update': softUpdateTables,
   '1400-device-extras': deviceExtraTables,
+  '1360-soft-update': softUpdateTables,
+  '1450-announcement-abstract': announcementAbstract,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
