@@ -53,6 +53,8 @@ export type Widget =
   | { kind: 'options'; options: ReadonlyArray<{ value: string; label: string }> }
   /** an image uploaded through /sys/common/upload (at most `maxBytes`); the value is the stored file's path */
   | { kind: 'image'; maxBytes: number }
+  /** a document uploaded through /sys/common/upload (at most `maxBytes`); the value is the stored file's path, shown as a download link */
+  | { kind: 'file'; maxBytes: number }
   /** a time setting (`TimeSetting` as JSON text): permanent, or custom with dates, periods and day kinds */
   | { kind: 'timeSetting' };
 

@@ -1,5 +1,5 @@
 import { idSchema } from '../ids.ts';
-import type { EntityDeclaration } from './declaration.ts';
+import type { EntityDeclaration, FieldDeclaration } from './declaration.ts';
 import { field, integerSchema, textSchema } from './fields.ts';
 
 /** A plugin's or an alarm package's file is an uploaded file (/sys/common/upload) of at most 10 MB. */
@@ -11,7 +11,7 @@ export const PLUGIN_STATUS_OPTIONS = [
 ] as const;
 
 /** The stored path of an uploaded file, checked by the server against the files it stores. */
-const filePath = (label: string) => field.text(label, 255);
+const filePath = (label: string): FieldDeclaration => ({ label, kind: 'string', schema: textSchema(255), widget: { kind: 'file', maxBytes: DEVICE_PACKAGE_MAX_BYTES } });
 
 /** Device plugins (SPEC section 2 'devices'): name, code, version, device model, file, configuration, description, status. */
 export const devicePluginEntity: EntityDeclaration = {
@@ -144,4 +144,7 @@ export const deviceExtraLabels: Record<string, readonly [enUS: string, zhCN: str
   'alarmPackage.field.packageFile': ['Package file', '包文件', 'パッケージファイル'],
   'alarmPackage.field.version': ['Version', '版本号', 'バージョン'],
   'alarmPackage.field.description': ['Description', '描述', '説明'],
+  'crud.fileUpload': ['Upload file', '上传文件', 'ファイルをアップロード'],
+  'crud.fileRemove': ['Remove file', '移除文件', 'ファイルを削除'],
+  'crud.fileTooLarge': ['The file must be smaller than {{size}} MB', '文件必须小于 {{size}} MB', 'ファイルは {{size}} MB 未満にしてください'],
 };

@@ -8,6 +8,7 @@ import { useTreeList } from './api/query-tree-list.ts';
 import { CronInput, IconPicker } from '../ui/index.ts';
 import { CheckRulesEditor } from './check-rules-editor.tsx';
 import { fieldKind, findEntity } from './entity-fields.ts';
+import { FileUpload } from './file-upload.tsx';
 import { ImageUpload } from './image-upload.tsx';
 import { TimeSettingEditor } from './time-setting-editor.tsx';
 
@@ -196,6 +197,8 @@ export function FormControl({ entity, name, mode, ...props }: ControlProps & { e
       return <IconPicker id={props.id} value={props.value as string | undefined} onChange={props.onChange} disabled={props.disabled} />;
     case 'image':
       return <ImageUpload {...props} maxBytes={widget.maxBytes} />;
+    case 'file':
+      return <FileUpload {...props} maxBytes={widget.maxBytes} />;
     default:
       return <Input id={props.id} value={props.value as string} onChange={(e) => props.onChange?.(e.target.value)} disabled={props.disabled} allowClear />;
   }
