@@ -2,8 +2,7 @@ import { LogOperateType, LogType } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { CurrentUser } from '../../platform/access.ts';
 import { tenantScoped } from '../../platform/tenancy.ts';
-
-const DAY_MS = 86_400_000;
+import { formatWireTime, parseWireInstant } from '../../platform/wire-time.ts';
 
 /** `/sys/loginfo` as the origin console's home page reads it: sign-ins ever, today, and today's distinct addresses. */
 export interface LoginInfo {
@@ -24,9 +23,20 @@ function signIns(app: FastifyInstance, caller: CurrentUser) {
   return tenantScoped(app.db.selectFrom('sys_log'), caller).where('log_type', '=', LogType.login).where('operate_type', '=', LogOperateType.login);
 }
 
-/** Sign-ins of the caller's tenant; days are UTC calendar days like the rest of the home page. */
+/** The site's calendar day (TIME_ZONE) `offset` days from the one holding `now`, as `yyyy-MM-dd`. */
+function siteDay(now: number, zone: string, offset = 0): string {
+  const [year, month, day] = formatWireTime(now, zone).slice(0, 10).split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day + offset)).toISOString().slice(0, 10);
+}
+
+/** The instant the site's day begins, as stored (UTC ISO). */
+function dayStart(day: string, zone: string): string {
+  return new Date(parseWireInstant(`${day} 00:00:00`, zone) as number).toISOString();
+}
+
+/** Sign-ins of the caller's tenant; days are the site's calendar days (TIME_ZONE), like every time on the wire. */
 export async function loginInfo(app: FastifyInstance, caller: CurrentUser): Promise<LoginInfo> {
-  const todayStart = new Date(Math.floor(app.clock() / DAY_MS) * DAY_MS).toISOString();
+  const todayStart = dayStart(siteDay(app.clock(), app.settings.timeZone), app.settings.timeZone);
   const total = await signIns(app, caller).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
   const today = await signIns(app, caller)
     .select((eb) => [eb.fn.countAll().as('n'), eb.fn.count('ip').distinct().as('ips')])
@@ -37,11 +47,17 @@ export async function loginInfo(app: FastifyInstance, caller: CurrentUser): Prom
 
 /** The last seven days of sign-ins, oldest first, today last, days without any included with zeros. */
 export async function visitInfo(app: FastifyInstance, caller: CurrentUser): Promise<VisitDay[]> {
-  const firstDay = Math.floor(app.clock() / DAY_MS) * DAY_MS - 6 * DAY_MS;
-  const rows = await signIns(app, caller).select(['create_time', 'ip']).where('create_time', '>=', new Date(firstDay).toISOString()).execute();
-  return Array.from({ length: 7 }, (_, i) => {
-    const tian = new Date(firstDay + i * DAY_MS).toISOString().slice(0, 10);
-    const that = rows.filter((r) => r.create_time?.slice(0, 10) === tian);
+  const zone = app.settings.timeZone;
+  const days = Array.from({ length: 7 }, (_, i) => siteDay(app.clock(), zone, i - 6));
+  const rows = await signIns(app, caller).select(['create_time', 'ip']).where('create_time', '>=', dayStart(days[0]!, zone)).execute();
+  const byDay = new Map<string, Array<{ ip: string | null }>>();
+  for (const row of rows) {
+    if (!row.create_time) continue;
+    const day = formatWireTime(row.create_time, zone).slice(0, 10);
+    byDay.set(day, [...(byDay.get(day) ?? []), row]);
+  }
+  return days.map((tian) => {
+    const that = byDay.get(tian) ?? [];
     return { tian, type: tian.slice(5), visit: that.length, ip: new Set(that.map((r) => r.ip)).size };
   });
 }

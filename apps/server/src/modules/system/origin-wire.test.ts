@@ -295,6 +295,24 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('origin conso
     expect((await get<{ total: number }>('/sys/user/queryByOrgCodeForAddressList', { orgCode: headCode, workNo: 'W-8' })).envelope.result.total).toBe(0);
   });
 
+  it('counts the home page’s sign-ins by the site’s days in TIME_ZONE (/sys/loginfo, /sys/visitInfo)', async () => {
+    const tokyo = await buildTestApp(dialect, { env: { TIME_ZONE: 'Asia/Tokyo' } });
+    try {
+      // 16:30 UTC on 1 March is half past one in the night of 2 March in Tokyo
+      tokyo.clock.advance(Date.parse('2026-03-01T16:30:00.000Z') - tokyo.clock.now());
+      const token = await adminToken(tokyo.app);
+      const days = await injectAs<Array<{ tian: string; visit: number }>>(tokyo.app, token, { method: 'GET', url: api(tokyo.app, '/sys/visitInfo') });
+      const today = days.envelope.result.at(-1)!;
+      expect(today.tian).toBe('2026-03-02');
+      expect(today.visit).toBeGreaterThan(0);
+      expect(days.envelope.result.at(-2)).toMatchObject({ tian: '2026-03-01', visit: 0 });
+      const info = await injectAs<{ todayVisitCount: number }>(tokyo.app, token, { method: 'GET', url: api(tokyo.app, '/sys/loginfo') });
+      expect(info.envelope.result.todayVisitCount).toBe(today.visit);
+    } finally {
+      await tokyo.close();
+    }
+  });
+
   it('keeps an announcement’s msgAbstract (SysAnnouncementModal: /sys/annountCement/add, list, listByUser)', async () => {
     const written = await add('/sys/annountCement/add', {
       titile: 'Fire drill',

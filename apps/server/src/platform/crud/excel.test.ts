@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { sheetRows, uploadFile, workbookOf } from '../../test/crud-helpers.ts';
 import { adminToken, api, buildTestApp, defaultTenantId, injectAs, type TestApp } from '../../test/harness.ts';
 import { bombWorkbook } from '../../test/zip-bomb.ts';
-import { MAX_IMPORT_INFLATED_BYTES } from './excel.ts';
+import { MAX_IMPORT_INFLATED_BYTES, readWorkbook } from './excel.ts';
 
 // the bounds are the server's own, not the database's: SQLite is enough
 describe('spreadsheet import and export bounds', () => {
@@ -51,6 +51,13 @@ describe('spreadsheet import and export bounds', () => {
     expect(await count()).toBe(0);
     const fine = await uploadFile(app, admin, crudPath(position, 'importExcel'), await workbookOf(['Position code', 'Position name', 'Rank'], [['S1', 'Stream one', '1']]), 'en-US');
     expect(fine.envelope.result as ImportReport).toMatchObject({ total: 1, added: 1 });
+  });
+
+  it('reads a date cell as the wall-clock time it shows, which the site’s TIME_ZONE then places', async () => {
+    const withTime = { ...position, fields: { ...position.fields, startTime: { ...position.fields.code!, kind: 'datetime' as const } } };
+    const file = await workbookOf(['Position code', 'startTime'], [['T1', new Date(Date.UTC(2026, 2, 2, 1, 30, 0))]]);
+    const rows = await readWorkbook(withTime, file, {});
+    expect(rows[0]?.values).toMatchObject({ startTime: '2026-03-02 01:30:00' });
   });
 
   it('answers a truncated or malformed upload with a 400', async () => {

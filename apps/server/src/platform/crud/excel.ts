@@ -78,7 +78,8 @@ export async function streamWorkbook(entity: EntityDeclaration, pages: AsyncIter
 
 function cellText(value: ExcelJS.CellValue): unknown {
   if (value === null || value === undefined) return undefined;
-  if (value instanceof Date) return value.toISOString();
+  // a date cell holds a wall-clock time (spreadsheets know no zones): read it as one, in TIME_ZONE like any wire time
+  if (value instanceof Date) return value.toISOString().slice(0, 19).replace('T', ' ');
   if (typeof value === 'object') {
     if ('richText' in value) return value.richText.map((r) => r.text).join('');
     if ('text' in value) return String(value.text);
