@@ -33,7 +33,7 @@ export const storedSamples: Record<string, (n: number, fx: Fixtures, tenantId: s
   softUpdate: (n, _fx, tenantId) => ({ id: `stored-su-${n}`, version: `9.${n}.0`, device_model: null, apk_file: `softUpdate/20260101/${'0'.repeat(32)}_p${n}.apk`, file_size: 1, checksum: '0'.repeat(64), update_log: null, tenant_id: tenantId }),
   deviceRunLog: (n, fx, tenantId) => ({ id: `stored-rl-${n}`, device_id: fx.deviceId, event_seq: n, error_type: 'sensor', content: `error ${n}`, code: `E${n}`, report_ip: null, state: 0, error_time: '2026-01-01T00:00:00.000Z', tenant_id: tenantId }),
   alarm: (n, fx, tenantId) => ({ id: `stored-al-${n}`, device_id: fx.deviceId, event_seq: n, code: `tamper${n}`, level: 'M', state: 0, alarm_time: '2026-01-01T00:00:00.000Z', tenant_id: tenantId }),
-  deviceLogFile: (n, fx, tenantId) => ({ id: `stored-lf-${n}`, device_id: fx.deviceId, file_name: `device-${n}.log`, file_path: `logFile/20260101/${'0'.repeat(32)}_device-${n}.log`, file_size: 1024 + n, upload_time: '2026-01-01T00:00:00.000Z', tenant_id: tenantId }),
+  deviceLogFile: (n, fx, tenantId) => ({ id: `stored-lf-${n}`, device_id: fx.deviceId, file_name: `device-${n}.txt`, file_path: `logFile/20260101/${'0'.repeat(32)}_device-${n}.txt`, file_size: 1024 + n, upload_time: '2026-01-01T00:00:00.000Z', tenant_id: tenantId }),
 };
 
 /**

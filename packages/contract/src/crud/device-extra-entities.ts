@@ -138,6 +138,7 @@ export const deviceExtraLabels: Record<string, readonly [enUS: string, zhCN: str
   'deviceLogFile.field.filePath': ['Stored path', '存储路径', '保存先パス'],
   'deviceLogFile.field.fileSize': ['Size (bytes)', '大小（字节）', 'サイズ（バイト）'],
   'deviceLogFile.field.uploadTime': ['Uploaded at', '上传时间', 'アップロード日時'],
+  'deviceLogFile.download': ['Download', '下载', 'ダウンロード'],
   'alarmPackage.title': ['Alarm packages', '报警包', 'アラームパッケージ'],
   'alarmPackage.field.name': ['Name', '名称', '名称'],
   'alarmPackage.field.deviceModel': ['Device model', '设备型号', 'デバイス型番'],
