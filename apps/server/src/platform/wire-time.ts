@@ -139,7 +139,7 @@ export function parseWireTime(text: string, zone: string, kind: TimeKind = 'date
 export function requireWireTime(text: string, zone: string, kind: TimeKind, name: string): string {
   const stored = parseWireTime(text, zone, kind);
   if (stored === null) {
-    throw new AppError('badRequest', 'error.badRequest', { detail: `${name}: ${kind === 'date' ? 'yyyy-MM-dd' : 'yyyy-MM-dd HH:mm:ss'} expected` });
+    throw new AppError('badRequest', kind === 'date' ? 'validation.date' : 'validation.dateTime', { field: name });
   }
   return stored;
 }

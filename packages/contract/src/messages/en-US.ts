@@ -51,6 +51,7 @@ export const enUS = {
   'visitor.thawedBatch': 'Thawed: {{count}}',
   'validation.noChinese': '{{field}} cannot contain Chinese characters',
   'validation.dateTime': '{{field}} must be a time such as 2024-01-31 08:00:00',
+  'validation.date': '{{field}} must be a date such as 2024-01-31',
   'validation.endBeforeStart': 'The end time must be later than the start time',
   'validation.illegalJson': '{{field}}: Illegal JSON string',
   'validation.jsonNotObject': '{{field}} must be a JSON object, not an array',

@@ -52,6 +52,7 @@ export const jaJP: Record<MessageKey, string> = {
   'visitor.thawedBatch': '{{count}} 件の凍結を解除しました',
   'validation.noChinese': '{{field}}に中国語の文字は使用できません',
   'validation.dateTime': '{{field}}は 2024-01-31 08:00:00 のような日時で入力してください',
+  'validation.date': '{{field}}は 2024-01-31 のような日付で入力してください',
   'validation.endBeforeStart': '終了時刻は開始時刻より後にしてください',
   'validation.illegalJson': '{{field}}：不正なJSON文字列です',
   'validation.jsonNotObject': '{{field}}は配列ではなくJSONオブジェクトにしてください',

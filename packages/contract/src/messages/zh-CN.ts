@@ -52,6 +52,7 @@ export const zhCN: Record<MessageKey, string> = {
   'visitor.thawedBatch': '已解冻 {{count}} 个访客',
   'validation.noChinese': '{{field}}不能包含中文字符',
   'validation.dateTime': '{{field}}必须是时间，例如 2024-01-31 08:00:00',
+  'validation.date': '{{field}}必须是日期，例如 2024-01-31',
   'validation.endBeforeStart': '结束时间必须晚于开始时间',
   'validation.illegalJson': '{{field}}：不合法的JSON字符串',
   'validation.jsonNotObject': '{{field}}必须是JSON对象，不能是数组',
