@@ -23,11 +23,11 @@ import { doorSettingTables } from './1270-doors-settings.ts';
 import { deviceRoleTables } from './1300-device-roles.ts';
 import { peopleTables } from './1320-people.ts';
 import { emergencyTables } from './1340-emergency.ts';
+import { softUpdateTables } from './1360-soft-update.ts';
 import { accessSyncTables } from './1380-access-sync.ts';
 import { accessEventTables } from './1385-access-events.ts';
 import { accessSyncBuckets } from './1386-access-sync-buckets.ts';
 import { deviceExtraTables } from './1400-device-extras.ts';
-import { softUpdateTables } from './1360-soft-update.ts';
 import { announcementAbstract } from './1450-announcement-abstract.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
@@ -53,11 +53,11 @@ const migrations: Record<string, Migration> = {
   '1300-device-roles': deviceRoleTables,
   '1320-people': peopleTables,
   '1340-emergency': emergencyTables,
+  '1360-soft-update': softUpdateTables,
   '1380-access-sync': accessSyncTables,
   '1385-access-events': accessEventTables,
   '1386-access-sync-buckets': accessSyncBuckets,
   '1400-device-extras': deviceExtraTables,
-  '1360-soft-update': softUpdateTables,
   '1450-announcement-abstract': announcementAbstract,
 };
 
