@@ -277,8 +277,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
   /** Refuses a value a unique field already holds (within the caller's tenant for tenant-scoped entities). */
   async function checkUnique(lang: Language, values: Row, tenantId: string | null, exceptId: string | null, merged: Row) {
     for (const unique of entity.unique ?? []) {
-      // moving a row into another group (a `within` field changed) checks the value it keeps there as well
-      const value = values[unique.field] !== undefined || !unique.within?.some((other) => values[other] !== undefined) ? values[unique.field] : merged[unique.field];
+      const value = values[unique.field];
       if (value === null || value === undefined || value === '') continue;
       const info = readableFields(entity).get(unique.field);
       if (!info) continue;
