@@ -161,7 +161,7 @@ const screens: Screen[] = [
     fixed: ['jobId'],
   },
   { entity: 'quartzJob', open: topLevel('/system/quartzJob'), target: byField('quartzJob', 'description', 'Sample job 901') },
-  { entity: 'visitor', open: topLevel('/vistor/list'), target: byField('visitor', 'name', 'Sample visitor 901') },
+  { entity: 'visitor', open: topLevel('/vistor/list'), target: byField('visitor', 'name', 'Sample visitor 901'), optionTexts: { userId: 'Sample 902' } },
 ];
 
 async function fromRowHere(page: Page, rowText: string, action: string): Promise<Locator> {
@@ -477,7 +477,8 @@ beforeAll(async () => {
     ['dict', samples.dict?.(901, fixtures) ?? {}],
     ['dictItem', { ...samples.dictItem?.(901, fixtures), status: 1 }],
     ['quartzJob', { ...samples.quartzJob?.(901, fixtures), jobClassName: 'heartbeat' }],
-    ['visitor', { ...samples.visitor?.(901, fixtures), status: 1 }],
+    // linked to the user no screen sends round (a round trip gives the row a new id)
+    ['visitor', { ...samples.visitor?.(901, fixtures), status: 1, userId: (await byField('user', 'username', 'sample902')()).id }],
     ['userAgent', { ...samples.userAgent?.(0, fixtures), userName: 'sample901', agentUserName: 'sample902' }],
     ['dataRule', samples.dataRule?.(901, fixtures) ?? {}],
     ['departRole', samples.departRole?.(901, fixtures) ?? {}],
