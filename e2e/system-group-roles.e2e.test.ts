@@ -144,7 +144,7 @@ describe('group permissions and group roles', () => {
       if (!answer.success) throw new Error(`${path}: ${answer.message}`);
       return answer.result;
     };
-    const { body: menus } = await api<{ records: Array<{ id: string }> }>(server, 'GET', '/sys/permission/list?url=/system/position', { token: adminToken });
+    const { body: menus } = await api<{ records: Array<{ id: string }> }>(server, 'GET', '/sys/permission/list?url=/system/position&pageNo=1&pageSize=10', { token: adminToken });
     await post(adminToken, '/sys/permission/dataRule/add', { permissionId: menus.result.records[0]?.id, ruleName: 'Own posts', ruleColumn: 'createBy', ruleConditions: 'eq', ruleValue: '#{sys_user_code}' });
     // codes of this try (a retried test finds the rows of the one before)
     const run = Date.now().toString(36);
