@@ -105,11 +105,24 @@ function controllerIn(lang: UiLanguage): string {
   return { 'en-US': item[1], 'zh-CN': item[2], 'ja-JP': item[3] }[lang];
 }
 
-/** Closes the presence notices the way a person does, with their "Got it" button. */
+/**
+ * Closes the presence notices the way a person does, with their "Got it" button, one at a time: a closed notice stays
+ * in the page while it fades out (its button still counted), so the next click waits until it is gone.
+ */
 async function dismissNotices(page: Page, lang: UiLanguage): Promise<void> {
-  const gotIt = page.locator('.ant-notification-notice').getByRole('button', { name: text(lang, 'realtime.gotIt') });
-  while ((await gotIt.count()) > 0) await gotIt.first().click();
-  await expect.poll(() => page.locator('.ant-notification-notice').count()).toBe(0);
+  const notices = page.locator('.ant-notification-notice');
+  const gotIt = notices.getByRole('button', { name: text(lang, 'realtime.gotIt') });
+  for (let left = await gotIt.count(); left > 0; left = await gotIt.count()) {
+    await gotIt.first().click();
+    await expect.poll(() => gotIt.count(), { timeout: 5_000 }).toBeLessThan(left);
+  }
+  await expect.poll(() => notices.count(), { timeout: 10_000 }).toBe(0);
+}
+
+/** The devices the server holds online (an attempt run before this one may have left its fleet connected). */
+async function devicesOnline(): Promise<number> {
+  const page = await session.call<{ records: Array<{ online: number | string }> }>('GET', `/sysDevice/list?pageNo=1&pageSize=${FLEET_SIZE}`);
+  return page.records.filter((d) => Number(d.online) === 1).length;
 }
 
 describe('device list follows the devices live', () => {
@@ -121,6 +134,11 @@ describe('device list follows the devices live', () => {
   });
 
   it('shows a fleet coming online and one device dropping off, without a reload', async () => {
+    // a retry starts again from a fleet that never connected, without the page of the attempt before
+    await context?.close();
+    await fleet?.stop();
+    fleet = undefined;
+    await expect.poll(devicesOnline, { timeout: 10_000 }).toBe(0);
     context = await newContext(browser, { lang: 'en-US' });
     page = await context.newPage();
     await signIn(page, session.server.url, LIST, 'admin', PASSWORD);
