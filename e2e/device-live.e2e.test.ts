@@ -205,7 +205,7 @@ describe('device list follows the devices live', () => {
     expect(await linesOf(name)).toBe(1);
     expect(await linesOf(status)).toBe(1);
     // nothing wider than the phone's screen but the table's own scroller
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewports.mobile.width);
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewports.mobile.width);
     await screenshot(page, `device-live-${lang}-375`);
   });
 });

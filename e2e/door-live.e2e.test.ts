@@ -1,4 +1,4 @@
-import { DeviceEventKind, type Page as PageOf } from '@isps/contract';
+import { DeviceEventKind, DoorState, type DoorStatusRow, type Page as PageOf } from '@isps/contract';
 import { provisionDevices, startFleet, type Fleet } from '../tools/device-sim/src/index.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,9 +40,14 @@ afterAll(async () => {
 });
 
 const card = (page: Page, name: string) => page.locator('[data-door-id]').filter({ hasText: name });
+const doorState = async (name: string) => (await session.call<DoorStatusRow[]>('GET', '/sysDoor/status')).find((d) => d.doorName === name)?.state;
 
 describe('door status page', () => {
   it('shows a door the device opens within a second, without a reload, and reads in every language at 1440 and 375 px', async () => {
+    // a retry starts again from a closed door, without the page of the attempt before
+    await context?.close();
+    await fleet!.device(sns[0]!).emit(DeviceEventKind.doorState, { door: 1, state: 'closed' });
+    await expect.poll(() => doorState(doorNames[0]!), { timeout: 5000 }).toBe(DoorState.closed);
     context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
     await signIn(page, session.server.url, '/device/doorStatus', 'admin', PASSWORD);
@@ -71,7 +76,8 @@ describe('door status page', () => {
       await screenshot(page, `door-status-${lang}-1440`);
       await page.setViewportSize(viewports.mobile);
       await card(page, doorNames[1]!).waitFor();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewports.mobile.width);
+      // the console lays itself out for a phone once it sees the narrower window: wider for a moment right after the resize
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewports.mobile.width);
       await screenshot(page, `door-status-${lang}-375`);
     }
   });
