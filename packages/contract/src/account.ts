@@ -133,6 +133,8 @@ export interface ActivationStatus {
   /** ISO time the current authorisation ends, or null when the system was never activated */
   authorizedUntil: string | null;
   expired: boolean;
+  /** the site's TIME_ZONE, the zone of authorizedUntil (the page is read before any sign-in names it) */
+  timeZone?: string;
 }
 export const activationIssueBody = z.object({ days: z.number().int().min(1).max(3650) });
 export interface IssuedActivationCode {

@@ -321,12 +321,14 @@ describe.each(await testDialects())('account flows on %s', (dialect) => {
       expect(blocked.envelope.message).toMatch(clientPatterns[i] as RegExp);
     }
     // public calls and logins still answer
-    expect((await get<ActivationStatus>(app, AccountPath.activationStatus)).envelope.result).toMatchObject({ required: true, expired: true });
+    // it names the site's zone, the zone of its time, for a page read before any sign-in
+    expect((await get<ActivationStatus>(app, AccountPath.activationStatus)).envelope.result).toMatchObject({ required: true, expired: true, timeZone: 'UTC' });
     expect((await tryLogin(app, 'newcomer', 'Newcomer#1')).envelope.success).toBe(true);
 
     expect((await post(app, AccountPath.activate, { code: 'AAAAAA-BBBBBB' })).envelope.message).toBe(translate('en-US', 'activation.codeInvalid'));
     const activated = await post<ActivationStatus>(app, AccountPath.activate, { code: issued.code.toLowerCase() });
     expect(activated.envelope.result).toMatchObject({ required: true, expired: false, authorizedUntil: issued.authorizedUntil });
+    expect(activated.envelope.message).toBe(translate('en-US', 'activation.done', { until: issued.authorizedUntil }));
     expect((await get(app, ApiPath.currentUserDeparts, { token: admin })).statusCode).toBe(200);
     expect((await post(app, AccountPath.activate, { code: issued.code })).envelope.message).toBe(translate('en-US', 'activation.codeInvalid'));
 

@@ -21,6 +21,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf } from '../../platform/access.ts';
 import { AppError, envelope, refuse } from '../../platform/envelope.ts';
+import { formatWireTime } from '../../platform/wire-time.ts';
 import { checkRegistrationValue, phoneLogin, register, requestSmsCode, resetFindAccount, resetPassword, resetSendCode, resetVerify } from './account-service.ts';
 import { activate, activationStatus, forgetActivationStatus, hasValidAuthorization, issueActivationCode } from './activation-service.ts';
 import { validateCasTicket } from './cas-service.ts';
@@ -148,14 +149,16 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     AccountPath.activationStatus,
     { schema: { tags, summary: 'Is the system activated' }, config: { permission: 'public' } },
-    async (_request, reply) => reply.ok(await activationStatus(app)),
+    async (_request, reply) => reply.ok({ ...(await activationStatus(app)), timeZone: app.settings.timeZone }),
   );
   app.post(
     AccountPath.activate,
     { schema: { tags, summary: 'Activate the system with a code', body: activateBody }, config: { permission: 'public', rateLimit: perMinute(10) } },
     async (request) => {
       const status = await activate(app, request.body.code);
-      return envelope(request.lang, 'ok', status, 'activation.done', { until: status.authorizedUntil ?? '' });
+      // the message reads the time as the result does: on the wire's clock (DESIGN section 5)
+      const until = status.authorizedUntil ? formatWireTime(status.authorizedUntil, app.settings.timeZone) : '';
+      return envelope(request.lang, 'ok', status, 'activation.done', { until });
     },
   );
   app.post(
