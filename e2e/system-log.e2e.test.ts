@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
 import { SCREENSHOT_VIEWS, exportTo, label, resetSearch, rows, search, signIn } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
@@ -70,8 +71,10 @@ describe('logs screen', () => {
     await exportTo(page, downloads, 'logins.xlsx');
 
     await page.getByRole('tab', { name: label('log.type.operation') }).click();
-    await rows(page).filter({ hasText: 'position: add' }).first().waitFor();
-    await search(page, label('log.field.content'), 'position: add');
+    // an entry reads in the reader's language: "Positions: added <id>" for each of the three positions added
+    const added = translate('en-US', 'log.added', { entity: label('position.title'), id: '' }).trim();
+    await rows(page).filter({ hasText: added }).first().waitFor();
+    await search(page, label('log.field.content'), added);
     await expect.poll(() => rows(page).count()).toBe(3);
     await page.getByRole('columnheader', { name: label('log.field.costTime') }).click();
     await expect.poll(() => rows(page).count()).toBe(3);
