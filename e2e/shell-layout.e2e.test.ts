@@ -549,9 +549,15 @@ describe.each(languages)('a short page in %s', (lang) => {
     await expect.poll(() => password.isVisible()).toBe(false);
 
     // an antd confirmation as well
-    await userMenu.click();
-    await tap(page.getByRole('menuitem', { name: t('header.logout') }));
+    // the home page below re-lays itself out as its live figures arrive: a tap that the page moved away from only closes
+    // the menu, so the menu is opened and the item tapped again until the confirmation shows
     const confirm = page.getByRole('dialog').filter({ hasText: t('header.logoutConfirm') });
+    const logout = page.getByRole('menuitem', { name: t('header.logout') });
+    for (let attempt = 0; attempt < 3 && !(await confirm.isVisible()); attempt++) {
+      if (!(await logout.isVisible())) await userMenu.click();
+      await tap(logout);
+      await confirm.waitFor({ timeout: 3000 }).catch(() => undefined);
+    }
     await confirm.waitFor();
     await confirm.getByRole('button', { name: t('common.cancel') }).click();
     await expect.poll(() => confirm.isVisible()).toBe(false);
