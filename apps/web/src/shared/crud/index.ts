@@ -7,4 +7,5 @@ export { exportParams, filterParams, listParams, superQueryParams, type ListStat
 export { fieldRules, toApiValue } from './zod-rules.ts';
 export { crudKeys } from './api/keys.ts';
 export { usePager } from './use-pager.ts';
+export { FreezeToggle, type FreezeToggleProps } from './freeze-toggle.tsx';
 export { UserSelectModal, type UserSelectModalProps } from './user-select-modal.tsx';

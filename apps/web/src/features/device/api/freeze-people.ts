@@ -1,5 +1,4 @@
 import { PeoplePath, type Envelope } from '@isps/contract';
-import { useMutation } from '@tanstack/react-query';
 import { http, unwrap } from '../../../shared/api/index.ts';
 
 /** Freezes (status 2) or thaws (status 1) people: PUT /sysPeople/frozenPeople. */
@@ -7,8 +6,4 @@ export async function setPeopleStatus({ ids, status }: { ids: string[]; status: 
   const envelope = await http.put<{ count: number }>(PeoplePath.frozenPeople, { ids: ids.join(','), status });
   unwrap(envelope);
   return envelope;
-}
-
-export function useSetPeopleStatus() {
-  return useMutation({ mutationFn: setPeopleStatus });
 }

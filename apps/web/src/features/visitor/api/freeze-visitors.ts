@@ -1,5 +1,4 @@
 import { VisitorAdminPath, type Envelope } from '@isps/contract';
-import { useMutation } from '@tanstack/react-query';
 import { http, unwrap } from '../../../shared/api/index.ts';
 
 /** Freezes (status 2) or thaws (status 1) visitors; freezing ends their sessions. */
@@ -7,8 +6,4 @@ export async function setVisitorStatus({ ids, status }: { ids: string[]; status:
   const envelope = await http.put<{ count: number }>(VisitorAdminPath.frozenBatch, { ids: ids.join(','), status });
   unwrap(envelope);
   return envelope;
-}
-
-export function useSetVisitorStatus() {
-  return useMutation({ mutationFn: setVisitorStatus });
 }
