@@ -8,7 +8,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,6 +20,7 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import type { AccessFleetReply, AccessFleetRequest } from './access-sync-fleet.ts';
 import { finish, report } from './support.ts';
+import { freePort } from '../apps/server/src/test/free-port.ts';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100);
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 10_000);
@@ -27,16 +28,6 @@ const phase = (what: string) => process.stderr.write(`[${new Date().toISOString(
 const TARGET_SECONDS = 30;
 const here = dirname(fileURLToPath(import.meta.url));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const port = (probe.address() as AddressInfo).port;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 class Fleet {
   private readonly child: ChildProcess;

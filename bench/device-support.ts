@@ -4,7 +4,6 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,19 +12,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import type { FleetReply, FleetRequest } from './device-fleet.ts';
+import { freePort } from '../apps/server/src/test/free-port.ts';
+export { freePort } from '../apps/server/src/test/free-port.ts';
 
-/** A port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = address && typeof address === 'object' ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export interface BenchServer {
   app: FastifyInstance;

@@ -4,24 +4,17 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../apps/server/src/test/free-port.ts';
+export { freePort } from '../apps/server/src/test/free-port.ts';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const START_SCRIPT = join(root, 'scripts/start.mjs');
 export const BARE_SERVER = join(root, 'bench/bare-server.mjs');
 const PASSWORD = 'Bench#Start1';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A data folder of its own, reused by every start of one installation. */
 export function installation(): string {

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../apps/server/src/test/free-port.ts';
 import { buildServer, root } from './build-server.mjs';
 
 // inside the repository, so the built server finds the npm packages as apps/server/dist does
@@ -35,14 +35,6 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the built server with plain node until it is ready, signs in as admin, stops it; answers what it loaded. */
 async function startAndSignIn(env: Record<string, string>): Promise<{ loaded: string[]; signedIn: boolean; exitCode: number | null }> {

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { DeviceAuditStatus, DeviceCodePath } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
@@ -7,19 +6,9 @@ import type { DatabaseDialect } from '../config.ts';
 import { adminToken, api, createNamespace, injectAs, ManualClock, testConfig, type TestApp, type TestNamespace } from '../test/harness.ts';
 import type { AccessSyncOptions } from '../modules/access-sync/service.ts';
 import type { GatewayOptions } from './gateway.ts';
+import { freePort } from '../test/free-port.ts';
+export { freePort } from '../test/free-port.ts';
 
-/** A port free on 127.0.0.1 right now (the embedded broker of a test binds it next). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = address && typeof address === 'object' ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export interface LinkedAppOptions {
   namespace?: TestNamespace;
