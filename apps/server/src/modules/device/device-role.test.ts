@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { areaEntity, crudPath, DeviceRolePath, deviceEntity, deviceRoleEntity, doorEntity, type DeviceRoleOption } from '@isps/contract';
+import { areaEntity, crudPath, DeviceRolePath, deviceEntity, deviceRoleEntity, doorEntity, peopleEntity, userEntity, type DeviceRoleOption } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { createRoleWith } from '../../test/crud-helpers.ts';
 import { adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
@@ -170,5 +170,38 @@ describe.each(dialects)('device roles on %s', (dialect) => {
     const answer = await uploadFile(app, manager, '/deviceRole/importExcel', sheet);
     expect(JSON.stringify(answer.envelope)).toContain('You can only bind areas, devices and doors that a device role you hold covers.');
     expect(await app.db.selectFrom('sys_device_role').select('id').where('role_name', '=', 'Imported south').executeTakeFirst()).toBeUndefined();
+  });
+
+  it('a role keeps no link to an area, device, door, user or person that has left the database', async () => {
+    await call(admin, 'POST', crudPath(areaEntity, 'add'), { areaName: 'Gone area' });
+    const area = (await app.db.selectFrom('sys_area').select('id').where('area_name', '=', 'Gone area').executeTakeFirstOrThrow()).id;
+    await call(admin, 'POST', crudPath(deviceEntity, 'add'), { deviceName: 'Gone device', sn: `SN${randomUUID().slice(0, 8).toUpperCase()}` });
+    const device = (await app.db.selectFrom('sys_device').select('id').where('device_name', '=', 'Gone device').executeTakeFirstOrThrow()).id;
+    await call(admin, 'POST', crudPath(doorEntity, 'add'), { doorName: 'Gone door', deviceId: ids['N-1'], doorNo: 2 });
+    const door = (await app.db.selectFrom('sys_door').select('id').where('door_name', '=', 'Gone door').executeTakeFirstOrThrow()).id;
+    const user = await createTestUser(app, 'drole-leaver', {});
+    const person = randomUUID();
+    const tenant = (await app.db.selectFrom('sys_tenant').select('id').where('code', '=', 'default').executeTakeFirstOrThrow()).id;
+    await app.db.insertInto('sys_people').values({ id: person, name: 'Leaving Person', id_card: null, card_no: null, card_no_masked: null, user_no: null, sex: null, depart_id: null, picture: null, palm_left: 0, palm_right: 0, password: null, status: 1, del_flag: 0, tenant_id: tenant, create_by: 'test', create_time: null, update_by: null, update_time: null }).execute();
+    const role = await added(admin, '/deviceRole/add', { roleName: 'Leavers', areaIds: `${area},${ids.North}`, deviceIds: device, doorIds: door, userIds: `${user},${ids.holder}`, peopleIds: `${person},${ids['Pat Person']}` });
+
+    for (const [entity, id] of [[areaEntity, area], [deviceEntity, device], [doorEntity, door]] as const) {
+      const gone = await call(admin, 'DELETE', `${crudPath(entity, 'delete')}?id=${id}`);
+      expect(gone.envelope.success, gone.envelope.message).toBe(true);
+    }
+    // users and people go to the recycle bin first: their links stay for a restore, and leave with the complete deletion
+    for (const [entity, id] of [[userEntity, user], [peopleEntity, person]] as const) {
+      expect((await call(admin, 'DELETE', `${crudPath(entity, 'delete')}?id=${id}`)).envelope.success).toBe(true);
+    }
+    expect([await linksOf(role, 'sys_device_role_user'), await linksOf(role, 'sys_device_role_people')]).toEqual([2, 2]);
+    for (const [entity, id] of [[userEntity, user], [peopleEntity, person]] as const) {
+      const gone = await call(admin, 'DELETE', `${crudPath(entity, 'deleteRecycleBin')}?ids=${id}`);
+      expect(gone.envelope.success, gone.envelope.message).toBe(true);
+    }
+
+    const row = (await call<{ records: Array<Record<string, unknown>> }>(admin, 'GET', `${crudPath(deviceRoleEntity, 'list')}?roleName=Leavers`)).envelope.result.records[0];
+    expect(row).toMatchObject({ areaIds: ids.North, deviceIds: '', doorIds: '', userIds: ids.holder, peopleIds: ids['Pat Person'] });
+    const left = await app.db.selectFrom('sys_device_role_device').select('id').where('device_id', '=', device).execute();
+    expect(left).toHaveLength(0);
   });
 });

@@ -141,6 +141,8 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
   const contextOf = (request: FastifyRequest): CrudContext => ({ app, caller: callerOf(request), lang: request.lang, request });
 
   const links = linkFields(entity);
+  // the link fields of other declarations that point at this entity's rows (a device role's doors, people, ...)
+  const inboundLinks = entityDeclarations.flatMap((other) => linkFields(other).map(({ link }) => link)).filter((link) => link.entity === entity.name);
 
   /** Refuses linked ids the caller could not pick (another tenant's, deleted or unknown rows). */
   async function checkLinks(ctx: CrudContext, values: Row) {
@@ -188,8 +190,10 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     }
   }
 
+  /** Removes the links of rows leaving the database: their own and those of other rows pointing at them. */
   async function removeLinks(trx: AnyDb, ids: string[]) {
     for (const { link } of links) await trx.deleteFrom(link.table).where(link.ownerColumn, 'in', ids).execute();
+    for (const link of inboundLinks) await trx.deleteFrom(link.table).where(link.targetColumn, 'in', ids).execute();
   }
 
   /** The labels of linked rows in `lang` by id: a seeded row's label (a seeded role's name) translated. */
