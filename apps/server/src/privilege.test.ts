@@ -127,6 +127,8 @@ const NOT_A_GRANT: Record<string, string> = {
   'DELETE /api/sysPeople/deleteRecycleBin': 'people records hold no console rights',
   'POST /api/sysPeople/importExcel': 'people records hold no console rights',
   'PUT /api/sysPeople/frozenPeople': 'people records hold no console rights',
+  'POST /api/sysPeople/enroll': 'a palm-vein template of a person holds no console rights (enrollment.test.ts)',
+  'POST /api/sysPeople/enrollCancel': 'ending an enrollment grants nothing (enrollment.test.ts)',
 };
 
 /** The contract constants a test may name a path by (`AccountPath.sms` for '/sys/sms'). */

@@ -42,6 +42,8 @@ export const buttonTitles: Readonly<Record<string, Texts>> = {
   sync: ['Synchronise', '同步', '同期'],
   open: ['Open door', '开门', '解錠'],
   frozen: ['Freeze', '冻结', '凍結'],
+  enroll: ['Enroll palm vein', '录入掌静脉', '手のひら静脈登録'],
+  readIdCard: ['Read ID card', '读取身份证', '身分証読み取り'],
   recycleBin: ['Recycle bin', '回收站', 'ごみ箱'],
   audit: ['Review', '审核', '審査'],
   allocate: ['Allocate', '分配', '割り当て'],

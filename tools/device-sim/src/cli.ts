@@ -1,7 +1,7 @@
 #!/usr/bin/env -S npx tsx
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { newMemory, SIM_KINDS, type SimKind } from './device.ts';
+import { ENROLL_OUTCOMES, newMemory, SIM_KINDS, type EnrollOutcome, type SimKind } from './device.ts';
 import { startFleet } from './fleet.ts';
 import { provisionDevices } from './provision.ts';
 
@@ -19,6 +19,9 @@ const usage = `Simulated ISPS devices (docs/device-protocol.md)
   --provision       issue and approve a device code per serial number through the API first; needs
   --api URL         the API base, e.g. http://127.0.0.1:8080/api
   --token T         a session token with device:deviceCode:add and device:deviceCode:audit (or ISPS_TOKEN)
+  --id-card NUMBER  capture devices (vein, camera): the ID card on the reader       default none
+  --enroll-delay MS capture devices: how long a palm enrollment takes              default 1500
+  --enroll-fail R   capture devices: enrollments end with timeout, cancelled or quality instead of a template
 `;
 
 const { values } = parseArgs({
@@ -33,6 +36,9 @@ const { values } = parseArgs({
     provision: { type: 'boolean', default: false },
     api: { type: 'string' },
     token: { type: 'string' },
+    'id-card': { type: 'string' },
+    'enroll-delay': { type: 'string', default: '1500' },
+    'enroll-fail': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -50,6 +56,10 @@ const count = Number(values.devices);
 const rate = Number(values.rate);
 if (!Number.isInteger(count) || count < 1 || count > 100_000) fail('--devices must be an integer from 1 to 100000');
 if (!Number.isFinite(rate) || rate < 0) fail('--rate must be a number >= 0');
+const enrollDelayMs = Number(values['enroll-delay']);
+if (!Number.isInteger(enrollDelayMs) || enrollDelayMs < 0) fail('--enroll-delay must be an integer >= 0');
+const enrollOutcome = (values['enroll-fail'] ?? 'ok') as EnrollOutcome;
+if (enrollOutcome === 'ok' ? values['enroll-fail'] !== undefined : !ENROLL_OUTCOMES.includes(enrollOutcome)) fail('--enroll-fail must be timeout, cancelled or quality');
 const kinds = values.kinds.split(',').map((k) => k.trim()) as SimKind[];
 if (kinds.some((k) => !SIM_KINDS.includes(k))) fail(`--kinds must be among ${SIM_KINDS.join(', ')}`);
 const sns = Array.from({ length: count }, (_, i) => `${values.prefix}-${String(i + 1).padStart(4, '0')}`);
@@ -69,7 +79,7 @@ if (missing.length > 0) fail(`no device key for ${missing.slice(0, 3).join(', ')
 // sequence numbers start above any an earlier run used (microseconds of the start), so no event is taken as a repeat
 const seqStart = Date.now() * 1000;
 const memories = new Map(sns.map((sn) => [sn, { ...newMemory(), seq: seqStart }]));
-const fleet = await startFleet({ url: values.url, keys: new Map(sns.map((sn) => [sn, keys.get(sn)!])), kinds, rate, topicRoot: values.root, memories });
+const fleet = await startFleet({ url: values.url, keys: new Map(sns.map((sn) => [sn, keys.get(sn)!])), kinds, rate, topicRoot: values.root, memories, idCard: values['id-card'] ?? null, enrollDelayMs, enrollOutcome });
 process.stdout.write(`${fleet.devices.length} devices online at ${values.url}, ${rate} event(s)/s each. Ctrl+C stops them.\n`);
 const report = setInterval(() => {
   const online = fleet.devices.filter((d) => d.online).length;

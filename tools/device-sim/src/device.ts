@@ -1,5 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
+  CaptureCommandKind,
   deviceCommand,
   DeviceDownKind,
   deviceDownTopic,
@@ -9,7 +10,10 @@ import {
   deviceUpTopic,
   type DeviceAck,
   type DeviceCommand,
+  type DeviceEnrollUpload,
   type DeviceEvent,
+  type EnrollFailure,
+  type EnrollPalmPayload,
   type DeviceHello,
   type DevicePresence,
   type SoftUpdateCommandPayload,
@@ -21,6 +25,13 @@ import type { SiteCalendar } from './access-window.ts';
 
 export const SIM_KINDS = ['door', 'vein', 'camera', 'cabinet', 'patrol', 'quake'] as const;
 export type SimKind = (typeof SIM_KINDS)[number];
+
+/** The kinds that serve as capture devices: they enroll palms and read ID cards. */
+export const CAPTURE_KINDS: readonly SimKind[] = ['vein', 'camera'];
+
+/** How a simulated enrollment ends: a template, or one of the failures a device reports. */
+export type EnrollOutcome = 'ok' | Exclude<EnrollFailure, 'refused'>;
+export const ENROLL_OUTCOMES: readonly EnrollOutcome[] = ['ok', 'timeout', 'cancelled', 'quality'];
 
 const SYSTEM_OF: Record<SimKind, NonNullable<DeviceHello['system']>> = {
   door: 'abDoor',
@@ -85,6 +96,12 @@ export interface SimDeviceOptions {
   softUpdateStepMs?: number;
   /** the API base (`http://host:port/api`) packages are downloaded from; the command's absolute URL when not given */
   apiUrl?: string;
+  /** capture kinds: the ID card number on the reader (null or not given: no card) */
+  idCard?: string | null;
+  /** capture kinds: how long a palm takes to capture (and how long before a `timeout` outcome is told) */
+  enrollDelayMs?: number;
+  /** capture kinds: how enrollments end (`ok` by default) */
+  enrollOutcome?: EnrollOutcome;
 }
 
 function eventData(kind: DeviceEventKind, seq: number): Record<string, unknown> {
@@ -129,6 +146,14 @@ export class SimDevice {
   private commands: Promise<void> = Promise.resolve();
   /** killed: runs nothing more */
   private killed = false;
+  /** the ID card on the reader (a capture device): a test lays one down or takes it away */
+  idCard: string | null;
+  /** how the next enrollments end */
+  enrollOutcome: EnrollOutcome;
+  /** enrollments in progress by command id: ending one early answers it `cancelled` */
+  private readonly enrolling = new Map<string, () => void>();
+  /** how each enrollment ended, by command id, so a repeated delivery gets the same answer */
+  private readonly enrolled = new Map<string, { upload: DeviceEnrollUpload } | { reason: EnrollFailure }>();
 
   constructor(private readonly options: SimDeviceOptions) {
     this.sn = options.sn;
@@ -136,6 +161,8 @@ export class SimDevice {
     this.memory = options.memory ?? newMemory();
     this.root = options.topicRoot ?? DEVICE_TOPIC_ROOT;
     this.access = new AccessList(options.sn, options.accessDir);
+    this.idCard = options.idCard ?? null;
+    this.enrollOutcome = options.enrollOutcome ?? 'ok';
   }
 
   get online(): boolean {
@@ -211,6 +238,7 @@ export class SimDevice {
     const command = parsed.data;
     this.received.push(command);
     if (command.kind === AccessCommandKind.syncPeople || command.kind === AccessCommandKind.accessReport) return this.onAccessCommand(command);
+    if (CAPTURE_KINDS.includes(this.kind) && Object.values<string>(CaptureCommandKind).includes(command.kind)) return this.onCaptureCommand(command);
     // run once by id; a repeated delivery is only acknowledged again
     if (!this.memory.done.has(command.id)) {
       this.memory.done.add(command.id);
@@ -268,6 +296,51 @@ export class SimDevice {
       await progress(value);
     }
     await end(true);
+  }
+
+  /**
+   * A capture device's commands: an ID card read is answered at once with the card on the reader (or none); an
+   * enrollment captures for `enrollDelayMs`, then uploads a template on the enroll topic or answers its failure; a
+   * cancel ends the enrollment it names. A repeated delivery of an ended enrollment gets the same answer again.
+   */
+  private async onCaptureCommand(command: DeviceCommand): Promise<void> {
+    if (command.kind === CaptureCommandKind.readIdCard) return this.acknowledge(command.id, true, { idCard: this.idCard });
+    if (command.kind === CaptureCommandKind.cancelEnroll) {
+      const target = (command.payload as { command?: unknown } | null)?.command;
+      if (typeof target === 'string') this.enrolling.get(target)?.();
+      return this.acknowledge(command.id, true, { at: Date.now() });
+    }
+    const ended = this.enrolled.get(command.id);
+    if (ended) return this.answerEnrollment(command.id, ended);
+    if (this.enrolling.has(command.id)) return; // still capturing
+    // one enrollment at a time: a new one ends the one before
+    for (const cancel of [...this.enrolling.values()]) cancel();
+    void this.enrollPalm(command.id, command.payload as EnrollPalmPayload).catch(() => undefined);
+  }
+
+  private async enrollPalm(commandId: string, payload: EnrollPalmPayload): Promise<void> {
+    const cancelled = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), this.options.enrollDelayMs ?? 1500);
+      this.enrolling.set(commandId, () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    this.enrolling.delete(commandId);
+    if (this.killed) return;
+    const outcome = cancelled ? 'cancelled' : this.enrollOutcome;
+    const answer =
+      outcome === 'ok'
+        ? { upload: { id: randomUUID(), command: commandId, peopleId: payload.peopleId, hand: payload.hand, template: `SIMPALM-${payload.hand}-${randomBytes(48).toString('base64')}` } }
+        : { reason: outcome };
+    this.enrolled.set(commandId, answer);
+    await this.answerEnrollment(commandId, answer);
+  }
+
+  private async answerEnrollment(commandId: string, answer: { upload: DeviceEnrollUpload } | { reason: EnrollFailure }): Promise<void> {
+    if ('reason' in answer) return this.acknowledge(commandId, false, { reason: answer.reason });
+    if (this.options.withholdAcks) return;
+    await this.client?.publishAsync(deviceUpTopic(this.sn, DeviceUpKind.enroll, this.root), JSON.stringify(answer.upload), { qos: 1 });
   }
 
   /** A remote open: the lock opens (a doorState event) and closes again after `doorOpenMs`. */

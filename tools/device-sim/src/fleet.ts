@@ -1,4 +1,4 @@
-import { newMemory, SimDevice, type DeviceMemory, type SimKind } from './device.ts';
+import { newMemory, SimDevice, type DeviceMemory, type EnrollOutcome, type SimKind } from './device.ts';
 
 export interface FleetOptions {
   url: string;
@@ -14,6 +14,10 @@ export interface FleetOptions {
   softUpdateFailRate?: number;
   softUpdateStepMs?: number;
   apiUrl?: string;
+  /** capture devices: the ID card on their readers, how long an enrollment takes and how it ends (see SimDeviceOptions) */
+  idCard?: string | null;
+  enrollDelayMs?: number;
+  enrollOutcome?: EnrollOutcome;
 }
 
 export interface Fleet {
@@ -30,7 +34,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       memory = newMemory();
       options.memories?.set(sn, memory);
     }
-    return new SimDevice({ url: options.url, sn, key, kind: options.kinds[index % options.kinds.length]!, rate: options.rate, topicRoot: options.topicRoot, memory, softUpdateFailRate: options.softUpdateFailRate, softUpdateStepMs: options.softUpdateStepMs, apiUrl: options.apiUrl });
+    return new SimDevice({ url: options.url, sn, key, kind: options.kinds[index % options.kinds.length]!, rate: options.rate, topicRoot: options.topicRoot, memory, softUpdateFailRate: options.softUpdateFailRate, softUpdateStepMs: options.softUpdateStepMs, apiUrl: options.apiUrl, idCard: options.idCard, enrollDelayMs: options.enrollDelayMs, enrollOutcome: options.enrollOutcome });
   });
   await Promise.all(devices.map((d) => d.start()));
   const bySn = new Map(devices.map((d) => [d.sn, d]));

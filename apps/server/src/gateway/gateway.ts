@@ -72,6 +72,8 @@ export interface BrokerConnection {
 export interface DeviceObserver {
   events?(device: { id: string; sn: string; tenantId: string | null }, events: readonly DeviceEvent[]): Promise<void>;
   ack?(device: { id: string; sn: string; tenantId: string | null }, ack: DeviceAck): Promise<void>;
+  /** a message on `up/enroll` (palm-vein templates), unparsed: the reader checks it */
+  enroll?(device: { id: string; sn: string; tenantId: string | null }, body: unknown): Promise<void>;
 }
 
 interface KnownDevice {
@@ -367,8 +369,10 @@ export class DeviceGateway {
           return await this.onEvents(parsed.sn, body);
         case DeviceUpKind.ack:
           return await this.onAck(parsed.sn, body);
+        case DeviceUpKind.enroll:
+          return await this.onEnroll(parsed.sn, body);
         default:
-          // enroll and kinds of later releases: read by the modules that need them
+          // kinds of later releases: read by the modules that need them
           return;
       }
     } catch (error) {
@@ -525,6 +529,12 @@ export class DeviceGateway {
         .execute(),
     );
     await this.tellObservers((observer) => observer.ack?.(device, ack.data));
+  }
+
+  private async onEnroll(sn: string, body: unknown): Promise<void> {
+    const device = await this.deviceOf(sn);
+    if (!device) return;
+    await this.tellObservers((observer) => observer.enroll?.(device, body));
   }
 
   /** Sends every unacknowledged command of a device, oldest first (on hello, and at once when queued online). */

@@ -76,7 +76,7 @@ export const peopleEntity: EntityDeclaration = {
   ],
   tenantScoped: true,
   softDelete: { recycleBin: true },
-  extraActions: ['frozen'],
+  extraActions: ['frozen', 'enroll', 'readIdCard'],
 };
 
 /** Every declared screen of people. */
@@ -86,6 +86,14 @@ export const peopleEntities: readonly EntityDeclaration[] = [peopleEntity];
 export const PeoplePath = {
   /** PUT `{ ids: 'a,b', status: 1 | 2 }` (or `id` for one): thaw (1) or freeze (2) */
   frozenPeople: '/sysPeople/frozenPeople',
+  /** POST `{ id, hand, deviceId? }`: enroll a palm at a capture device; answers the `Enrollment` (permission enroll) */
+  enroll: '/sysPeople/enroll',
+  /** GET `?id=`: how the enrollment goes (`Enrollment`) */
+  enrollStatus: '/sysPeople/enrollStatus',
+  /** POST `{ id }`: cancel a waiting enrollment */
+  enrollCancel: '/sysPeople/enrollCancel',
+  /** GET `?deviceId=`: the ID card number on the capture device's reader, or the 'No ID card detected' warning */
+  readIdCard: '/sysPeople/readIdCard',
 } as const;
 
 export const frozenPeopleBody = z.object({
@@ -120,4 +128,23 @@ export const peopleLabels: Record<string, readonly [enUS: string, zhCN: string, 
     '冻结后该人员在解冻前无法开门。',
     '凍結された人は凍結解除までドアを開けられません。',
   ],
+  'people.enroll': ['Enroll palm', '录入掌静脉', '手のひら静脈を登録'],
+  'people.enrollTitle': ['Enroll palm vein: {{name}}', '录入掌静脉：{{name}}', '手のひら静脈の登録：{{name}}'],
+  'people.enrollDevice': ['Capture device', '采集设备', '取得デバイス'],
+  'people.enrollNoDevice': ['No capture device: add a device and set it as capture device first.', '没有采集设备：请先添加设备并设为采集设备。', '取得デバイスがありません。先にデバイスを追加して取得デバイスに設定してください。'],
+  'people.enrollHand': ['Hand', '手', '手'],
+  'people.hand.left': ['Left palm', '左手', '左手'],
+  'people.hand.right': ['Right palm', '右手', '右手'],
+  'people.enrollStart': ['Start', '开始录入', '登録開始'],
+  'people.enrollWaiting': ['{{hand}}: place it flat on the reader of {{device}}…', '{{hand}}：请平放在 {{device}} 的读取器上…', '{{hand}}：{{device}} のリーダーに平らにかざしてください…'],
+  'people.enrollCancel': ['Cancel enrollment', '取消录入', '登録を中止'],
+  'people.enrollDone': ['{{hand}}: registered.', '{{hand}}：已注册。', '{{hand}}：登録しました。'],
+  'people.enrollFailed': ['Enrollment failed', '录入失败', '登録に失敗しました'],
+  'people.enrollAgain': ['Try again', '重试', '再試行'],
+  'people.enrollClose': ['Close', '关闭', '閉じる'],
+  'people.enrollFailure.timeout': ['No hand was placed on the reader in time.', '未在规定时间内将手放到读取器上。', '時間内に手がかざされませんでした。'],
+  'people.enrollFailure.cancelled': ['The enrollment was cancelled.', '录入已取消。', '登録は中止されました。'],
+  'people.enrollFailure.quality': ['The image quality was too poor: place the palm flat and try again.', '采集质量太差：请将手掌平放后重试。', '画像の品質が不十分です。手のひらを平らにして再試行してください。'],
+  'people.enrollFailure.refused': ['The device’s answer was refused.', '设备的应答被拒绝。', 'デバイスの応答は拒否されました。'],
+  'people.readIdCard': ['Read ID card', '读取身份证', '身分証を読み取る'],
 };

@@ -301,6 +301,17 @@ export const enUS = {
   'people.frozenBatch': 'Frozen: {{count}}',
   'people.thawedBatch': 'Thawed: {{count}}',
   'people.pictureTooLarge': 'The picture must be smaller than 1 MB',
+  'people.enrollStarted': 'The enrollment is started: place the palm on the reader',
+  'people.enrollCancelled': 'The enrollment is cancelled',
+  'people.enrollNotFound': 'The enrollment does not exist',
+  'people.enrollEnded': 'The enrollment has already ended',
+  'people.noCaptureDevice': 'No capture device: set one on the device list first',
+  'people.captureOffline': 'The capture device {{device}} is offline: reconnect it to the platform',
+  'people.captureTenant': 'The capture device belongs to another tenant than the person',
+  'people.noIdCard': 'No ID card detected',
+  'people.idCardRead': 'ID card read',
+  'log.palmEnrollStarted': '{{entity}}: palm-vein enrollment of {{name}} ({{hand}}) at {{device}} started',
+  'log.palmEnrolled': '{{entity}}: palm vein of {{name}} ({{hand}}) registered by {{device}}',
 } as const;
 
 export type MessageKey = keyof typeof enUS;

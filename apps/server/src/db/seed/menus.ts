@@ -41,7 +41,7 @@ export const menuDefinition: readonly AreaDefinition[] = [
       { key: 'list', actions: [...CRUD, 'sync', 'capture'], visible: true },
       { key: 'area', actions: CRUD, visible: true },
       { key: 'door', actions: [...CRUD, 'open'], visible: true },
-      { key: 'people', actions: [...CRUD, 'frozen', 'recycleBin'], visible: true },
+      { key: 'people', actions: [...CRUD, 'frozen', 'recycleBin', 'enroll', 'readIdCard'], visible: true },
       { key: 'deviceType', actions: CRUD, visible: true },
       { key: 'deviceCode', actions: [...CRUD, 'audit'], visible: true },
       { key: 'deviceRole', actions: CRUD, visible: true },

@@ -20,6 +20,7 @@ import { registerEntity } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { findStoredFile } from '../../platform/files.ts';
 import { writeTenant } from '../../platform/tenancy.ts';
+import { enrollmentRoutes } from './enrollment.ts';
 import { removePalmTemplates } from './palm-templates.ts';
 
 const tags = ['people'];
@@ -53,7 +54,10 @@ async function hashPassword(app: FastifyInstance, values: Values) {
   if (typeof values.password === 'string' && values.password !== '') values.password = await app.hasher.hash(values.password);
 }
 
-/** People on the CRUD engine (with its recycle bin), plus card number, picture and password handling and freezing. */
+/**
+ * People on the CRUD engine (with its recycle bin), plus card number, picture and password handling, freezing, and
+ * palm-vein enrollment and ID card reading at the capture device.
+ */
 export const peopleRoutes: FastifyPluginAsyncZod = async (app) => {
   registerEntity(app, peopleEntity, {
     beforeAdd: async ({ caller }, values) => {
@@ -101,6 +105,7 @@ export const peopleRoutes: FastifyPluginAsyncZod = async (app) => {
           return reply.ok({ count: found.length }, frozen ? 'people.frozenBatch' : 'people.thawedBatch', { count: String(found.length) });
         },
       );
+      enrollmentRoutes(routes, registered);
     },
   });
 };
