@@ -1,10 +1,10 @@
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Perm, UPLOAD_MAX_BYTES } from '@isps/contract';
 import { resolveDataSourceKey, resolveTokenPepper, type Config } from './config.ts';
@@ -123,7 +123,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(gatewayPlugin, options.gateway ?? {});
   await app.register(accessSyncPlugin, options.accessSync ?? {});
 
-  await app.register(helmet, { contentSecurityPolicy });
+  // helmet's middleware is built once: @fastify/helmet built it again for every request (a third of a small answer's cost)
+  const secureHeaders = helmet({ contentSecurityPolicy });
+  app.addHook('onRequest', (request, reply, done) => secureHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
   // spreadsheet imports and uploads: one file per request, bounded
   await app.register(multipart, { limits: { files: 1, fileSize: UPLOAD_MAX_BYTES, fields: 10 } });
   app.decorate('crudEntities', new Map());

@@ -35,12 +35,36 @@ async function loadAll(app: FastifyInstance): Promise<Loaded> {
   return { options: byCode, tenantCodes: Object.fromEntries(tenants.map((t) => [t.id, t.code])) };
 }
 
+/** The parsed form of the cached text an instance read last, and what was derived from it per language. */
+interface Parsed {
+  text: string;
+  loaded: Loaded;
+  shown: Map<string, DictOption[]>;
+}
+const parsed = new WeakMap<FastifyInstance, Parsed>();
+
+/**
+ * The options from the shared cache. The cached text is parsed once per change, not per request: the same text
+ * (the same string from the in-process cache, equal content from Redis) answers from the parsed copy.
+ */
+async function current(app: FastifyInstance): Promise<Parsed> {
+  let text = await app.cache.get(CACHE_KEY);
+  const last = parsed.get(app);
+  if (text && last && last.text === text) return last;
+  let all: Loaded;
+  if (text) all = JSON.parse(text) as Loaded;
+  else {
+    all = await loadAll(app);
+    text = JSON.stringify(all);
+    await app.cache.set(CACHE_KEY, text, CACHE_TTL_MS);
+  }
+  const next = { text, loaded: all, shown: new Map<string, DictOption[]>() };
+  parsed.set(app, next);
+  return next;
+}
+
 async function loaded(app: FastifyInstance): Promise<Loaded> {
-  const cached = await app.cache.get(CACHE_KEY);
-  if (cached) return JSON.parse(cached) as Loaded;
-  const all = await loadAll(app);
-  await app.cache.set(CACHE_KEY, JSON.stringify(all), CACHE_TTL_MS);
-  return all;
+  return (await current(app)).loaded;
 }
 
 /** Every enabled dictionary's options with their texts as stored (the login answer's `sysAllDictItems`). */
@@ -77,9 +101,17 @@ export async function importDictionaryOptions(app: FastifyInstance, lang: Langua
   return Object.fromEntries(Object.entries(all).map(([code, options]) => [code, languages.flatMap((reader) => localised(reader, code, options, tenantCodes))]));
 }
 
-export async function dictionaryOptions(app: FastifyInstance, code: string, lang: Language): Promise<DictOption[]> {
-  const { options: all, tenantCodes } = await loaded(app);
-  return localised(lang, code, Object.hasOwn(all, code) ? (all[code] ?? []) : [], tenantCodes);
+/** One dictionary's options in the reader's language; the answer is shared between calls and must not be changed. */
+export async function dictionaryOptions(app: FastifyInstance, code: string, lang: Language): Promise<readonly DictOption[]> {
+  const { loaded: { options: all, tenantCodes }, shown } = await current(app);
+  const key = `${lang}\u0000${code}`;
+  let options = shown.get(key);
+  if (!options) {
+    options = localised(lang, code, Object.hasOwn(all, code) ? (all[code] ?? []) : [], tenantCodes);
+    // codes nobody has are not remembered: a caller cannot grow the map with made-up codes
+    if (Object.hasOwn(all, code)) shown.set(key, options);
+  }
+  return options;
 }
 
 /** Drops the cached options; the next read loads them again. Called on every dictionary or item change. */

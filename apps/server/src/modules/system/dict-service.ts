@@ -9,11 +9,11 @@ export interface DictReader {
   systemAdmin: boolean;
 }
 
-function tenantsFor(reader: DictReader, options: DictOption[]): DictOption[] {
-  return reader.systemAdmin ? options : options.filter((o) => o.value === reader.tenantId);
+function tenantsFor(reader: DictReader, options: readonly DictOption[]): DictOption[] {
+  return reader.systemAdmin ? [...options] : options.filter((o) => o.value === reader.tenantId);
 }
 
-export async function dictOptions(app: FastifyInstance, code: string, lang: Language, reader: DictReader): Promise<DictOption[]> {
+export async function dictOptions(app: FastifyInstance, code: string, lang: Language, reader: DictReader): Promise<readonly DictOption[]> {
   const options = await dictionaryOptions(app, code, lang);
   return code === TENANT_DICT ? tenantsFor(reader, options) : options;
 }
