@@ -362,12 +362,12 @@ export class SimDevice {
     void this.emit(DeviceEventKind.doorState, { door: typeof door === 'number' ? door : 1, state: open === false ? 'closed' : 'open' }).catch(() => undefined);
   }
 
-  /** Emits one event (of `kind`, or one this device reports); answers it so a test can send it again. */
-  async emit(kind?: DeviceEventKind, data?: Record<string, unknown>): Promise<DeviceEvent> {
+  /** Emits one event (of `kind`, or one this device reports) at `time` of its clock; answers it so a test can send it again. */
+  async emit(kind?: DeviceEventKind, data?: Record<string, unknown>, time = Date.now()): Promise<DeviceEvent> {
     const kinds = EVENTS_OF[this.kind];
     const chosen = kind ?? kinds[this.memory.seq % kinds.length]!;
     this.memory.seq += 1;
-    const event: DeviceEvent = { id: randomUUID(), seq: this.memory.seq, time: Date.now(), kind: chosen, data: data ?? eventData(chosen, this.memory.seq) };
+    const event: DeviceEvent = { id: randomUUID(), seq: this.memory.seq, time, kind: chosen, data: data ?? eventData(chosen, this.memory.seq) };
     await this.publishEvent(event);
     return event;
   }
@@ -394,7 +394,8 @@ export class SimDevice {
   async swipe(cardNo: string, door = 1, time = Date.now()): Promise<{ allowed: boolean; event: DeviceEvent }> {
     const { entry, allowed } = this.access.decide(cardNo, time, this.options.site ?? { timeZone: 'UTC' });
     const data = allowed ? { door, method: 'card', peopleId: entry!.id } : { door, method: 'card', reason: entry ? 'outsideTime' : 'unknown', ...(entry ? { peopleId: entry.id } : {}) };
-    const event = await this.emit(allowed ? DeviceEventKind.opening : DeviceEventKind.denial, data);
+    // reported at the time it was decided at
+    const event = await this.emit(allowed ? DeviceEventKind.opening : DeviceEventKind.denial, data, time);
     return { allowed, event };
   }
 

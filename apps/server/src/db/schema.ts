@@ -441,6 +441,8 @@ export interface SysDevice extends Audited {
   capture?: number;
   /** how many people the device holds at most (null: no limit); the access sync leaves the rest out and says so */
   max_people?: number | null;
+  /** data sync mode: 'increment' (the default) sends the differences, 'full' replaces the whole access list */
+  sync_mode?: string;
 }
 
 export interface SysDeviceCode extends Audited {
@@ -524,6 +526,10 @@ export interface SysAccessEvent extends Audited {
   door_no: number | null;
   method: string | null;
   detail: string | null;
+  /** the server's decision of an opening or denial: allowed, refused, unknown (no person); null for a door state */
+  server_verdict?: string | null;
+  /** 1 for an opening the server would have refused */
+  flagged?: number;
   tenant_id: string | null;
 }
 

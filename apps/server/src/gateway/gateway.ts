@@ -74,6 +74,8 @@ export interface DeviceObserver {
   ack?(device: { id: string; sn: string; tenantId: string | null }, ack: DeviceAck): Promise<void>;
   /** a message on `up/enroll` (palm-vein templates), unparsed: the reader checks it */
   enroll?(device: { id: string; sn: string; tenantId: string | null }, body: unknown): Promise<void>;
+  /** the device said hello (connected or reconnected), after its queued commands were handed out */
+  hello?(device: { id: string; sn: string; tenantId: string | null }): Promise<void>;
 }
 
 interface KnownDevice {
@@ -474,6 +476,7 @@ export class DeviceGateway {
     this.lastSeenWritten.set(device.id, this.deps.clock());
     const now = this.now();
     await this.writes.run((db) => db.updateTable('sys_device').set({ last_seen: now }).where('id', '=', device.id).execute());
+    await this.tellObservers((observer) => observer.hello?.({ id: device.id, sn, tenantId: device.tenantId }));
   }
 
   private async onPresence(sn: string, body: unknown): Promise<void> {

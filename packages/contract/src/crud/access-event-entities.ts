@@ -11,6 +11,16 @@ export type AccessEventKind = (typeof ACCESS_EVENT_KINDS)[number];
 export const AccessResult = { passed: 1, refused: 0 } as const;
 
 /**
+ * What the server decides of an opening or a denial, with the contract's time-setting evaluator and the person's
+ * door-access device roles at the event's device time: allowed, refused, or unknown when the device named nobody.
+ */
+export const ServerVerdict = { allowed: 'allowed', refused: 'refused', unknown: 'unknown' } as const;
+export type ServerVerdict = (typeof ServerVerdict)[keyof typeof ServerVerdict];
+export const SERVER_VERDICTS = Object.values(ServerVerdict);
+/** The alarm code of an opening the server would have refused (one alarm per such event). */
+export const SERVER_REFUSED_OPENING_ALARM = 'serverRefusedOpening';
+
+/**
  * Access events (openings, denials and door states the devices report), stored by the gateway as they come: listed with
  * filters by person, door, device, time and result, and exported. Card numbers are never stored here: a device's
  * card is turned into the person it belongs to.
@@ -45,9 +55,24 @@ export const accessEventEntity: EntityDeclaration = {
     doorNo: field.integer('accessEvent.field.doorNo', 0, 64, { readOnly: true }),
     method: field.text('accessEvent.field.method', 16, { readOnly: true }),
     detail: field.text('accessEvent.field.detail', 32, { readOnly: true }),
+    serverVerdict: {
+      label: 'accessEvent.field.serverVerdict',
+      kind: 'string',
+      schema: z.enum(SERVER_VERDICTS),
+      widget: { kind: 'options', options: SERVER_VERDICTS.map((v) => ({ value: v, label: `accessEvent.verdict.${v}` })) },
+      readOnly: true,
+    },
+    // 1: the device let someone through whom the server would have refused
+    flagged: {
+      label: 'accessEvent.field.flagged',
+      kind: 'integer',
+      schema: z.number().int().min(0).max(1),
+      widget: { kind: 'options', options: [{ value: '1', label: 'accessEvent.flagged.yes' }, { value: '0', label: 'accessEvent.flagged.no' }] },
+      readOnly: true,
+    },
   },
-  columns: ['eventTime', 'kind', 'result', 'peopleId', 'doorId', 'deviceId', 'method', 'detail'],
-  search: { peopleId: 'exact', doorId: 'exact', deviceId: 'exact', kind: 'exact', result: 'exact', eventTime: 'range' },
+  columns: ['eventTime', 'kind', 'result', 'serverVerdict', 'flagged', 'peopleId', 'doorId', 'deviceId', 'method', 'detail'],
+  search: { peopleId: 'exact', doorId: 'exact', deviceId: 'exact', kind: 'exact', result: 'exact', serverVerdict: 'exact', flagged: 'exact', eventTime: 'range' },
   sortable: ['eventTime', 'kind', 'result', 'createTime'],
   defaultSort: { field: 'eventTime', order: 'desc' },
   actions: ['list', 'export'],
@@ -73,4 +98,11 @@ export const accessEventLabels: Record<string, readonly [enUS: string, zhCN: str
   'accessEvent.kind.doorState': ['Door state', '门状态', 'ドア状態'],
   'accessEvent.result.passed': ['Passed', '通过', '通過'],
   'accessEvent.result.refused': ['Refused', '拒绝', '拒否'],
+  'accessEvent.field.serverVerdict': ['Server verdict', '服务器判定', 'サーバー判定'],
+  'accessEvent.verdict.allowed': ['Allowed', '允许', '許可'],
+  'accessEvent.verdict.refused': ['Refused', '拒绝', '拒否'],
+  'accessEvent.verdict.unknown': ['Unknown person', '未知人员', '不明な人員'],
+  'accessEvent.field.flagged': ['Flagged', '异常标记', '要確認'],
+  'accessEvent.flagged.yes': ['Opened against the rules', '违规开门', '規則外の開錠'],
+  'accessEvent.flagged.no': ['No', '否', 'なし'],
 };

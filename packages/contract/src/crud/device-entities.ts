@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SYNC_MODES } from '../access/sync.ts';
 import { DEVICE_SN_PATTERN, DEVICE_SYSTEMS } from '../device.ts';
 import { TENANT_DICT } from '../http.ts';
 import { idSchema } from '../ids.ts';
@@ -37,6 +38,8 @@ export const DEVICE_ONLINE_OPTIONS = [
   { value: '1', label: 'device.online' },
   { value: '0', label: 'device.offline' },
 ] as const;
+/** SPEC section 4, data sync mode: increment sends a device the differences, full replaces its whole access list. */
+export const DEVICE_SYNC_MODE_OPTIONS = SYNC_MODES.map((value) => ({ value, label: `device.syncMode.${value}` }));
 /** A background image is at most 1 MB (SPEC section 3). */
 export const DEVICE_IMAGE_MAX_BYTES = 1024 * 1024;
 
@@ -117,11 +120,13 @@ export const deviceEntity: EntityDeclaration = {
     location: { label: 'device.field.location', kind: 'integer', schema: integerSchema(1, 2), widget: { kind: 'options', options: DEVICE_LOCATION_OPTIONS } },
     areaId: { label: 'device.field.areaId', kind: 'string', schema: idSchema, widget: { kind: 'treeSelect', entity: 'area' } },
     online: { label: 'device.field.online', kind: 'integer', schema: integerSchema(0, 1), widget: { kind: 'options', options: DEVICE_ONLINE_OPTIONS }, readOnly: true },
+    // full: every change (and every reconnect) replaces the device's list, e.g. a device whose cabinets are reassigned
+    syncMode: { label: 'device.field.syncMode', kind: 'string', schema: z.enum(SYNC_MODES, { error: 'validation.invalid' }), widget: { kind: 'options', options: DEVICE_SYNC_MODE_OPTIONS }, defaultValue: 'increment' },
   },
   columns: ['deviceName', 'sn', 'ip', 'systemType', 'deviceKind', 'deviceModel', 'location', 'areaId', 'online'],
   phoneColumns: ['deviceName', 'online'],
-  detailFields: ['mac', 'gateway', 'subnetMask', 'tenantId', 'backgroundImage', 'createTime'],
-  search: { deviceName: 'contains', sn: 'contains', ip: 'contains', systemType: 'exact', deviceKind: 'exact', online: 'exact', areaId: 'exact' },
+  detailFields: ['mac', 'gateway', 'subnetMask', 'tenantId', 'backgroundImage', 'syncMode', 'createTime'],
+  search: { deviceName: 'contains', sn: 'contains', ip: 'contains', systemType: 'exact', deviceKind: 'exact', online: 'exact', areaId: 'exact', syncMode: 'exact' },
   sortable: ['deviceName', 'sn', 'ip', 'systemType', 'deviceKind', 'online', 'createTime'],
   defaultSort: { field: 'createTime', order: 'desc' },
   unique: [
@@ -238,6 +243,9 @@ export const deviceLabels: Record<string, readonly [enUS: string, zhCN: string, 
   'device.field.location': ['Location', '位置', '設置場所'],
   'device.field.areaId': ['Area', '所属区域', 'エリア'],
   'device.field.online': ['Network status', '网络状态', 'ネットワーク状態'],
+  'device.field.syncMode': ['Data sync mode', '数据同步模式', 'データ同期モード'],
+  'device.syncMode.increment': ['Increment (changes only)', '增量（仅下发变化）', '増分（変更分のみ）'],
+  'device.syncMode.full': ['Full (whole list each time)', '全量（每次下发全部）', '全件（毎回すべて）'],
   'device.system.abDoor': ['AB door', 'AB门', 'ABドア'],
   'device.system.access': ['Access control', '门禁', '入退室管理'],
   'device.system.storage': ['Storage', '储物柜', '保管庫'],

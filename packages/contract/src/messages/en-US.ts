@@ -232,6 +232,8 @@ export const enUS = {
   'log.imported': '{{entity}}: imported, {{added}} added, {{failed}} refused',
   'log.frozen': '{{entity}}: froze {{ids}}',
   'log.thawed': '{{entity}}: unfroze {{ids}}',
+  'log.syncModeFull': '{{entity}}: {{name}} switched to full sync: every change replaces its whole access list',
+  'log.syncModeIncrement': '{{entity}}: {{name}} switched to increment sync: only the differences are sent',
   'log.passwordReset': '{{entity}}: reset the password of {{id}}',
   'log.adminPasswordReset': 'User {{username}}: password reset from the command line (npm run reset-admin)',
   'log.membersAdded': '{{entity}}: added {{ids}} to group {{group}}',

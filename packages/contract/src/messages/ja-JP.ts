@@ -233,6 +233,8 @@ export const jaJP: Record<MessageKey, string> = {
   'log.imported': '{{entity}}：インポート、追加 {{added}} 件、拒否 {{failed}} 件',
   'log.frozen': '{{entity}}：{{ids}} を凍結',
   'log.thawed': '{{entity}}：{{ids}} の凍結を解除',
+  'log.syncModeFull': '{{entity}}：{{name}} を全件同期に切り替え（変更のたびに通行リスト全体を置き換え）',
+  'log.syncModeIncrement': '{{entity}}：{{name}} を増分同期に切り替え（差分のみ送信）',
   'log.passwordReset': '{{entity}}：{{id}} のパスワードをリセット',
   'log.adminPasswordReset': 'ユーザー {{username}}：コマンドラインでパスワードをリセット（npm run reset-admin）',
   'log.membersAdded': '{{entity}}：{{ids}} をグループ {{group}} に追加',

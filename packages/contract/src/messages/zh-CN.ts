@@ -233,6 +233,8 @@ export const zhCN: Record<MessageKey, string> = {
   'log.imported': '{{entity}}：导入，成功 {{added}} 条，失败 {{failed}} 条',
   'log.frozen': '{{entity}}：冻结 {{ids}}',
   'log.thawed': '{{entity}}：解冻 {{ids}}',
+  'log.syncModeFull': '{{entity}}：{{name}} 切换为全量同步，每次变化都下发完整的通行名单',
+  'log.syncModeIncrement': '{{entity}}：{{name}} 切换为增量同步，仅下发变化部分',
   'log.passwordReset': '{{entity}}：重置 {{id}} 的密码',
   'log.adminPasswordReset': '用户 {{username}}：已在命令行重置密码（npm run reset-admin）',
   'log.membersAdded': '{{entity}}：将 {{ids}} 添加到部门 {{group}}',

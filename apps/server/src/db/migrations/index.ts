@@ -29,6 +29,9 @@ import { accessEventTables } from './1385-access-events.ts';
 import { accessSyncBuckets } from './1386-access-sync-buckets.ts';
 import { deviceExtraTables } from './1400-device-extras.ts';
 import { announcementAbstract } from './1450-announcement-abstract.ts';
+// after the last released migration: a database migrated before them takes them in order
+import { deviceSyncMode } from './1470-device-sync-mode.ts';
+import { accessEventVerdicts } from './1471-access-event-verdicts.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -59,6 +62,8 @@ const migrations: Record<string, Migration> = {
   '1386-access-sync-buckets': accessSyncBuckets,
   '1400-device-extras': deviceExtraTables,
   '1450-announcement-abstract': announcementAbstract,
+  '1470-device-sync-mode': deviceSyncMode,
+  '1471-access-event-verdicts': accessEventVerdicts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

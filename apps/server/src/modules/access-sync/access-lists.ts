@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AccessEntry } from '@isps/contract';
+import type { AccessEntry, SyncMode } from '@isps/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
@@ -12,6 +12,8 @@ export interface DeviceAccessList {
   name: string;
   tenantId: string | null;
   online: boolean;
+  /** increment: the differences are sent; full: every change replaces the whole list */
+  syncMode: SyncMode;
   /**
    * the entries the device should hold, by person id in id order (capacity applied); devices reached by the same
    * roles share one map: read it, never change it
@@ -44,7 +46,7 @@ export async function computeAccessLists(database: Kysely<Database>, deviceIds?:
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const db = database as unknown as Kysely<any>;
   const out = new Map<string, DeviceAccessList>();
-  let deviceQuery = database.selectFrom('sys_device').select(['id', 'sn', 'device_name', 'tenant_id', 'online', 'max_people']);
+  let deviceQuery = database.selectFrom('sys_device').select(['id', 'sn', 'device_name', 'tenant_id', 'online', 'max_people', 'sync_mode']);
   if (deviceIds) {
     if (deviceIds.length === 0) return out;
     deviceQuery = deviceQuery.where('id', 'in', [...deviceIds]);
@@ -52,7 +54,7 @@ export async function computeAccessLists(database: Kysely<Database>, deviceIds?:
   const devices = await deviceQuery.execute();
   const capacity = new Map<string, number | null>();
   for (const d of devices) {
-    out.set(d.id, { deviceId: d.id, sn: d.sn, name: d.device_name, tenantId: d.tenant_id, online: Number(d.online) === 1, entries: new Map(), overCapacity: 0 });
+    out.set(d.id, { deviceId: d.id, sn: d.sn, name: d.device_name, tenantId: d.tenant_id, online: Number(d.online) === 1, syncMode: d.sync_mode === 'full' ? 'full' : 'increment', entries: new Map(), overCapacity: 0 });
     capacity.set(d.id, d.max_people ?? null);
   }
   if (devices.length === 0) return out;

@@ -1,4 +1,6 @@
 import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { recordAccessEvents } from './access-events.ts';
 import { AccessSync, type AccessSyncOptions } from './service.ts';
 
@@ -9,15 +11,17 @@ declare module 'fastify' {
 }
 
 /**
- * The access synchronisation, started with the app (after the device gateway) and drained before it closes, and the
- * access events the gateway receives.
+ * The access synchronisation, started with the app (after the device gateway) and drained before it closes, the
+ * devices' reconnections it answers, and the access events the gateway receives.
  */
 export const accessSyncPlugin = fp<AccessSyncOptions>(
   async (app, options) => {
     const sync = new AccessSync({ db: app.db, gateway: app.deviceGateway, realtime: app.realtime, clock: app.clock, log: app.log }, options);
     app.decorate('accessSync', sync);
-    // openings, denials and door states are kept as access events (the gateway logs a failure and goes on)
-    app.deviceGateway.eventListeners.add((device, events) => recordAccessEvents(app.db, app.dialect, device, events));
+    // openings, denials and door states are kept as access events, judged in the site's zone (the gateway logs a failure and goes on)
+    app.deviceGateway.eventListeners.add((device, events, db?: Kysely<Database>) => recordAccessEvents(db ?? app.db, app.dialect, device, events, { timeZone: app.settings.timeZone }));
+    // a device in full sync mode gets its whole list again when it reconnects
+    app.deviceGateway.observe({ hello: async (device) => sync.deviceReturned(device.id) });
     app.addHook('onReady', async () => sync.start());
     app.addHook('preClose', async () => sync.stop());
   },

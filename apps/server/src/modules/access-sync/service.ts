@@ -43,8 +43,6 @@ export interface AccessSyncOptions {
   debounceMs?: number;
   /** how often the progress of running syncs is read */
   pollMs?: number;
-  /** increment (the difference) or full (clear, then everything) on every change */
-  mode?: SyncMode;
   /** people per `syncPeople` command (SYNC_BATCH_SIZE) */
   batchSize?: number;
 }
@@ -130,8 +128,9 @@ function batches<T>(items: readonly T[], size = SYNC_BATCH_SIZE): T[][] {
  * Keeps every device's access list in step with people, their credentials and door-access device roles: every committed
  * change (any code path) recomputes the lists, compares them with what each device was sent and queues the difference
  * as `syncPeople` commands through the device gateway (batched, idempotent: an unchanged list sends nothing). A device
- * can be aligned on demand: it reports what it holds and gets exactly the difference. The console follows each sync
- * through `deviceSync` messages carrying counts only.
+ * in full sync mode gets its whole list instead (a clear, then everyone) on every change of it and whenever it
+ * reconnects. A device can be aligned on demand: it reports what it holds and gets exactly the difference. The
+ * console follows each sync through `deviceSync` messages carrying counts only.
  */
 export class AccessSync {
   private chain: Promise<void> = Promise.resolve();
@@ -196,8 +195,11 @@ export class AccessSync {
     return next;
   }
 
-  /** Every device's list against what it was sent; the difference is queued. */
-  reconcile(deviceIds?: readonly string[], mode: SyncMode = this.options.mode ?? 'increment'): Promise<void> {
+  /**
+   * Every device's list against what it was sent; the difference is queued, or for a device in full sync mode a
+   * replacement of its whole list (a clear, then everyone) whenever its list changed.
+   */
+  reconcile(deviceIds?: readonly string[]): Promise<void> {
     return (async () => {
       const lists = await computeAccessLists(this.deps.db, deviceIds);
       const sent = await this.sentBuckets([...lists.keys()]);
@@ -205,8 +207,9 @@ export class AccessSync {
       for (const list of lists.values()) {
         const before = sent.get(list.deviceId) ?? new Map<string, string>();
         const desired = bucketsOf(list.entries);
-        if (mode === 'full') {
-          changes.push({ list, upserts: [...list.entries.values()], removes: [], buckets: 'all', full: true });
+        if (list.syncMode === 'full') {
+          const changed = before.size !== desired.size || [...desired].some(([bucket, text]) => before.get(bucket) !== text);
+          if (changed) changes.push(fullChange(list));
           continue;
         }
         const upserts: AccessEntry[] = [];
@@ -231,18 +234,37 @@ export class AccessSync {
 
   /**
    * A full compare-and-align of one device: it reports what it holds, then gets the difference (increment) or
-   * everything after a clear (full). Answers the report command's id.
+   * everything after a clear (full); `mode` defaults to the device's own sync mode. Answers the report command's id.
    */
-  async resync(deviceId: string, mode: SyncMode = this.options.mode ?? 'increment'): Promise<string> {
+  async resync(deviceId: string, mode?: SyncMode): Promise<string> {
     const [list] = (await computeAccessLists(this.deps.db, [deviceId])).values();
     if (!list) throw new Error(`no device ${deviceId}`);
     const [commandId] = (await this.deps.gateway.enqueueCommands([{ deviceId, kind: AccessCommandKind.accessReport, payload: {} }], 'accessSync')) as [string];
     const track = this.trackOf(list);
-    track.report = { commandId, mode };
+    track.report = { commandId, mode: mode ?? list.syncMode };
     track.commands.add(commandId);
     track.total += 1;
     void this.notify(track, true);
     return commandId;
+  }
+
+  /**
+   * A device said hello: one in full sync mode gets its whole list again (a clear, then everyone), unless a full
+   * alignment of it is already on its way.
+   */
+  deviceReturned(deviceId: string): void {
+    if (this.stopped) return;
+    void this.run(async () => {
+      // a cheap look first: most devices are in increment mode, and many say hello at once after a broker restart
+      const device = await this.deps.db.selectFrom('sys_device').select('sync_mode').where('id', '=', deviceId).executeTakeFirst();
+      if (device?.sync_mode !== 'full') return;
+      const [list] = (await computeAccessLists(this.deps.db, [deviceId])).values();
+      if (!list) return;
+      const track = this.tracks.get(deviceId);
+      if (track?.report) return;
+      if (track) track.alignOnReturn = false;
+      await this.send([fullChange(list)]);
+    });
   }
 
   /** What each device was sent, by bucket. */
@@ -382,7 +404,7 @@ export class AccessSync {
   private async align(deviceId: string, held: Map<string, string>, mode: SyncMode): Promise<void> {
     const [list] = (await computeAccessLists(this.deps.db, [deviceId])).values();
     if (!list) return;
-    if (mode === 'full') return this.send([{ list, upserts: [...list.entries.values()], removes: [], buckets: 'all', full: true }]);
+    if (mode === 'full') return this.send([fullChange(list)]);
     const upserts = [...list.entries.values()].filter((e) => held.get(e.id) !== e.version);
     const removes = [...held.keys()].filter((id) => !list.entries.has(id));
     // what is recorded as sent becomes the list itself, even when nothing is to be sent
@@ -411,6 +433,11 @@ export class AccessSync {
       this.deps.log.error({ err: error }, 'device sync notice failed');
     }
   }
+}
+
+/** A replacement of a device's whole list: a clear, then everyone, recorded as sent in full. */
+function fullChange(list: DeviceAccessList): Change {
+  return { list, upserts: [...list.entries.values()], removes: [], buckets: 'all', full: true };
 }
 
 /** The `id:version` pairs of an `accessReport` acknowledgement, or null when it is not one. */

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '../../platform/access.ts';
-import { registerEntity } from '../../platform/crud/index.ts';
+import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
+import { registerEntity, type CrudContext } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { findStoredFile } from '../../platform/files.ts';
 
@@ -31,9 +32,22 @@ export const deviceEntityRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   });
 
+  // edits that switch a device's data sync mode, told in the operation log once the edit is stored
+  const switchingMode = new WeakMap<CrudContext, { name: string; mode: string }>();
   const devices = registerEntity(app, deviceEntity, {
     beforeAdd: (_ctx, values) => checkBackgroundImage(app, values),
-    beforeEdit: (_ctx, values) => checkBackgroundImage(app, values),
+    beforeEdit: async (ctx, values, existing) => {
+      await checkBackgroundImage(app, values);
+      const mode = values.syncMode as string | undefined;
+      if (mode !== undefined && mode !== (existing.sync_mode ?? 'increment')) switchingMode.set(ctx, { name: String(values.deviceName ?? existing.device_name), mode });
+    },
+    afterEdit: async (ctx) => {
+      const switched = switchingMode.get(ctx);
+      if (!switched) return;
+      const { caller, request } = ctx;
+      const key = switched.mode === 'full' ? 'log.syncModeFull' : 'log.syncModeIncrement';
+      await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, tenantId: caller.tenantScope ?? caller.tenantId, ip: request.ip, content: { key, params: { entity: deviceEntity.title, name: switched.name } }, costMs: 0 });
+    },
     // SPEC section 5: deleting a device clears what was allocated on it (its doors with their allocations, its queue)
     deleteLinked: async (trx, ids) => {
       await trx.deleteFrom('sys_device_command').where('device_id', 'in', ids).execute();
