@@ -31,6 +31,8 @@ export const RealtimeCmd = {
    * full-screen alarm; sent to every active user of the tenant
    */
   emergency: 'emergency',
+  /** an import job of this user progressed or ended (`ImportJobProgress`, counts only): the import dialog updates its bar */
+  importJob: 'importJob',
   /** the answer to a client heartbeat, to that socket only */
   heartcheck: 'heartcheck',
 } as const;

@@ -14,7 +14,7 @@ export async function createRoleWith(app: FastifyInstance, roleCode: string, cod
 }
 
 /** POSTs one file as multipart/form-data, the way the console's upload does (`fields` go before the file). */
-export async function uploadFile(app: FastifyInstance, token: string, path: string, file: Buffer, lang = 'en-US', fields: Record<string, string> = {}) {
+export async function postFile(app: FastifyInstance, token: string, path: string, file: Buffer, lang = 'en-US', fields: Record<string, string> = {}) {
   const boundary = `----isps${randomUUID()}`;
   const payload = Buffer.concat([
     ...Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)),
@@ -23,6 +23,22 @@ export async function uploadFile(app: FastifyInstance, token: string, path: stri
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
   return injectAs(app, token, { method: 'POST', url: api(app, path), payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, lang } });
+}
+
+/**
+ * POSTs one file like `postFile`; when the server took it as an import job, waits for the job's end and answers
+ * the last status call (the job with its report and final message). A refused upload is answered as it came.
+ */
+export async function uploadFile(app: FastifyInstance, token: string, path: string, file: Buffer, lang = 'en-US', fields: Record<string, string> = {}) {
+  const started = await postFile(app, token, path, file, lang, fields);
+  const job = started.envelope.result as { jobId?: unknown; state?: unknown } | null;
+  if (!started.envelope.success || typeof job?.jobId !== 'string') return started;
+  const statusUrl = `${api(app, path.replace(/\/importExcel$/, '/importJob'))}?jobId=${job.jobId}`;
+  for (;;) {
+    const status = await injectAs(app, token, { method: 'GET', url: statusUrl, headers: { lang } });
+    if ((status.envelope.result as { state?: unknown } | null)?.state !== 'running') return status;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 export async function workbookOf(headers: string[], rows: unknown[][]): Promise<Buffer> {

@@ -16,5 +16,6 @@ export * from './people-entities.ts';
 export * from './access-event-entities.ts';
 export * from './soft-update-entities.ts';
 export * from './device-extra-entities.ts';
+export * from './import-job.ts';
 export * from './registry.ts';
 export * from './issue-text.ts';

@@ -82,6 +82,13 @@ async function syncOrgCode(app: FastifyInstance, userId: string): Promise<void> 
   await dropGroupRolesOutsideGroups(app, userId);
 }
 
+/** The org code a user of these groups starts with: the first in org-code order, as `syncOrgCode` would choose. */
+async function firstOrgCode(app: FastifyInstance, groupIds: string[]): Promise<string | null> {
+  if (groupIds.length === 0) return null;
+  const first = await app.db.selectFrom('sys_depart').select('org_code').where('id', 'in', groupIds).where('del_flag', '=', 0).orderBy('org_code').executeTakeFirst();
+  return first?.org_code ?? null;
+}
+
 async function log(app: FastifyInstance, caller: CurrentUser, ip: string, key: MessageKey, params: Record<string, string>, started: number) {
   const content = { key, params: { entity: userEntity.title, ...params } };
   await writeOperationLog(app, { operateType: OperationType.edit, userId: caller.id, username: caller.username, tenantId: caller.tenantId, ip, content, costMs: performance.now() - started });
@@ -198,15 +205,20 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   const users: RegisteredEntity = registerEntity(app, userEntity, {
-    beforeAdd: async ({ app: a, caller }, values) => {
-      // the add form and every imported row
-      await assertMayGiveRoles(a, caller, { added: idsOf(String(values.selectedroles ?? '')) });
-      values.password = await a.hasher.hash(String(values.password));
+    beforeAdd: async ({ app: a, caller, once }, values) => {
+      // the add form and every imported row; the rows of one import share their initial password, hashed once
+      const selectedRoles = String(values.selectedroles ?? '');
+      await once('mayGiveRoles', selectedRoles, () => assertMayGiveRoles(a, caller, { added: idsOf(selectedRoles) }));
+      const password = String(values.password);
+      values.password = await once('passwordHash', password, () => a.hasher.hash(password));
       values.status = UserStatus.normal;
     },
-    // a password an administrator chose is an initial one: the user replaces it at the first sign-in
-    columnsOnAdd: () => ({ must_change_password: 1, org_code: null }),
-    afterAdd: async ({ app: a }, id) => syncOrgCode(a, id),
+    // a password an administrator chose is an initial one: the user replaces it at the first sign-in; the user's
+    // current group is the first of the groups given (stored with the row, so an import's batch holds it too)
+    columnsOnAdd: async ({ app: a, once }, values) => {
+      const groups = String(values.selecteddeparts ?? '');
+      return { must_change_password: 1, org_code: await once('firstOrgCode', groups, () => firstOrgCode(a, idsOf(groups))) };
+    },
     beforeEdit: async ({ app: a, caller, request }, values, existing) => {
       await assertMayManageUsers(a, caller, [existing.id]);
       // one's own phone or e-mail (where recovery codes go) changes only with the account's second factor, when it has one

@@ -14,6 +14,8 @@ import {
   treePath,
   type EntityDeclaration,
   type ImportReport,
+  type ImportJob,
+  importJobPath,
   type Language,
   type MessageKey,
   type Page,
@@ -29,7 +31,8 @@ import { AppError, refuse } from '../envelope.ts';
 import { showSeededRows, unchangedSeededColumns } from '../seeded-texts.ts';
 import { checkAdminOnlyFields, tenantScoped, writeTenant } from '../tenancy.ts';
 import { activeDataRules, ruleConditions } from './data-rules.ts';
-import { readWorkbook, streamWorkbook } from './excel.ts';
+import { openWorkbook, streamWorkbook, type SheetRow } from './excel.ts';
+import { importJobsOf, type ImportJobRun } from './import-jobs.ts';
 import { listConditions, pagingOf, sortOf, type Query } from './query.ts';
 import { linkFields, linkIds, readableFields, toApiRow, toColumns, validateInput } from './values.ts';
 import { checkOfferedValues } from './offered-options.ts';
@@ -45,13 +48,34 @@ export interface CrudContext {
   caller: CurrentUser;
   lang: Language;
   request: FastifyRequest;
+  /**
+   * `compute()` once per distinct `value` of `name` for the whole call: every row of an import shares one result
+   * (one hash of the initial password for ten thousand rows)
+   */
+  once<T>(name: string, value: string, compute: () => Promise<T>): Promise<T>;
+}
+
+/** A fresh `once` memo: one per request, one per import job. */
+function onceMemo(): CrudContext['once'] {
+  const memo = new Map<string, Promise<unknown>>();
+  return <T>(name: string, value: string, compute: () => Promise<T>) => {
+    const key = `${name}\u0000${value}`;
+    let result = memo.get(key) as Promise<T> | undefined;
+    if (!result) {
+      result = compute();
+      memo.set(key, result);
+      // a failed computation is not kept: the next row tries again
+      result.catch(() => memo.delete(key));
+    }
+    return result;
+  };
 }
 
 /** Custom behaviour beside a declaration. `values` are validated field values by field name; hooks may change them. */
 export interface EntityHooks {
   beforeAdd?(ctx: CrudContext, values: Row): Promise<void> | void;
   /** columns of the new row that are no declared field (server-side flags), stored with it */
-  columnsOnAdd?(ctx: CrudContext, values: Row): Row;
+  columnsOnAdd?(ctx: CrudContext, values: Row): Row | Promise<Row>;
   /** after the row (and its links) is stored */
   afterAdd?(ctx: CrudContext, id: string, values: Row): Promise<void> | void;
   beforeEdit?(ctx: CrudContext, values: Row, existing: Row): Promise<void> | void;
@@ -92,6 +116,12 @@ function tableOfEntity(name: string): string {
   return entityDeclarations.find((e) => e.name === name)?.table ?? name;
 }
 const MAX_BATCH = 1000;
+/** imported rows stored per transaction; between batches other requests get their turn */
+const IMPORT_BATCH = 100;
+/** rows checked between two turns of the event loop for other requests */
+const IMPORT_ROWS_PER_TURN = 20;
+/** rows of one multi-row INSERT: far below the bound parameters every engine accepts */
+const INSERT_CHUNK = 200;
 const EXPORT_PAGE = 200;
 const MAX_EXPORT_ROWS = 50_000;
 
@@ -138,7 +168,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
   };
   app.crudEntities.set(table, registered);
 
-  const contextOf = (request: FastifyRequest): CrudContext => ({ app, caller: callerOf(request), lang: request.lang, request });
+  const contextOf = (request: FastifyRequest): CrudContext => ({ app, caller: callerOf(request), lang: request.lang, request, once: onceMemo() });
 
   const links = linkFields(entity);
   // the link fields of other declarations that point at this entity's rows (a device role's doors, people, ...)
@@ -278,8 +308,12 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     await writeOperationLog(app, { operateType, userId: ctx.caller.id, username: ctx.caller.username, tenantId: ctx.caller.tenantScope ?? ctx.caller.tenantId, ip: ctx.request.ip, content, costMs: performance.now() - started });
   }
 
-  /** Refuses a value a unique field already holds (within the caller's tenant for tenant-scoped entities). */
-  async function checkUnique(lang: Language, values: Row, tenantId: string | null, exceptId: string | null, merged: Row) {
+  /**
+   * Refuses a value a unique field already holds (within the caller's tenant for tenant-scoped entities). `pending`
+   * holds the values of rows an import checked but has not stored yet, so two rows of one file cannot share one.
+   */
+  async function checkUnique(lang: Language, values: Row, tenantId: string | null, exceptId: string | null, merged: Row, pending?: Map<string, Set<string>>) {
+    const pendingKeys: Array<[string, string]> = [];
     for (const unique of entity.unique ?? []) {
       const value = values[unique.field];
       if (value === null || value === undefined || value === '') continue;
@@ -299,6 +333,17 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
       const holder = await query.executeTakeFirst();
       if (holder && entity.softDelete && Number(holder.del_flag) === 1) refuse('crud.duplicateInRecycleBin', { message: translate(lang, unique.message) });
       if (holder) refuse(unique.message);
+      if (pending) {
+        const scope = entity.tenantScoped && !unique.global ? String(tenantId) : '';
+        const key = JSON.stringify([scope, ...(unique.within ?? []).map((other) => merged[other] ?? null), String(value)]);
+        if (pending.get(unique.field)?.has(key)) refuse(unique.message);
+        pendingKeys.push([unique.field, key]);
+      }
+    }
+    for (const [field, key] of pendingKeys) {
+      const held = pending?.get(field) ?? new Set<string>();
+      held.add(key);
+      pending?.set(field, held);
     }
   }
 
@@ -319,8 +364,15 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     }
   }
 
-  /** Validates and inserts one row; the add route and every imported row go through here. */
-  async function addRow(ctx: CrudContext, input: Row): Promise<string> {
+  /** A new row checked and ready to store: its id, its field values and every column of its INSERT. */
+  interface PreparedRow {
+    id: string;
+    values: Row;
+    columns: Row;
+  }
+
+  /** Validates one new row and runs the checks and hooks before its INSERT; the add route and every imported row go through here. */
+  async function prepareRow(ctx: CrudContext, input: Row, pending?: Map<string, Set<string>>): Promise<PreparedRow> {
     const validated = validateInput(entity, input, 'add', ctx.lang, app.settings.timeZone);
     if (!validated.ok) throw new AppError('badRequest', 'error.validation', { message: validated.message });
     const values = validated.values;
@@ -328,31 +380,156 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     // a system administrator may place the row in another tenant; anyone else writes into the tenant worked in
     const tenantId = entity.tenantScoped ? ((values.tenantId as string | undefined) || writeTenant(ctx.caller)) : null;
     await checkParent(ctx.caller, values, null);
-    await checkUnique(ctx.lang, values, tenantId, null, values);
+    await checkUnique(ctx.lang, values, tenantId, null, values, pending);
     await checkLinks(ctx, values);
     checkOfferedValues(entity, ctx.lang, values);
     await hooks.beforeAdd?.(ctx, values);
     const id = randomUUID();
-    await db.transaction().execute(async (trx) => {
-      await trx
-      .insertInto(table)
-      .values({
-        ...hooks.columnsOnAdd?.(ctx, values),
-        ...toColumns(entity, values),
-        id,
-        ...(entity.tenantScoped ? { tenant_id: tenantId } : {}),
-        ...(entity.softDelete ? { del_flag: 0 } : {}),
+    const columns = {
+      ...(await hooks.columnsOnAdd?.(ctx, values)),
+      ...toColumns(entity, values),
+      id,
+      ...(entity.tenantScoped ? { tenant_id: tenantId } : {}),
+      ...(entity.softDelete ? { del_flag: 0 } : {}),
+      create_by: ctx.caller.username,
+      create_time: nowIso(app),
+      update_by: null,
+      update_time: null,
+    };
+    return { id, values, columns };
+  }
+
+  /** Multi-row INSERTs of `rows` into `into`, grouped by their column set (not every engine takes DEFAULT in a row). */
+  async function insertMany(trx: AnyDb, into: string, rows: Row[]) {
+    const groups = new Map<string, Row[]>();
+    for (const row of rows) {
+      const key = Object.keys(row).sort().join(',');
+      const group = groups.get(key);
+      if (group) group.push(row);
+      else groups.set(key, [row]);
+    }
+    for (const group of groups.values()) {
+      for (let i = 0; i < group.length; i += INSERT_CHUNK) await trx.insertInto(into).values(group.slice(i, i + INSERT_CHUNK)).execute();
+    }
+  }
+
+  /**
+   * Stores checked rows with their links inside `trx`; each row's first data-log version too when no `afterAdd`
+   * hook changes it afterwards (then `recordVersion` follows the hook, as for an edit).
+   */
+  async function storeRows(ctx: CrudContext, trx: AnyDb, rows: PreparedRow[]) {
+    await insertMany(trx, table, rows.map((r) => r.columns));
+    const linkRows = new Map<string, Row[]>();
+    for (const { name, link } of links) {
+      for (const row of rows) {
+        for (const targetId of linkIds(row.values[name])) {
+          const list = linkRows.get(link.table) ?? [];
+          list.push({ id: randomUUID(), [link.ownerColumn]: row.id, [link.targetColumn]: targetId, create_by: ctx.caller.username, create_time: nowIso(app), update_by: null, update_time: null });
+          linkRows.set(link.table, list);
+        }
+      }
+    }
+    for (const [linkTable, list] of linkRows) await insertMany(trx, linkTable, list);
+    if (!actions.has('edit') || hooks.afterAdd) return;
+    const stored: Row[] = [];
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      stored.push(...(await trx.selectFrom(table).selectAll().where('id', 'in', rows.slice(i, i + INSERT_CHUNK).map((r) => r.id)).execute()));
+    }
+    await insertMany(
+      trx,
+      'sys_data_log',
+      stored.map((row) => ({
+        id: randomUUID(),
+        data_table: table,
+        data_id: row.id,
+        data_content: JSON.stringify(toApiRow(entity, row)),
+        data_version: 1,
+        tenant_id: entity.tenantScoped ? (row.tenant_id ?? null) : ctx.caller.tenantId,
         create_by: ctx.caller.username,
         create_time: nowIso(app),
         update_by: null,
         update_time: null,
-      })
-      .execute();
-      await writeLinks(trx, id, values, ctx.caller.username);
-    });
-    await hooks.afterAdd?.(ctx, id, values);
-    await recordVersion(ctx, id);
-    return id;
+      })),
+    );
+  }
+
+  /** After rows are stored: the `afterAdd` hook, then the version it leaves. */
+  async function afterStored(ctx: CrudContext, rows: PreparedRow[]) {
+    if (!hooks.afterAdd) return;
+    for (const row of rows) {
+      await hooks.afterAdd(ctx, row.id, row.values);
+      await recordVersion(ctx, row.id);
+    }
+  }
+
+  /** Validates and inserts one row (the add route). */
+  async function addRow(ctx: CrudContext, input: Row): Promise<string> {
+    const prepared = await prepareRow(ctx, input);
+    await db.transaction().execute((trx) => storeRows(ctx, trx, [prepared]));
+    await afterStored(ctx, [prepared]);
+    return prepared.id;
+  }
+
+  /**
+   * An import job's work: rows are checked one by one (a refused row is reported with its reason) and stored a
+   * batch at a time, each batch one transaction; when a batch cannot be stored whole (a row taken meanwhile by
+   * another caller), its rows are stored one by one. Stops before the next row once cancelled.
+   */
+  async function importRows(ctx: CrudContext, run: ImportJobRun, rows: AsyncIterable<SheetRow>, initial: Row, progress: () => void) {
+    const pending = new Map<string, Set<string>>();
+    const report = run.report;
+    let batch: Array<{ row: number; prepared?: PreparedRow; message?: string }> = [];
+    let seen = 0;
+    const flush = async () => {
+      const ready = batch.filter((b) => b.prepared);
+      const storedOne = new Set<number>();
+      try {
+        await db.transaction().execute((trx) => storeRows(ctx, trx, ready.map((b) => b.prepared as PreparedRow)));
+        for (const b of ready) storedOne.add(b.row);
+      } catch (error) {
+        app.log.warn({ err: error, table }, 'import batch stored row by row');
+        for (const b of ready) {
+          try {
+            await db.transaction().execute((trx) => storeRows(ctx, trx, [b.prepared as PreparedRow]));
+            storedOne.add(b.row);
+          } catch {
+            b.message = translate(ctx.lang, 'crud.importRowNotStored');
+          }
+        }
+      }
+      await afterStored(ctx, ready.filter((b) => storedOne.has(b.row)).map((b) => b.prepared as PreparedRow));
+      for (const b of batch) {
+        if (b.prepared && storedOne.has(b.row)) {
+          report.rows.push({ row: b.row, success: true, id: b.prepared.id });
+          report.added++;
+        } else {
+          report.rows.push({ row: b.row, success: false, message: b.message ?? '' });
+          report.failed++;
+        }
+      }
+      batch = [];
+      progress();
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    for await (const { row, values } of rows) {
+      if (run.cancelRequested) break;
+      seen++;
+      try {
+        for (const [name, value] of Object.entries(initial)) if (values[name] === undefined || values[name] === null || values[name] === '') values[name] = value;
+        await linkIdsOfLabels(ctx, values);
+        batch.push({ row, prepared: await prepareRow(ctx, values, pending) });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        batch.push({ row, message: translate(ctx.lang, error.key, error.params) });
+      }
+      if (batch.length >= IMPORT_BATCH) await flush();
+      else if (seen % IMPORT_ROWS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    // a cancelled job drops the rows checked but not yet stored: they were not imported
+    if (!run.cancelRequested) {
+      await flush();
+      report.total = seen;
+    }
   }
 
   /**
@@ -591,30 +768,41 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     }
 
     if (actions.has('import')) {
-      routes.post(crudPath(entity, 'importExcel'), { schema: { tags, summary: `Import ${entity.name} from xlsx` }, config: { permission: perm('import') } }, async (request, reply) => {
+      const jobs = importJobsOf(app);
+      const jobAnswer = (run: ImportJobRun, lang: Language): ImportJob => jobs.view(run, lang);
+      routes.post(crudPath(entity, 'importExcel'), { schema: { tags, summary: `Import ${entity.name} from xlsx as a background job` }, config: { permission: perm('import') } }, async (request, reply) => {
         const started = performance.now();
         const ctx = contextOf(request);
         const file = request.isMultipart() ? await request.file() : undefined;
         if (!file) refuse('crud.importNoFile');
         const initial = initialValues(ctx, file.fields);
-        const sheet = await readWorkbook(entity, await file.toBuffer(), await importDictionaryOptions(app, ctx.lang));
-        const report: ImportReport = { total: sheet.length, added: 0, failed: 0, rows: [] };
-        for (const { row, values } of sheet) {
+        // the bounds, the header and the first row are checked here; the rows are read and stored by the job
+        const workbook = await openWorkbook(entity, await file.toBuffer(), await importDictionaryOptions(app, ctx.lang));
+        const run = jobs.start(ctx.caller, entity.name, workbook.rowsAtMost, async (job, progress) => {
           try {
-            for (const [name, value] of Object.entries(initial)) if (values[name] === undefined || values[name] === null || values[name] === '') values[name] = value;
-            await linkIdsOfLabels(ctx, values);
-            const id = await addRow(ctx, values);
-            report.rows.push({ row, success: true, id });
-            report.added++;
-          } catch (error) {
-            if (!(error instanceof AppError)) throw error;
-            report.rows.push({ row, success: false, message: translate(ctx.lang, error.key, error.params) });
-            report.failed++;
+            await importRows(ctx, job, workbook.rows, initial, progress);
+          } finally {
+            const { added, failed } = job.report;
+            if (added > 0) await hooks.afterChange?.(ctx);
+            await log(ctx, OperationType.import, 'log.imported', { added, failed }, started);
           }
-        }
-        if (report.added > 0) await hooks.afterChange?.(ctx);
-        await log(ctx, OperationType.import, 'log.imported', { added: report.added, failed: report.failed }, started);
-        return { ...reply.ok(report), message: translate(ctx.lang, 'crud.importDone', { added: report.added, failed: report.failed }) };
+        });
+        // `success` and `message` as the origin's clients read them; `result` is the job to follow
+        return { ...reply.ok(jobAnswer(run, ctx.lang)), message: translate(ctx.lang, 'crud.importStarted', { total: workbook.rowsAtMost }) };
+      });
+
+      routes.get(importJobPath(entity, 'status'), { schema: { tags, summary: `An import of ${entity.name}: progress and result` }, config: { permission: perm('import') } }, async (request, reply) => {
+        const run = jobs.find(callerOf(request), entity.name, (request.query as Query).jobId);
+        const job = jobAnswer(run, request.lang);
+        return { ...reply.ok(job), message: job.message };
+      });
+
+      routes.put(importJobPath(entity, 'cancel'), { schema: { tags, summary: `Cancel an import of ${entity.name}` }, config: { permission: perm('import') } }, async (request, reply) => {
+        const run = jobs.find(callerOf(request), entity.name, (request.body as Row | undefined)?.jobId);
+        jobs.cancel(run);
+        await jobs.ended(run);
+        const job = jobAnswer(run, request.lang);
+        return { ...reply.ok(job), message: job.message };
       });
     }
 

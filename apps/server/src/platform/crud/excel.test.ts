@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { sheetRows, uploadFile, workbookOf } from '../../test/crud-helpers.ts';
 import { adminToken, api, buildTestApp, defaultTenantId, injectAs, type TestApp } from '../../test/harness.ts';
 import { bombWorkbook } from '../../test/zip-bomb.ts';
-import { MAX_IMPORT_INFLATED_BYTES, readWorkbook } from './excel.ts';
+import { MAX_IMPORT_INFLATED_BYTES, MAX_IMPORT_ROWS, readWorkbook } from './excel.ts';
 
 // the bounds are the server's own, not the database's: SQLite is enough
 describe('spreadsheet import and export bounds', () => {
@@ -29,7 +29,7 @@ describe('spreadsheet import and export bounds', () => {
     const before = process.memoryUsage().rss;
     for (const [file, key, params] of [
       [honest, 'crud.importTooLarge', { max: MAX_IMPORT_INFLATED_BYTES / 1024 / 1024 }],
-      [lying, 'crud.importTooManyRows', { max: 5000 }],
+      [lying, 'crud.importTooManyRows', { max: MAX_IMPORT_ROWS }],
     ] as const) {
       const started = performance.now();
       const answer = await uploadFile(app, admin, crudPath(position, 'importExcel'), file, 'ja-JP');
@@ -37,17 +37,17 @@ describe('spreadsheet import and export bounds', () => {
       expect(answer.envelope).toMatchObject({ success: false, code: 500, message: translate('ja-JP', key, params) });
     }
     // a part stored without compression is counted the same way
-    const stored = await uploadFile(app, admin, crudPath(position, 'importExcel'), bombWorkbook('Position code', 6000, true, true), 'en-US');
-    expect(stored.envelope).toMatchObject({ success: false, message: translate('en-US', 'crud.importTooManyRows', { max: 5000 }) });
+    const stored = await uploadFile(app, admin, crudPath(position, 'importExcel'), bombWorkbook('Position code', MAX_IMPORT_ROWS + 1000, true, true), 'en-US');
+    expect(stored.envelope).toMatchObject({ success: false, message: translate('en-US', 'crud.importTooManyRows', { max: MAX_IMPORT_ROWS }) });
     // the inflated sheet (about 50 MB) was never held
     expect(process.memoryUsage().rss - before).toBeLessThan(40 * 1024 * 1024);
     expect(await count()).toBe(0);
   });
 
   it('stops reading at the row limit', async () => {
-    const file = await workbookOf(['Position code', 'Position name', 'Rank'], Array.from({ length: 5001 }, (_, i) => [`R${i}`, 'n', '1']));
+    const file = await workbookOf(['Position code', 'Position name', 'Rank'], Array.from({ length: MAX_IMPORT_ROWS + 1 }, (_, i) => [`R${i}`, 'n', '1']));
     const answer = await uploadFile(app, admin, crudPath(position, 'importExcel'), file, 'en-US');
-    expect(answer.envelope).toMatchObject({ success: false, message: translate('en-US', 'crud.importTooManyRows', { max: 5000 }) });
+    expect(answer.envelope).toMatchObject({ success: false, message: translate('en-US', 'crud.importTooManyRows', { max: MAX_IMPORT_ROWS }) });
     expect(await count()).toBe(0);
     const fine = await uploadFile(app, admin, crudPath(position, 'importExcel'), await workbookOf(['Position code', 'Position name', 'Rank'], [['S1', 'Stream one', '1']]), 'en-US');
     expect(fine.envelope.result as ImportReport).toMatchObject({ total: 1, added: 1 });

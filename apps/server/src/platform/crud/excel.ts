@@ -4,7 +4,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
 import { AppError, refuse } from '../envelope.ts';
 
-const MAX_IMPORT_ROWS = 5000;
+export const MAX_IMPORT_ROWS = 10_000;
 /** what all parts of an imported workbook may unpack to: ample for MAX_IMPORT_ROWS rows, nothing like a zip bomb */
 export const MAX_IMPORT_INFLATED_BYTES = 32 * 1024 * 1024;
 const MAX_ZIP_ENTRIES = 1000;
@@ -131,12 +131,17 @@ function zipEntries(buffer: Buffer): ZipEntry[] {
 
 const ROW_TAG = /<(?:[A-Za-z_][\w.-]*:)?row[\s>/]/g;
 
+/** Parsed rows between two turns of the event loop for other requests. */
+const ROWS_PER_TURN = 200;
+
 /**
  * Refuses a workbook before it is parsed when its parts declare or actually unpack to more than
  * MAX_IMPORT_INFLATED_BYTES, or a worksheet holds more than MAX_IMPORT_ROWS rows: each part is inflated as a stream
  * and dropped, and the inflation stops the moment a bound is passed, so a zip bomb costs a few milliseconds.
+ * Answers the number of row tags of the first worksheet (header included).
  */
-async function checkWorkbookBounds(buffer: Buffer): Promise<void> {
+async function checkWorkbookBounds(buffer: Buffer): Promise<number> {
+  const rowTags = new Map<string, number>();
   const entries = zipEntries(buffer);
   const tooLarge = () => new AppError('refused', 'crud.importTooLarge', { max: MAX_IMPORT_INFLATED_BYTES / 1024 / 1024 });
   const tooManyRows = () => new AppError('refused', 'crud.importTooManyRows', { max: MAX_IMPORT_ROWS });
@@ -189,20 +194,52 @@ async function checkWorkbookBounds(buffer: Buffer): Promise<void> {
         inflate.end(data);
       });
     } else refuse('crud.importBadFile');
+    if (sheet) rowTags.set(entry.name.toLowerCase(), rows);
   }
+  return rowTags.get('xl/worksheets/sheet1.xml') ?? Math.max(0, ...rowTags.values());
+}
+
+export interface SheetRow {
+  /** the row's number as the spreadsheet shows it */
+  row: number;
+  values: Record<string, unknown>;
+}
+
+/**
+ * An uploaded workbook, its bounds and header checked: `rowsAtMost` data rows (empty ones are skipped, so `rows` may
+ * yield fewer) read as a stream from the first worksheet while `rows` is iterated, with turns for other requests.
+ */
+export interface OpenedWorkbook {
+  rowsAtMost: number;
+  rows: AsyncGenerator<SheetRow>;
 }
 
 /**
  * Data rows of an uploaded workbook as field values, keyed by header (a label in any of the three languages, or
  * the field name). Dictionary texts are turned back into values. The first worksheet is read as a stream, after
- * its bounds are checked, and reading stops at the row limit.
+ * its bounds are checked, and reading stops at the row limit. Answers once the header and the first data row are
+ * read, so a file nobody could import is refused before any row is stored.
  */
-export async function readWorkbook(
-  entity: EntityDeclaration,
-  buffer: Buffer,
-  dictionaries: Record<string, DictOption[]>,
-): Promise<Array<{ row: number; values: Record<string, unknown> }>> {
-  await checkWorkbookBounds(buffer);
+export async function openWorkbook(entity: EntityDeclaration, buffer: Buffer, dictionaries: Record<string, DictOption[]>): Promise<OpenedWorkbook> {
+  const rowsAtMost = Math.max(0, (await checkWorkbookBounds(buffer)) - 1);
+  const rows = sheetRows(entity, buffer, dictionaries);
+  const first = await rows.next();
+  async function* all(): AsyncGenerator<SheetRow> {
+    if (first.done) return;
+    yield first.value;
+    yield* rows;
+  }
+  return { rowsAtMost, rows: all() };
+}
+
+/** Every data row of an uploaded workbook at once (small files, tests). */
+export async function readWorkbook(entity: EntityDeclaration, buffer: Buffer, dictionaries: Record<string, DictOption[]>): Promise<SheetRow[]> {
+  const rows: SheetRow[] = [];
+  for await (const row of (await openWorkbook(entity, buffer, dictionaries)).rows) rows.push(row);
+  return rows;
+}
+
+async function* sheetRows(entity: EntityDeclaration, buffer: Buffer, dictionaries: Record<string, DictOption[]>): AsyncGenerator<SheetRow> {
   const byHeader = new Map<string, string>();
   for (const name of Object.keys(entity.fields)) {
     if (entity.fields[name]?.readOnly || entity.fields[name]?.writeOnly) continue;
@@ -210,7 +247,6 @@ export async function readWorkbook(
     for (const lang of LANGUAGES) byHeader.set(entityLabel(lang, labelKey(entity, name)).toLowerCase(), name);
   }
   const reader = new (await excel()).stream.xlsx.WorkbookReader(Readable.from([buffer]), { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
-  const rows: Array<{ row: number; values: Record<string, unknown> }> = [];
   let sheetSeen = false;
   try {
     for await (const worksheet of reader) {
@@ -228,6 +264,8 @@ export async function readWorkbook(
         }
         if (columns.size === 0) refuse('crud.importUnknownColumns');
         if (++count > MAX_IMPORT_ROWS) refuse('crud.importTooManyRows', { max: MAX_IMPORT_ROWS });
+        // the parse is pulled row by row: pausing here pauses it, and other requests get their turn
+        if (count % ROWS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
         const values: Record<string, unknown> = {};
         let any = false;
         for (const [col, name] of columns) {
@@ -241,7 +279,7 @@ export async function readWorkbook(
           values[name] = value;
           any = true;
         }
-        if (any) rows.push({ row: row.number, values });
+        if (any) yield { row: row.number, values };
       }
       if (columns.size === 0) refuse('crud.importUnknownColumns');
       // only the first worksheet is imported
@@ -252,5 +290,4 @@ export async function readWorkbook(
     refuse('crud.importBadFile');
   }
   if (!sheetSeen) refuse('crud.importBadFile');
-  return rows;
 }
