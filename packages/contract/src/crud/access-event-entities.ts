@@ -72,6 +72,8 @@ export const accessEventEntity: EntityDeclaration = {
     },
   },
   columns: ['eventTime', 'kind', 'result', 'serverVerdict', 'flagged', 'peopleId', 'doorId', 'deviceId', 'method', 'detail'],
+  // on a phone: when, who, and whether the server would have let them through
+  phoneColumns: ['eventTime', 'peopleId', 'kind', 'serverVerdict', 'flagged'],
   search: { peopleId: 'exact', doorId: 'exact', deviceId: 'exact', kind: 'exact', result: 'exact', serverVerdict: 'exact', flagged: 'exact', eventTime: 'range' },
   sortable: ['eventTime', 'kind', 'result', 'createTime'],
   defaultSort: { field: 'eventTime', order: 'desc' },
