@@ -104,7 +104,9 @@ describe.each(dialects)('data sync mode of a device on %s', (dialect) => {
     writeFileSync(file, JSON.stringify(flash));
     const back = await startSim(sn, key);
     await until(async () => opsOf(back).includes('clear') && (await holdsExactly(back, deviceId)), 3000, 'the replacement on reconnect');
-    expect(opsOf(back)).toEqual(['clear', 'upsert']);
+    // a clear, then everyone (a sync that was still being followed when it left may add a second such replacement)
+    expect(opsOf(back)[0]).toBe('clear');
+    expect(new Set(opsOf(back))).toEqual(new Set(['clear', 'upsert']));
     expect([...back.access.entries.keys()].sort()).toEqual([ann, ben].sort());
 
     // back to increment (audited in the reader's language): the next change sends the difference only
