@@ -44,7 +44,8 @@ export function FileUpload({ id, value, onChange, disabled, maxBytes }: { id?: s
           <PaperClipOutlined /> {storedFileName(path)}
         </Typography.Link>
       ) : null}
-      <input id={id} ref={input} type="file" accept={uploadAccept('document')} hidden onChange={(e) => void pick(e.target.files?.[0])} />
+      {/* the form's style shows file inputs (display: block) in spite of `hidden`: only an inline style hides it */}
+      <input id={id} ref={input} type="file" accept={uploadAccept('document')} hidden style={{ display: 'none' }} onChange={(e) => void pick(e.target.files?.[0])} />
       <Button icon={<UploadOutlined />} loading={busy} disabled={disabled} onClick={() => input.current?.click()}>
         {t('crud.fileUpload')}
       </Button>

@@ -39,7 +39,8 @@ export function ImageUpload({ id, value, onChange, disabled, maxBytes }: { id?: 
   return (
     <Space align="start" wrap>
       {path ? <Image src={staticFileUrl(API_BASE, path)} width={96} height={64} style={{ objectFit: 'cover' }} alt="" /> : null}
-      <input id={id} ref={input} type="file" accept={uploadAccept('image')} hidden onChange={(e) => void pick(e.target.files?.[0])} />
+      {/* the form's style shows file inputs (display: block) in spite of `hidden`: only an inline style hides it */}
+      <input id={id} ref={input} type="file" accept={uploadAccept('image')} hidden style={{ display: 'none' }} onChange={(e) => void pick(e.target.files?.[0])} />
       <Button icon={<UploadOutlined />} loading={busy} disabled={disabled} onClick={() => input.current?.click()}>
         {t('crud.imageUpload')}
       </Button>
