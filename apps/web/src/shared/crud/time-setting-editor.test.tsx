@@ -90,6 +90,15 @@ describe('time setting editor', () => {
     }
   });
 
+  it('keeps Enter in a date or time picker from submitting the form around it (it takes the typed value)', () => {
+    renderEditor(JSON.stringify({ mode: 'custom', periods: [{ start: '22:00', end: '06:00' }], days: [] }));
+    for (const name of ['From', 'To', 'Start', 'End']) {
+      // fireEvent answers false when a handler prevented the default action: the browser's implicit submission
+      expect(fireEvent.keyDown(screen.getByLabelText(name), { key: 'Enter' }), name).toBe(false);
+    }
+    expect(fireEvent.keyDown(screen.getByLabelText('From'), { key: 'a' })).toBe(true);
+  });
+
   it('summarises a stored setting in a list cell', () => {
     const row = (timeSetting: string) => ({ id: '1', timeSetting });
     expect(displayValue(deviceRoleEntity, 'timeSetting', row('{"mode":"permanent"}'), t)).toBe('Permanent');

@@ -64,7 +64,8 @@ export function TimeSettingEditor({ id, value, onChange, disabled }: Props) {
     change({ periods: draft.periods.map((p, i) => (i === index ? { ...p, [part]: picked ? picked.format('HH:mm') : '' } : p)) });
 
   return (
-    <Space id={id} orientation="vertical" size={8} style={{ width: '100%' }} data-testid="time-setting-editor">
+    // Enter takes a typed date or time in its picker: it must not also submit the form around the editor
+    <Space id={id} orientation="vertical" size={8} style={{ width: '100%' }} data-testid="time-setting-editor" onKeyDown={(e) => e.key === 'Enter' && e.preventDefault()}>
       <Radio.Group
         value={draft.mode}
         disabled={disabled}
