@@ -1,11 +1,71 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 import { precompress } from '../../scripts/precompress.mjs';
+
+/** The chunk built from the module whose path ends with `suffix`, and the chunks it imports, transitively. */
+function chunkWithImports(bundle: Rollup.OutputBundle, suffix: string): string[] {
+  const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
+  const start = chunks.find((c) => c.facadeModuleId?.endsWith(suffix));
+  if (!start) throw new Error(`no chunk for ${suffix}`);
+  const files = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const imported of (bundle[file] as Rollup.OutputChunk).imports) visit(imported);
+  };
+  visit(start.fileName);
+  return [...files];
+}
+
+/**
+ * The login page's chunk and the active language's catalogue are dynamic imports of the entry: without a hint the
+ * browser asks for them only once the entry has run. index.html names them for the browser to fetch beside the
+ * entry: the login page's chunks as modulepreload links, the catalogue by a tiny module that reads the stored
+ * language (pro__lang, SPEC section 9; zh-CN until one is chosen) and runs before the entry (a file of its own: the
+ * server's content security policy refuses inline scripts).
+ */
+function preloadLoginPage(): Plugin {
+  let outDir = '';
+  let script: { file: string; source: string } | null = null;
+  return {
+    name: 'isps-preload-login',
+    apply: 'build',
+    configResolved(config) {
+      outDir = join(config.root, config.build.outDir);
+    },
+    writeBundle() {
+      if (script) writeFileSync(join(outDir, script.file), script.source);
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        if (!ctx.bundle || !ctx.chunk) return;
+        const entry = new Set(chunkWithImports(ctx.bundle, ctx.chunk.facadeModuleId ?? ''));
+        const login = chunkWithImports(ctx.bundle, 'src/features/user/pages/login.tsx').filter((f) => !entry.has(f));
+        const catalogues = Object.fromEntries(
+          ['zh-CN', 'en-US', 'ja-JP'].map((lang) => [lang, chunkWithImports(ctx.bundle!, `src/locales/${lang}.ts`).filter((f) => !entry.has(f))]),
+        );
+        const source =
+          `const c=${JSON.stringify(catalogues)};let l='zh-CN',r=null;try{r=localStorage.getItem('pro__lang');r=JSON.parse(r).value}catch{}` +
+          `if(r&&c[r])l=r;for(const f of c[l]){const k=document.createElement('link');k.rel='modulepreload';k.href='/'+f;document.head.append(k)}\n`;
+        script = { file: `assets/catalogue-preload-${createHash('sha256').update(source).digest('hex').slice(0, 8)}.js`, source };
+        return [
+          // module scripts run in document order: this one, then the entry once its chunks are in
+          { tag: 'script', attrs: { type: 'module', src: `/${script.file}` }, injectTo: 'head-prepend' as const },
+          ...login.map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` }, injectTo: 'head' as const })),
+        ];
+      },
+    },
+  };
+}
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), precompress()],
+  plugins: [react(), preloadLoginPage(), precompress()],
   test: { setupFiles: [`${import.meta.dirname}/src/test-setup.ts`] },
   server: {
     proxy: { '/api': { target: 'http://localhost:8080', changeOrigin: true, ws: true } },
@@ -15,17 +75,9 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
-      output: {
-        // Libraries get long-cached chunks of their own; pages stay lazy chunks loaded by route.
-        codeSplitting: {
-          groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 30 },
-            { name: 'antd', test: /node_modules[\\/](antd|@rc-component|rc-[\w-]+|@ant-design[\\/](cssinjs|cssinjs-utils|colors|fast-color|react-slick))[\\/]/, priority: 20 },
-            { name: 'i18n', test: /node_modules[\\/](i18next|react-i18next|dayjs)[\\/]/, priority: 15 },
-            { name: 'data', test: /node_modules[\\/](@tanstack|zustand)[\\/]/, priority: 15 },
-          ],
-        },
-      },
+      // zod's schema builders have no side effects: a module's unused schemas (the contract declares many beside the
+      // constants and helpers the login page needs) are dropped instead of bringing zod along
+      treeshake: { manualPureFunctions: ['z'] },
     },
   },
 });

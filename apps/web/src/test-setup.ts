@@ -1,5 +1,11 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import type { Language } from '@isps/contract';
+import { addCatalogue, addEntityLabels, catalogues } from './shared/i18n/index.ts';
+
+// The console loads the active language's catalogue before its first render; tests switch languages freely.
+for (const [language, messages] of Object.entries(catalogues)) addCatalogue(language as Language, messages);
+addEntityLabels();
 
 // waitFor and findBy* give up after 1 s by default: a whole page's first render in jsdom takes longer than that on a
 // machine running the server suites beside it. A real failure still fails, only later.

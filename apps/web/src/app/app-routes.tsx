@@ -1,27 +1,33 @@
-import { useQuery } from '@tanstack/react-query';
-import { Suspense, lazy, useEffect, useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
-import { ChangePasswordDialog, takeWelcome, welcomeBack } from '../features/user/index.ts';
-import { AccountRoutes, isAccountPath } from '../features/user/account-routes.tsx';
-import { VisitorRoutes, isVisitorPath } from '../features/visitor/index.ts';
-import { ApiError, feedback } from '../shared/api/index.ts';
-import { EmptyMenuError, fetchUserPermissions, logout, useSession } from '../shared/session/index.ts';
-import { FullPageSpin, useDocumentTitle } from '../shared/ui/index.ts';
+import { Suspense, lazy, type ComponentType } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { isAccountPath } from '../features/user/account-paths.ts';
+import { isVisitorPath } from '../features/visitor/visitor-paths.ts';
+import { useSession } from '../shared/session/session-store.ts';
+import { FullPageSpin } from '../shared/ui/full-page-spin.tsx';
 import { UserLayout } from './layouts/user-layout.tsx';
-import { keepAlivePaths, menuRoutes } from './menu-model.tsx';
-import { NotFoundPage } from './not-found-page.tsx';
-import { ExceptionPage } from './pages/exception-page.tsx';
-import { PanelPage } from './pages/panel-page.tsx';
-import { ResultPage } from './pages/result-page.tsx';
-import { TestHomePage } from './pages/test-home-page.tsx';
-import { HOME_PATH, LOGIN_PATH, guard } from './route-guard.ts';
-import { STANDALONE_PATHS, STATIC_ROUTES } from './static-routes.ts';
-import { MenuPage } from './tabs/page-host.tsx';
+import { LOGIN_PATH, guard } from './route-guard.ts';
+import { STANDALONE_PATHS } from './static-routes.ts';
+
+// The shell holds only what the login page needs; every other screen is a chunk loaded by its route (index.html
+// asks for the login page's chunk beside the entry). The screens after login show entity titles and field labels,
+// added to the catalogues when the first of them loads.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as React.lazy itself: any props
+function later<T extends ComponentType<any>>(load: () => Promise<T>) {
+  return lazy(async () => {
+    const [component, labels] = await Promise.all([load(), import('../shared/i18n/entity-labels.ts')]);
+    labels.addEntityLabels();
+    return { default: component };
+  });
+}
 
 const LoginPage = lazy(() => import('../features/user/pages/login.tsx'));
-// The signed-in frame (and ProLayout with it) loads only once there is a session.
-const BasicLayout = lazy(() => import('./layouts/basic-layout.tsx').then((m) => ({ default: m.BasicLayout })));
+const NotFoundPage = later(() => import('./not-found-page.tsx').then((m) => m.NotFoundPage));
+const PanelPage = later(() => import('./pages/panel-page.tsx').then((m) => m.PanelPage));
+const ResultPage = later(() => import('./pages/result-page.tsx').then((m) => m.ResultPage));
+const VisitorRoutes = later(() => import('../features/visitor/visitor-routes.tsx').then((m) => m.VisitorRoutes));
+const AccountRoutes = later(() => import('../features/user/account-routes.tsx').then((m) => m.AccountRoutes));
+const ForcedPasswordChange = later(() => import('./signed-in-routes.tsx').then((m) => m.ForcedPasswordChange));
+const SignedInRoutes = later(() => import('./signed-in-routes.tsx').then((m) => m.SignedInRoutes));
 
 function PublicRoutes() {
   return (
@@ -42,94 +48,8 @@ function PublicRoutes() {
   );
 }
 
-/** First login with an initial password: nothing else is reachable until it is replaced. */
-function ForcedPasswordChange() {
-  const { t } = useTranslation();
-  useDocumentTitle(t('password.title'));
-  return (
-    <UserLayout>
-      <ChangePasswordDialog open forced />
-    </UserLayout>
-  );
-}
-
-/** Fetches the menu once per token, then registers its routes inside the basic layout. */
-function SignedInRoutes() {
-  const token = useSession((s) => s.token);
-  const menu = useSession((s) => s.menu);
-  const setPermissions = useSession((s) => s.setPermissions);
-  const navigate = useNavigate();
-  const { t } = useTranslation();
-  const permissions = useQuery({
-    queryKey: ['user-permission', token],
-    queryFn: fetchUserPermissions,
-    enabled: menu === null,
-    staleTime: Infinity,
-  });
-
-  useEffect(() => {
-    if (permissions.data) setPermissions(permissions.data.menu, permissions.data.auth, permissions.data.allAuth);
-  }, [permissions.data, setPermissions]);
-
-  useEffect(() => {
-    if (!permissions.isError) return;
-    const error = permissions.error;
-    // The request layer has already explained HTTP failures; an empty or refused menu is explained here.
-    if (error instanceof EmptyMenuError || (error instanceof ApiError && error.status === 200)) {
-      feedback().notify('error', t('request.systemNotice'), error instanceof EmptyMenuError ? t('permission.emptyMenu') : error.message, 4);
-    } else if (!(error instanceof ApiError)) {
-      feedback().notify('error', t('request.systemNotice'), t('permission.loadFailed'), 4);
-    }
-    takeWelcome();
-    void logout().then(() => navigate(LOGIN_PATH, { replace: true }));
-  }, [permissions.isError, permissions.error, navigate, t]);
-
-  useEffect(() => {
-    if (menu && takeWelcome()) welcomeBack(t);
-  }, [menu, t]);
-
-  // Static routes win over a menu item of the same path (the seeded exception items, for one).
-  const routes = useMemo(() => (menu ? menuRoutes(menu).filter((r) => !STATIC_ROUTES.some((s) => s.path === r.path)) : []), [menu]);
-  const keepAlive = useMemo(() => {
-    const paths = menu ? keepAlivePaths(menu) : new Set<string>();
-    return new Map(routes.flatMap((r) => (r.kind === 'page' && paths.has(r.path) ? [[r.path, r.component] as const] : [])));
-  }, [menu, routes]);
-
-  if (!menu) return <FullPageSpin />;
-  return (
-    <Routes>
-      <Route path="/" element={<Navigate to={HOME_PATH} replace />} />
-      <Route
-        element={
-          <Suspense fallback={<FullPageSpin />}>
-            <BasicLayout menu={menu} keepAlive={keepAlive} />
-          </Suspense>
-        }
-      >
-        {routes.map((route) =>
-          route.kind === 'redirect' ? (
-            <Route key={route.path} path={route.path} element={<Navigate to={route.to} replace />} />
-          ) : route.kind === 'page' ? (
-            <Route key={route.path} path={route.path} element={<MenuPage component={route.component} />} />
-          ) : (
-            // a menu item whose page is not built is not found, like any unknown address
-            <Route key={route.path} path={route.path} element={<Navigate to="/404" replace />} />
-          ),
-        )}
-        <Route path="/404" element={<NotFoundPage />} />
-        <Route path="/exception/403" element={<ExceptionPage status="403" />} />
-        <Route path="/exception/404" element={<ExceptionPage status="404" />} />
-        <Route path="/exception/500" element={<ExceptionPage status="500" />} />
-        <Route path="/test/home" element={<TestHomePage />} />
-        <Route path="/isps/userAnnouncement" element={<MenuPage component="message/userAnnouncement" />} />
-        <Route path="*" element={<Navigate to="/404" replace />} />
-      </Route>
-    </Routes>
-  );
-}
-
-/** SPEC section 2 guard, then either the public pages or the signed-in console. */
-export function AppRoutes() {
+/** The page of an address: the login page, or the chunk that draws it. */
+function Page() {
   const location = useLocation();
   const token = useSession((s) => s.token);
   const mustChangePassword = useSession((s) => s.userInfo?.mustChangePassword ?? false);
@@ -144,4 +64,13 @@ export function AppRoutes() {
   if (!token) return <PublicRoutes />;
   if (mustChangePassword) return <ForcedPasswordChange />;
   return <SignedInRoutes />;
+}
+
+/** SPEC section 2 guard, then either the public pages or the signed-in console. */
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<FullPageSpin />}>
+      <Page />
+    </Suspense>
+  );
 }

@@ -1,2 +1,3 @@
-export { VisitorRoutes, isVisitorPath } from './visitor-routes.tsx';
+export { VisitorRoutes } from './visitor-routes.tsx';
+export { isVisitorPath } from './visitor-paths.ts';
 export { hasVisitorToken } from './visitor-session.ts';

@@ -38,10 +38,4 @@ export function VisitorRoutes() {
   );
 }
 
-// The visitor area's own paths. Other '/vistor/…' paths (the visitor list and API logins of the menu) are staff
-// screens of the console: menu paths are '/<area>/<screen>' and the area is spelt the same.
-const VISITOR_AREA = /^\/vistor(\/(login|reg|panel)|\/user(\/.*)?)?\/?$/;
-
-export function isVisitorPath(pathname: string): boolean {
-  return VISITOR_AREA.test(pathname);
-}
+export { isVisitorPath } from './visitor-paths.ts';

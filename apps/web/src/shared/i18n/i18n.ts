@@ -1,12 +1,8 @@
-import { entityLabels, type Language } from '@isps/contract';
+import type { Language } from '@isps/contract';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { enUS } from '../../locales/en-US.ts';
-import { jaJP } from '../../locales/ja-JP.ts';
-import { zhCN } from '../../locales/zh-CN.ts';
+import type { MessageKey } from '../../locales/en-US.ts';
 import { storedLanguage } from './language.ts';
-
-export const catalogues = { 'zh-CN': zhCN, 'en-US': enUS, 'ja-JP': jaJP } as const;
 
 export const i18n = i18next.createInstance();
 
@@ -16,13 +12,28 @@ void i18n.use(initReactI18next).init({
   // Keys are flat dotted strings such as 'menu.dashboard.analysis' (menu titles double as keys).
   keySeparator: false,
   nsSeparator: false,
-  // Entity titles and field labels come from the contract (the server uses them too); console messages win on a clash.
-  resources: Object.fromEntries(
-    Object.entries(catalogues).map(([lng, messages]) => [lng, { translation: { ...entityLabels[lng as Language], ...messages } }]),
-  ),
+  // The catalogues arrive by loadCatalogue (only the active language's: a switch reloads the page) and addEntityLabels.
+  resources: {},
   interpolation: { escapeValue: false },
   initAsync: false,
 });
+
+/** Each language's console messages, a chunk of its own: the login page downloads one language, not three. */
+const catalogueLoaders: Record<Language, () => Promise<Record<MessageKey, string>>> = {
+  'zh-CN': () => import('../../locales/zh-CN.ts').then((m) => m.zhCN),
+  'en-US': () => import('../../locales/en-US.ts').then((m) => m.enUS),
+  'ja-JP': () => import('../../locales/ja-JP.ts').then((m) => m.jaJP),
+};
+
+/** Adds a language's console messages (they win over entity labels of the same key). */
+export function addCatalogue(language: Language, messages: Record<string, string>): void {
+  i18n.addResourceBundle(language, 'translation', messages, true, true);
+}
+
+/** Downloads and adds the console messages of `language`; the console renders once they are in. */
+export async function loadCatalogue(language: Language): Promise<void> {
+  addCatalogue(language, await catalogueLoaders[language]());
+}
 
 /** A menu title is a catalogue key; one without an entry is shown as written. */
 export function translateTitle(title: string | undefined | null): string {

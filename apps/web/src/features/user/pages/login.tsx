@@ -1,6 +1,6 @@
 import { LockOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
 import { Button, Form, Input, Skeleton, Tabs, Typography } from 'antd';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { needsSecondFactor, type LoginResult, type SecondFactorChallenge } from '@isps/contract';
@@ -9,11 +9,13 @@ import { redirectTarget, useSession } from '../../../shared/session/index.ts';
 import { SliderCaptcha, useDocumentTitle } from '../../../shared/ui/index.ts';
 import { newCheckKey, useCaptcha } from '../api/get-captcha.ts';
 import { useLogin } from '../api/login.ts';
-import { PhoneLoginForm } from '../components/phone-login-form.tsx';
-import { SecondFactorStep } from '../components/second-factor-step.tsx';
 import { expectWelcome } from '../greeting.ts';
 import { useCloseNotices } from '../use-close-notices.ts';
 import styles from './login.module.css';
+
+// The phone tab and the second step (with its QR code) load when first shown: the password form comes first.
+const PhoneLoginForm = lazy(() => import('../components/phone-login-form.tsx').then((m) => ({ default: m.PhoneLoginForm })));
+const SecondFactorStep = lazy(() => import('../components/second-factor-step.tsx').then((m) => ({ default: m.SecondFactorStep })));
 
 interface LoginForm {
   username: string;
@@ -123,14 +125,16 @@ export default function LoginPage() {
 
   if (challenge) {
     return (
-      <SecondFactorStep
-        challenge={challenge}
-        onDone={enter}
-        onCancel={() => {
-          setChallenge(null);
-          refreshCaptcha();
-        }}
-      />
+      <Suspense fallback={<Skeleton active />}>
+        <SecondFactorStep
+          challenge={challenge}
+          onDone={enter}
+          onCancel={() => {
+            setChallenge(null);
+            refreshCaptcha();
+          }}
+        />
+      </Suspense>
     );
   }
 
@@ -144,7 +148,15 @@ export default function LoginPage() {
         className={styles.tabs}
         items={[
           { key: 'account', label: t('login.tabAccount'), children: accountForm },
-          { key: 'phone', label: t('login.tabPhone'), children: <PhoneLoginForm onDone={enter} onChallenge={setChallenge} /> },
+          {
+            key: 'phone',
+            label: t('login.tabPhone'),
+            children: (
+              <Suspense fallback={<Skeleton active />}>
+                <PhoneLoginForm onDone={enter} onChallenge={setChallenge} />
+              </Suspense>
+            ),
+          },
         ]}
       />
       <div className={styles.links}>

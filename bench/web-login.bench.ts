@@ -1,0 +1,202 @@
+/**
+ * web-login: what it costs to open the login page of the built console (`npm run build`), served by the production
+ * server (`node apps/server/dist/main.js`, precompressed assets) in Debian's Chromium:
+ * - web-login-js: the gzip size of every JavaScript file the page loads until the network is quiet after its password
+ *   field shows, and how many files (target <= 250 KB);
+ * - web-login-time: the median time from navigation to a visible password field against a blank React page (one
+ *   password field) built by Vite and served by the same static file plugin in the same run (target <= 1.5x);
+ * - web-login-lighthouse-desktop / -mobile: Lighthouse 12 performance scores (targets 98 and 90).
+ * Each page opens in a fresh browser context (cold cache).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import Fastify from 'fastify';
+import { chromium, type Browser } from 'playwright-core';
+import { build } from 'vite';
+import { precompressBuild } from '../scripts/precompress.mjs';
+import { staticConsole } from '../apps/server/src/platform/static-console.ts';
+import { finish, report } from './support.ts';
+import { freePort, median, root } from './start-support.ts';
+
+const TARGET_KB = 250;
+const TARGET_RATIO = 1.5;
+const TARGET_DESKTOP = 98;
+const TARGET_MOBILE = 90;
+const RUNS = 7;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const PASSWORD_FIELD = 'input[type=password]';
+
+/** The production server on a fresh data folder, until its health answers. */
+async function startConsoleServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'isps-web-login-'));
+  const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
+    cwd: dataDir,
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD: 'Bench#Login1', LOGIN_CAPTCHA: 'off', MQTT_PORT: '0', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 60_000;
+  while (!(await fetch(`${url}/api/health`).then((r) => r.ok, () => false))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error('the console server did not start (run `npm run build` first)');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, stop };
+}
+
+/** A blank React page (one password field) built by Vite like the console and served by the console's static plugin. */
+async function startBlankReact(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'isps-blank-react-'));
+  const src = join(dir, 'src');
+  mkdirSync(src);
+  writeFileSync(
+    join(src, 'index.html'),
+    '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><meta name="viewport" content="width=device-width, initial-scale=1.0" />' +
+      '<title>Blank</title></head><body><div id="root"></div><script type="module" src="./main.js"></script></body></html>',
+  );
+  writeFileSync(
+    join(src, 'main.js'),
+    "import { createElement, StrictMode } from 'react';\nimport { createRoot } from 'react-dom/client';\n" +
+      "createRoot(document.getElementById('root')).render(createElement(StrictMode, null, createElement('input', { type: 'password', 'aria-label': 'Password' })));\n",
+  );
+  const out = join(dir, 'dist');
+  await build({
+    root: src,
+    logLevel: 'silent',
+    configFile: false,
+    resolve: { alias: { react: join(root, 'node_modules/react'), 'react-dom': join(root, 'node_modules/react-dom') } },
+    build: { outDir: out, emptyOutDir: true },
+  });
+  precompressBuild(out);
+  const app = Fastify();
+  await app.register(staticConsole, { root: out, apiPrefix: '/api' });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    url,
+    stop: async () => {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface Visit {
+  ms: number;
+  scripts: { url: string; gzip: number }[];
+}
+
+/** Opens `url` in a fresh context; the time until the password field shows, and every script loaded until the network is quiet. */
+async function visit(browser: Browser, url: string): Promise<Visit> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const pending: Promise<{ url: string; gzip: number } | null>[] = [];
+  page.on('response', (response) => {
+    const type = response.request().resourceType();
+    if (type !== 'script' && !/\.m?js(\?|$)/.test(response.url())) return;
+    pending.push(response.body().then((body) => ({ url: response.url(), gzip: gzipSync(body, { level: 9 }).length }), () => null));
+  });
+  const started = performance.now();
+  await page.goto(url, { waitUntil: 'commit' });
+  await page.locator(PASSWORD_FIELD).first().waitFor({ state: 'visible', timeout: 60_000 });
+  const ms = performance.now() - started;
+  await page.waitForLoadState('networkidle');
+  const scripts = (await Promise.all(pending)).filter((s) => s !== null);
+  await context.close();
+  return { ms, scripts };
+}
+
+/** Chromium with its DevTools port open, for Lighthouse. */
+async function debuggableChromium(): Promise<{ port: number; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const profile = mkdtempSync(join(tmpdir(), 'isps-lighthouse-'));
+  const child = spawn(CHROMIUM, ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    rmSync(profile, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 30_000;
+  while (!(await fetch(`http://127.0.0.1:${port}/json/version`).then((r) => r.ok, () => false))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error('Chromium did not open its DevTools port');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { port, stop };
+}
+
+/** Lighthouse 12 performance score (0-100) of `url` with the desktop or the default (mobile) settings. */
+async function lighthouseScore(url: string, preset: 'desktop' | 'mobile'): Promise<number | null> {
+  try {
+    const { default: lighthouse } = await import('lighthouse');
+    const { default: desktopConfig } = await import('lighthouse/core/config/desktop-config.js');
+    const chrome = await debuggableChromium();
+    try {
+      const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] }, preset === 'desktop' ? desktopConfig : undefined);
+      const score = result?.lhr.categories.performance?.score;
+      return typeof score === 'number' ? Math.round(score * 100) : null;
+    } finally {
+      await chrome.stop();
+    }
+  } catch (error) {
+    console.error(`lighthouse (${preset}) could not run: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
+}
+
+const server = await startConsoleServer();
+const blank = await startBlankReact();
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+try {
+  const loginUrl = `${server.url}/user/login`;
+  // one unmeasured visit each warms the servers and the disk cache
+  await visit(browser, loginUrl);
+  await visit(browser, blank.url);
+  const loginTimes: number[] = [];
+  const blankTimes: number[] = [];
+  let scripts: Visit['scripts'] = [];
+  let blankScripts: Visit['scripts'] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    const login = await visit(browser, loginUrl);
+    loginTimes.push(login.ms);
+    scripts = login.scripts;
+    const bare = await visit(browser, blank.url);
+    blankTimes.push(bare.ms);
+    blankScripts = bare.scripts;
+  }
+  if (process.env.BENCH_VERBOSE) {
+    for (const s of [...scripts].sort((a, b) => b.gzip - a.gzip)) console.log(`  ${(s.gzip / 1024).toFixed(1).padStart(7)} KB  ${new URL(s.url).pathname}`);
+  }
+  const kb = scripts.reduce((sum, s) => sum + s.gzip, 0) / 1024;
+  const blankKb = blankScripts.reduce((sum, s) => sum + s.gzip, 0) / 1024;
+  report('web-login-js', `${kb.toFixed(0)}KB/${scripts.length}files`, `${blankKb.toFixed(0)}KB/${blankScripts.length}files`, kb / blankKb, `<=${TARGET_KB}KB`, kb <= TARGET_KB);
+  const loginMs = median(loginTimes);
+  const blankMs = median(blankTimes);
+  report('web-login-time', `${loginMs.toFixed(0)}ms`, `${blankMs.toFixed(0)}ms`, loginMs / blankMs, `<=${TARGET_RATIO}x`, loginMs / blankMs <= TARGET_RATIO);
+} finally {
+  await browser.close();
+}
+try {
+  const desktop = await lighthouseScore(`${server.url}/user/login`, 'desktop');
+  report('web-login-lighthouse-desktop', desktop === null ? 'not-run' : String(desktop), '-', null, `>=${TARGET_DESKTOP}`, desktop !== null && desktop >= TARGET_DESKTOP);
+  const mobile = await lighthouseScore(`${server.url}/user/login`, 'mobile');
+  report('web-login-lighthouse-mobile', mobile === null ? 'not-run' : String(mobile), '-', null, `>=${TARGET_MOBILE}`, mobile !== null && mobile >= TARGET_MOBILE);
+} finally {
+  await blank.stop();
+  await server.stop();
+}
+finish();
