@@ -23,6 +23,7 @@ import { peopleRoutes } from './modules/people/index.ts';
 import { createUser, findActiveUserById, findActiveUserByName, jobSchedulerPlugin, startSession, systemRoutes } from './modules/system/index.ts';
 import { visitorAdminRoutes, visitorRoutes } from './modules/visitor/index.ts';
 import { accessPlugin } from './platform/access.ts';
+import { listCachePlugin } from './platform/crud/list-cache.ts';
 import { connectRedis, createCache } from './platform/cache.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { errorsPlugin } from './platform/errors.ts';
@@ -118,6 +119,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // before any plugin that adds routes, so every route (docs included) passes through the access declaration
   await app.register(accessPlugin);
   await app.register(eventBusPlugin);
+  await app.register(listCachePlugin);
   await app.register(realtimePlugin);
   await app.register(jobSchedulerPlugin);
   await app.register(gatewayPlugin, options.gateway ?? {});

@@ -582,17 +582,17 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
   async function page(caller: CurrentUser, lang: Language, query: Query, deleted = false): Promise<Page<Row>> {
     const { pageNo, pageSize } = pagingOf(query);
     const sort = sortOf(entity, query);
-    const countRow = await (await listRows(caller, query, deleted))
-      .clearSelect()
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirst();
+    // the same count and the same page are read once until a table they read is written (platform/crud/list-cache.ts)
+    const counting = (await listRows(caller, query, deleted)).clearSelect().select((eb) => eb.fn.countAll().as('n'));
+    const countRow = await app.listCache.read(counting.compile(), () => counting.executeTakeFirst());
     const total = Number(countRow?.n ?? 0);
-    const rows = await (await listRows(caller, query, deleted))
+    // ties broken by the id in the sort's own direction: the declared index (scope, sort field, id) then serves the page in order
+    const paging = (await listRows(caller, query, deleted))
       .orderBy(sort.column, sort.order)
-      .orderBy('id', 'asc')
+      .orderBy('id', sort.order)
       .limit(pageSize)
-      .offset((pageNo - 1) * pageSize)
-      .execute();
+      .offset((pageNo - 1) * pageSize);
+    const rows = await app.listCache.read(paging.compile(), () => paging.execute());
     return { records: await withDictText(rows, lang), total, size: pageSize, current: pageNo, pages: Math.ceil(total / pageSize) };
   }
 
@@ -732,7 +732,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const started = performance.now();
         const ctx = contextOf(request);
         const sort = sortOf(entity, request.query as Query);
-        const ordered = (await listRows(ctx.caller, request.query as Query)).orderBy(sort.column, sort.order).orderBy('id');
+        const ordered = (await listRows(ctx.caller, request.query as Query)).orderBy(sort.column, sort.order).orderBy('id', sort.order);
         // rows are read and written a page at a time: memory stays flat and other requests keep their turn
         const pageOf = (offset: number) => ordered.limit(EXPORT_PAGE).offset(offset).execute();
         const first = await pageOf(0);
