@@ -1,7 +1,7 @@
 import { DeleteOutlined, DownloadOutlined, FilterOutlined, PlusOutlined, RestOutlined } from '@ant-design/icons';
 import { permissionCode, type EntityDeclaration, type ImportReport } from '@isps/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Badge, Button, Card, Flex, Popconfirm, Result, Space } from 'antd';
+import { App, Badge, Button, Card, Flex, Popconfirm, Result, Space, type FormInstance } from 'antd';
 import { useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Authorized } from '../permission/index.ts';
@@ -44,6 +44,14 @@ export interface CrudExtension {
   RowActions?: ComponentType<CrudExtensionProps & { row: CrudRow }>;
   /** the list card's title, told what the list holds: the search's conditions and the fixed values */
   Title?: ComponentType<CrudExtensionProps & { conditions: Readonly<Record<string, unknown>> }>;
+  /** controls beside a form field, by field name (a button that fills it from a device) */
+  FormAddons?: Readonly<Record<string, ComponentType<FormAddonProps>>>;
+}
+
+export interface FormAddonProps {
+  /** the form's field the control fills */
+  name: string;
+  form: FormInstance;
 }
 
 export interface CrudScreenProps {
@@ -299,7 +307,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
 
   const dialogs = (
     <>
-      {formState ? <EntityFormModal entity={entity} mode={formState.mode} row={formState.row} fixed={fixed} onClose={() => setFormState(null)} /> : null}
+      {formState ? <EntityFormModal entity={entity} mode={formState.mode} row={formState.row} fixed={fixed} addons={extension?.FormAddons} onClose={() => setFormState(null)} /> : null}
       {detailRow ? <DetailDrawer entity={entity} row={detailRow} onClose={() => setDetailRow(null)} /> : null}
       {report ? <ImportReportModal report={report} onClose={() => setReport(null)} /> : null}
       {superQueryOpen ? (

@@ -1,12 +1,13 @@
 import { formFieldsOf, type EntityDeclaration } from '@isps/contract';
-import { Alert, App, Col, Form, Grid, Modal, Row } from 'antd';
-import { useMemo, useState } from 'react';
+import { Alert, App, Col, Flex, Form, Grid, Modal, Row } from 'antd';
+import { useMemo, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage, storedLanguage } from '../i18n/index.ts';
 import { useTenantChooser } from '../permission/index.ts';
 import { useAddEntity } from './api/add-entity.ts';
 import { useEditEntity } from './api/edit-entity.ts';
 import { CheckRuleTrial } from './check-rules-editor.tsx';
+import type { FormAddonProps } from './crud-screen.tsx';
 import type { CrudRow } from './entity-fields.ts';
 import { FormControl } from './field-control.tsx';
 import { formPayload, initialFormValues } from './form-values.ts';
@@ -18,6 +19,8 @@ export interface EntityFormModalProps {
   row: CrudRow | null;
   /** values the screen fixes (the dictionary of its items): sent, not editable */
   fixed?: Record<string, string>;
+  /** controls beside fields, by field name */
+  addons?: Readonly<Record<string, ComponentType<FormAddonProps>>>;
   onClose: () => void;
 }
 
@@ -28,7 +31,7 @@ const DIALOG_CHROME = 220;
 const WIDE_WIDGETS = new Set(['textarea', 'json', 'checkRules']);
 
 /** Add or edit one row in a modal, validated with the declaration's schemas; refusals of the server shown inside. */
-export function EntityFormModal({ entity, mode, row, fixed = {}, onClose }: EntityFormModalProps) {
+export function EntityFormModal({ entity, mode, row, fixed = {}, addons = {}, onClose }: EntityFormModalProps) {
   const { t, i18n } = useTranslation();
   const { message, modal } = App.useApp();
   const [form] = Form.useForm();
@@ -100,19 +103,36 @@ export function EntityFormModal({ entity, mode, row, fixed = {}, onClose }: Enti
           {fields.map((name) => {
             const field = entity.fields[name]!;
             const label = t(field.label);
+            const rules = fieldRules(field, { mode, label, lang });
+            const required = Boolean(field.required) && (mode === 'add' || !field.writeOnly);
+            const Addon = addons[name];
             return (
               <Col key={name} span={twoColumns && !WIDE_WIDGETS.has(field.widget.kind) ? 12 : 24}>
-                <Form.Item
-                  name={name}
-                  label={label}
-                  rules={fieldRules(field, { mode, label, lang })}
-                  required={Boolean(field.required) && (mode === 'add' || !field.writeOnly)}
-                  valuePropName={field.widget.kind === 'switch' ? 'value' : undefined}
-                  validateFirst
-                  extra={field.widget.kind === 'checkRules' ? <CheckRuleTrial name={name} /> : undefined}
-                >
-                  <FormControl entity={entity} name={name} mode={mode} />
-                </Form.Item>
+                {Addon ? (
+                  // the field's own item (noStyle) reports its errors to the labelled item around the control and its addon
+                  <Form.Item label={label} required={required} htmlFor={`${entity.name}-form_${name}`}>
+                    <Flex gap={8}>
+                      <div style={{ flex: 1, minWidth: 0 }}>
+                        <Form.Item name={name} noStyle rules={rules} validateFirst>
+                          <FormControl entity={entity} name={name} mode={mode} />
+                        </Form.Item>
+                      </div>
+                      <Addon name={name} form={form} />
+                    </Flex>
+                  </Form.Item>
+                ) : (
+                  <Form.Item
+                    name={name}
+                    label={label}
+                    rules={rules}
+                    required={required}
+                    valuePropName={field.widget.kind === 'switch' ? 'value' : undefined}
+                    validateFirst
+                    extra={field.widget.kind === 'checkRules' ? <CheckRuleTrial name={name} /> : undefined}
+                  >
+                    <FormControl entity={entity} name={name} mode={mode} />
+                  </Form.Item>
+                )}
               </Col>
             );
           })}

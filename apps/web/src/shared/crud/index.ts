@@ -1,4 +1,4 @@
-export { CrudScreen, type CrudExtension, type CrudExtensionProps, type CrudScreenProps } from './crud-screen.tsx';
+export { CrudScreen, type CrudExtension, type CrudExtensionProps, type CrudScreenProps, type FormAddonProps } from './crud-screen.tsx';
 export { CrudTable, type CrudColumn, type CrudTableProps } from './crud-table.tsx';
 export { SearchBar, type SearchBarProps, type SearchField } from './search-bar.tsx';
 export { displayValue, fieldLabelKey, findEntity, type CrudRow } from './entity-fields.ts';
