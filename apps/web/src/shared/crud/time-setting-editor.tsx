@@ -17,6 +17,8 @@ interface Draft {
 }
 
 const PERMANENT_TEXT = '{"mode":"permanent"}';
+/** Date and time pickers share one width, so that two of them and the dash between fit a phone's form on one line. */
+const PICKER_WIDTH = 132;
 
 /** The draft of stored text; text that is no setting shows as permanent until the user picks. */
 export function draftOf(value: unknown): Draft {
@@ -77,18 +79,22 @@ export function TimeSettingEditor({ id, value, onChange, disabled }: Props) {
       />
       {draft.mode === 'custom' && (
         <>
+          {/* titled above like the periods and days: on a phone the two dates then share one line */}
+          <Typography.Text>{t('timeSetting.dates')}</Typography.Text>
           <Space wrap>
-            <Typography.Text>{t('timeSetting.dates')}</Typography.Text>
             <DatePicker
               aria-label={t('timeSetting.startDate')}
               placeholder={t('timeSetting.startDate')}
+              style={{ width: PICKER_WIDTH }}
               value={day(draft.startDate)}
               disabled={disabled}
               onChange={(d: Dayjs | null) => change({ startDate: d ? d.format('YYYY-MM-DD') : null })}
             />
+            <span>–</span>
             <DatePicker
               aria-label={t('timeSetting.endDate')}
               placeholder={t('timeSetting.endDate')}
+              style={{ width: PICKER_WIDTH }}
               value={day(draft.endDate)}
               disabled={disabled}
               onChange={(d: Dayjs | null) => change({ endDate: d ? d.format('YYYY-MM-DD') : null })}
@@ -98,9 +104,9 @@ export function TimeSettingEditor({ id, value, onChange, disabled }: Props) {
           {draft.periods.length === 0 && <Typography.Text type="secondary">{t('timeSetting.allDay')}</Typography.Text>}
           {draft.periods.map((period, index) => (
             <Space key={index} wrap data-testid="time-period">
-              <TimePicker aria-label={t('timeSetting.periodStart')} placeholder={t('timeSetting.periodStart')} format="HH:mm" value={clock(period.start)} disabled={disabled} onChange={(v: Dayjs | null) => setPeriod(index, 'start', v)} />
+              <TimePicker aria-label={t('timeSetting.periodStart')} placeholder={t('timeSetting.periodStart')} style={{ width: PICKER_WIDTH }} format="HH:mm" value={clock(period.start)} disabled={disabled} onChange={(v: Dayjs | null) => setPeriod(index, 'start', v)} />
               <span>–</span>
-              <TimePicker aria-label={t('timeSetting.periodEnd')} placeholder={t('timeSetting.periodEnd')} format="HH:mm" value={clock(period.end)} disabled={disabled} onChange={(v: Dayjs | null) => setPeriod(index, 'end', v)} />
+              <TimePicker aria-label={t('timeSetting.periodEnd')} placeholder={t('timeSetting.periodEnd')} style={{ width: PICKER_WIDTH }} format="HH:mm" value={clock(period.end)} disabled={disabled} onChange={(v: Dayjs | null) => setPeriod(index, 'end', v)} />
               {endsNextDay(period) && <Tag color="blue">{t('timeSetting.nextDay')}</Tag>}
               <Button
                 type="text"
