@@ -40,6 +40,7 @@ interface Parsed {
   text: string;
   loaded: Loaded;
   shown: Map<string, DictOption[]>;
+  all: Map<Language, Record<string, DictOption[]>>;
 }
 const parsed = new WeakMap<FastifyInstance, Parsed>();
 
@@ -58,7 +59,7 @@ async function current(app: FastifyInstance): Promise<Parsed> {
     text = JSON.stringify(all);
     await app.cache.set(CACHE_KEY, text, CACHE_TTL_MS);
   }
-  const next = { text, loaded: all, shown: new Map<string, DictOption[]>() };
+  const next = { text, loaded: all, shown: new Map<string, DictOption[]>(), all: new Map<Language, Record<string, DictOption[]>>() };
   parsed.set(app, next);
   return next;
 }
@@ -87,8 +88,15 @@ function localised(lang: Language, code: string, options: DictOption[], tenantCo
  * the database. Seeded items an administrator has not renamed are translated; others are shown as stored.
  */
 export async function allDictionaryOptions(app: FastifyInstance, lang: Language): Promise<Record<string, DictOption[]>> {
-  const { options: all, tenantCodes } = await loaded(app);
-  return Object.fromEntries(Object.entries(all).map(([code, options]) => [code, localised(lang, code, options, tenantCodes)]));
+  const memo = await current(app);
+  let shown = memo.all.get(lang);
+  if (!shown) {
+    const { options: all, tenantCodes } = memo.loaded;
+    shown = Object.fromEntries(Object.entries(all).map(([code, options]) => [code, localised(lang, code, options, tenantCodes)]));
+    memo.all.set(lang, shown);
+  }
+  // a copy of the map (callers replace entries); the option lists are shared and must not be changed
+  return { ...shown };
 }
 
 /**

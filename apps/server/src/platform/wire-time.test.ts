@@ -71,6 +71,23 @@ describe('wire times', () => {
     expect(toWire('2024-01-15T03:04:05Z', 'UTC')).toBe('2024-01-15 03:04:05');
   });
 
+  it('formats every instant as the zone’s own rules do, across summer time changes and historic odd offsets', () => {
+    const zones = ['Asia/Shanghai', 'Asia/Tokyo', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns', 'UTC'];
+    const formats = new Map(zones.map((zone) => [zone, new Intl.DateTimeFormat('en-CA', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })]));
+    const intl = (ms: number, zone: string) => formats.get(zone)!.format(new Date(ms)).replace(', ', ' ');
+    // around the 2026 changes (every minute of the hours around them), and once a week since 1890 (local mean times)
+    const instants: number[] = [];
+    for (const day of ['2026-03-08', '2026-03-29', '2026-04-05', '2026-10-04', '2026-10-25', '2026-11-01']) {
+      const midnight = Date.parse(`${day}T00:00:00Z`);
+      for (let m = -12 * 60; m <= 36 * 60; m += 7) instants.push(midnight + m * 60_000 + 17_000);
+    }
+    for (let ms = Date.parse('1890-01-01T00:00:00Z'); ms < Date.parse('2040-01-01T00:00:00Z'); ms += 7 * 86_400_000 + 3_917_000) instants.push(ms);
+    for (const zone of zones) {
+      const wrong = instants.filter((ms) => formatWireTime(ms, zone) !== intl(ms, zone)).slice(0, 3);
+      expect(wrong.map((ms) => [zone, new Date(ms).toISOString(), formatWireTime(ms, zone), intl(ms, zone)])).toEqual([]);
+    }
+  });
+
   it('knows IANA zones only', () => {
     expect(isTimeZone('Asia/Shanghai')).toBe(true);
     expect(isTimeZone('UTC')).toBe(true);

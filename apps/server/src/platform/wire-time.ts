@@ -61,17 +61,40 @@ interface WallClock {
   second: number;
 }
 
-function wallClockAt(ms: number, zone: string): WallClock {
+function formattedWallClock(ms: number, zone: string): WallClock {
   const parts: Record<string, number> = {};
   for (const part of formatterOf(zone).formatToParts(new Date(ms))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
   return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour! % 24, minute: parts.minute!, second: parts.second! };
 }
 
-/** The zone's offset from UTC at an instant, in milliseconds. */
-function offsetAt(ms: number, zone: string): number {
-  const w = wallClockAt(ms, zone);
+/** The zone's offset from UTC at an instant, in milliseconds, as the zone's rules say (slow: formats the instant). */
+function formattedOffsetAt(ms: number, zone: string): number {
+  const w = formattedWallClock(ms, zone);
   const whole = ms - (((ms % 1000) + 1000) % 1000);
   return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - whole;
+}
+
+// zones change their offset on quarter hours: one offset per zone and quarter hour, when its start and end agree
+const QUARTER_MS = 15 * 60_000;
+const offsets = new Map<string, number | null>();
+
+/** The zone's offset from UTC at an instant, in milliseconds; a page of a hundred times formats about one. */
+function offsetAt(ms: number, zone: string): number {
+  const quarter = Math.floor(ms / QUARTER_MS);
+  const key = `${zone}|${quarter}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    const start = formattedOffsetAt(quarter * QUARTER_MS, zone);
+    offset = start === formattedOffsetAt((quarter + 1) * QUARTER_MS - 1000, zone) ? start : null;
+    if (offsets.size >= 100_000) offsets.clear();
+    offsets.set(key, offset);
+  }
+  return offset ?? formattedOffsetAt(ms, zone);
+}
+
+function wallClockAt(ms: number, zone: string): WallClock {
+  const local = new Date(ms + offsetAt(ms, zone));
+  return { year: local.getUTCFullYear(), month: local.getUTCMonth() + 1, day: local.getUTCDate(), hour: local.getUTCHours(), minute: local.getUTCMinutes(), second: local.getUTCSeconds() };
 }
 
 /**
