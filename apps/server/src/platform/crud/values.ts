@@ -24,8 +24,20 @@ export interface FieldInfo {
 
 const auditKinds: Record<keyof typeof AUDIT_FIELDS, FieldKind> = { createBy: 'string', createTime: 'datetime', updateBy: 'string', updateTime: 'datetime' };
 
+const readable = new WeakMap<EntityDeclaration, ReadonlyMap<string, FieldInfo>>();
+
 /** The readable fields of an entity by name; write-only fields are left out so no query can touch them. */
-export function readableFields(entity: EntityDeclaration): Map<string, FieldInfo> {
+export function readableFields(entity: EntityDeclaration): ReadonlyMap<string, FieldInfo> {
+  // asked for every row shown: worked out once per declaration
+  let known = readable.get(entity);
+  if (!known) {
+    known = readableFieldsOf(entity);
+    readable.set(entity, known);
+  }
+  return known;
+}
+
+function readableFieldsOf(entity: EntityDeclaration): ReadonlyMap<string, FieldInfo> {
   const fields = new Map<string, FieldInfo>();
   for (const [name, decl] of Object.entries(entity.fields)) {
     if (decl.writeOnly || decl.link) continue;
