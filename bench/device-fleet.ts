@@ -13,6 +13,9 @@ export type FleetRequest =
   | { cmd: 'stop' };
 export type FleetReply = { cmd: 'ready' } | { cmd: 'done'; ms: number; failed: number } | { cmd: 'error'; message: string };
 
+/** devices send the events of this many milliseconds as one message (docs/device-protocol.md, event batches) */
+const BATCH_MS = Number(process.env.DEVICE_BATCH_MS ?? 20);
+
 let devices: SimDevice[] = [];
 let bare: MqttClient[] = [];
 const reply = (message: FleetReply) => process.send!(message);
@@ -37,7 +40,7 @@ process.on('message', (request: FleetRequest) => {
   const run = async () => {
     switch (request.cmd) {
       case 'connect':
-        devices = request.keys.map(([sn, key], i) => new SimDevice({ url: request.url, sn, key, kind: SIM_KINDS[i % SIM_KINDS.length]!, reconnectMs: 60_000 }));
+        devices = request.keys.map(([sn, key], i) => new SimDevice({ url: request.url, sn, key, kind: SIM_KINDS[i % SIM_KINDS.length]!, reconnectMs: 60_000, batchMs: BATCH_MS }));
         // a device whose connection attempt timed out tries again, as devices do
         return timed(async () => (await Promise.allSettled(devices.map((d) => startWithRetries(d)))).filter((r) => r.status === 'rejected').length);
       case 'emit':

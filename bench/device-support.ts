@@ -31,7 +31,7 @@ export async function startBenchServer(options: { listen?: boolean } = {}): Prom
   const dataDir = mkdtempSync(join(tmpdir(), 'isps-bench-device-'));
   const mqttPort = await freePort();
   const app = await buildApp(
-    loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', MQTT_PORT: String(mqttPort), ADMIN_PASSWORD: 'Bench#Pass1', LOGIN_CAPTCHA: 'off', LOG_LEVEL: 'silent' }),
+    loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', MQTT_PORT: String(mqttPort), ADMIN_PASSWORD: 'Bench#Pass1', LOGIN_CAPTCHA: 'off', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent' }),
   );
   let httpBase: string | null = null;
   if (options.listen) {

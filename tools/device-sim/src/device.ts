@@ -5,6 +5,7 @@ import {
   DeviceDownKind,
   deviceDownTopic,
   DeviceEventKind,
+  DEVICE_EVENT_BATCH_MAX,
   DEVICE_TOPIC_ROOT,
   DeviceUpKind,
   deviceUpTopic,
@@ -86,6 +87,11 @@ export interface SimDeviceOptions {
   syncDelayMs?: number;
   /** run commands but send no acknowledgement (an acknowledgement lost on the way) */
   withholdAcks?: boolean;
+  /**
+   * events emitted within this many milliseconds of the first go out as one message (a batch of at most 500); 0 (the
+   * default): one message per event
+   */
+  batchMs?: number;
   /** reconnect after a lost connection (not after stop or dropOffNetwork) */
   reconnectMs?: number;
   /** a door device's lock closes again this long after a remote open (0: it stays open) */
@@ -146,6 +152,8 @@ export class SimDevice {
   private commands: Promise<void> = Promise.resolve();
   /** killed: runs nothing more */
   private killed = false;
+  /** the events waiting to go out as one message (batchMs), and its sending */
+  private pending: { events: DeviceEvent[]; sent: Promise<void> } | null = null;
   /** the ID card on the reader (a capture device): a test lays one down or takes it away */
   idCard: string | null;
   /** how the next enrollments end */
@@ -368,8 +376,33 @@ export class SimDevice {
     const chosen = kind ?? kinds[this.memory.seq % kinds.length]!;
     this.memory.seq += 1;
     const event: DeviceEvent = { id: randomUUID(), seq: this.memory.seq, time, kind: chosen, data: data ?? eventData(chosen, this.memory.seq) };
-    await this.publishEvent(event);
+    await (this.options.batchMs ? this.queueEvent(event) : this.publishEvent(event));
     return event;
+  }
+
+  /** Adds an event to the message going out `batchMs` after its first event; resolves once that message is sent. */
+  private queueEvent(event: DeviceEvent): Promise<void> {
+    if (!this.client?.connected) throw new Error(`${this.sn} is offline`);
+    if (!this.pending) {
+      const events: DeviceEvent[] = [];
+      const sent = new Promise<void>((resolve) => setTimeout(resolve, this.options.batchMs)).then(() => {
+        if (this.pending?.events === events) this.pending = null;
+        return this.publishEvents(events);
+      });
+      this.pending = { events, sent };
+    }
+    const { events, sent } = this.pending;
+    events.push(event);
+    // a full message: the next event starts another
+    if (events.length >= DEVICE_EVENT_BATCH_MAX) this.pending = null;
+    return sent;
+  }
+
+  /** Publishes events as one message: the event itself, or a batch (`{ id, events }`). */
+  async publishEvents(events: readonly DeviceEvent[]): Promise<void> {
+    if (events.length === 1) return this.publishEvent(events[0]!);
+    if (!this.client?.connected) throw new Error(`${this.sn} is offline`);
+    await this.client.publishAsync(deviceUpTopic(this.sn, DeviceUpKind.event, this.root), JSON.stringify({ id: randomUUID(), events }), { qos: 1 });
   }
 
   /** People to hold (run once by id, kept in the access file) or a report of whom it holds (as it is now). */

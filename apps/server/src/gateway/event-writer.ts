@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import type { DeviceEvent } from '@isps/contract';
-import type { Insertable, Kysely } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import type { DatabaseDialect } from '../config.ts';
 import type { Database, SysDeviceEvent } from '../db/schema.ts';
 
 type EventRow = Insertable<SysDeviceEvent>;
 
-/** Rows per INSERT: 11 bound values each, below SQLite's 32,766 and PostgreSQL's and MySQL's 65,535 parameters. */
-const ROWS_PER_INSERT: Record<DatabaseDialect, number> = { sqlite: 2500, postgres: 5000, mysql: 5000 };
+/** The event row's columns, in the order of the insert's values. */
+const COLUMNS = ['id', 'create_by', 'create_time', 'update_by', 'update_time', 'device_id', 'seq', 'device_time', 'kind', 'payload', 'tenant_id'] as const;
+/**
+ * Rows per INSERT (11 bound values each, far below every dialect's limit): a full chunk is always the same statement,
+ * so it is compiled once and its prepared statement reused.
+ */
+const ROWS_PER_INSERT = 500;
 
 export interface EventWriterOptions {
   /** a batch is written at once when this many events wait */
@@ -17,21 +21,53 @@ export interface EventWriterOptions {
   maxDelayMs?: number;
 }
 
+export interface EventDevice {
+  id: string;
+  sn: string;
+  tenantId: string | null;
+}
+
+/** One device's events of a batch, in the order they came (a (device, seq) given twice is kept once). */
+export interface DeviceEvents<D extends EventDevice = EventDevice> {
+  device: D;
+  events: DeviceEvent[];
+}
+
+/** A write of a device's events besides the event rows (door states, access events, alarms): run on the handle given. */
+export type EventStep = (db: Kysely<Database>) => Promise<void>;
+
+export interface EventWriterHooks<D extends EventDevice> {
+  /** the writes that go with one device's events, in the transaction that stores them */
+  steps(batch: DeviceEvents<D>): EventStep[];
+  /** after the batch is committed (notices, readers that write on their own) */
+  stored(batch: ReadonlyArray<DeviceEvents<D>>): Promise<void>;
+}
+
+interface Waiting<D extends EventDevice> extends DeviceEvents<D> {
+  seqs: Set<number>;
+}
+
 /**
- * Device events are written in batches: multi-row inserts that skip an event whose (device, seq) is already stored,
- * so a repeated delivery (QoS 1 redelivery, a device resending after a reconnect) is dropped by the database itself.
- * One write runs at a time; events arriving meanwhile form the next batch. When the database is slow to commit (a
- * busy disk under synchronous=FULL) a batch waits as long as the last write took, so batches grow instead of
- * commits queueing up.
+ * Device events are written in batches across devices: each batch is one transaction holding multi-row inserts of
+ * the event rows (an event whose (device, seq) is stored already is skipped, so a repeated delivery - QoS 1
+ * redelivery, a device resending after a reconnect - is dropped by the database itself) and every other write the
+ * events cause (door states, access events, alarms: `steps`, once per device and batch). With SQLite's
+ * synchronous=FULL a commit waits for the disk and holds the event loop, so a thousand devices reporting cost a few
+ * commits, not one per message. One write runs at a time; events arriving meanwhile form the next batch, written as
+ * soon as that write ends (so the slower the database, the larger the batches, without commits queueing up). Should the shared transaction fail, the rows are stored on their own and each step runs in a
+ * transaction of its own, so one bad write fails alone (and is logged).
  */
-export class EventWriter {
-  private waiting: EventRow[] = [];
+export class EventWriter<D extends EventDevice = EventDevice> {
+  private waiting = new Map<string, Waiting<D>>();
+  private waitingEvents = 0;
+  /** the devices whose events are being written (or wait in a flushed batch), with their number of batches */
+  private readonly writingDevices = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private readonly maxBatch: number;
   private readonly maxDelayMs: number;
-  /** how long the last write took: the next batch waits at least as long, so commits take at most half the time */
-  private lastWriteMs = 0;
+  /** batches handed to the database and not yet written */
+  private running = 0;
   /** events handed to the database (duplicates included: the insert drops those) */
   written = 0;
 
@@ -39,65 +75,147 @@ export class EventWriter {
     private readonly db: Kysely<Database>,
     private readonly dialect: DatabaseDialect,
     private readonly log: { error(obj: object, msg: string): void },
+    private readonly hooks: EventWriterHooks<D>,
+    private readonly clock: () => number,
     options: EventWriterOptions = {},
   ) {
-    this.maxBatch = options.maxBatch ?? 5000;
+    this.maxBatch = options.maxBatch ?? 20_000;
     this.maxDelayMs = options.maxDelayMs ?? 25;
   }
 
-  add(device: { id: string; tenantId: string | null }, events: readonly DeviceEvent[], receivedAt: string): void {
-    for (const event of events) {
-      this.waiting.push({
-        id: randomUUID(),
-        create_by: null,
-        create_time: receivedAt,
-        update_by: null,
-        update_time: null,
-        device_id: device.id,
-        seq: event.seq,
-        device_time: new Date(event.time).toISOString(),
-        kind: event.kind,
-        payload: JSON.stringify(event.data),
-        tenant_id: device.tenantId,
-      });
+  add(device: D, events: readonly DeviceEvent[]): void {
+    let group = this.waiting.get(device.id);
+    if (!group) {
+      group = { device, events: [], seqs: new Set() };
+      this.waiting.set(device.id, group);
     }
-    if (this.waiting.length >= this.maxBatch) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), Math.max(this.maxDelayMs, this.lastWriteMs));
+    for (const event of events) {
+      // the same (device, seq) twice in one batch: keep the first
+      if (group.seqs.has(event.seq)) continue;
+      group.seqs.add(event.seq);
+      group.events.push(event);
+      this.waitingEvents += 1;
+    }
+    if (this.waitingEvents >= this.maxBatch) void this.flush();
+    // while a batch is written the next one grows; it goes as soon as that write ends
+    else if (this.running === 0) this.timer ??= setTimeout(() => void this.flush(), this.maxDelayMs);
+  }
+
+  /** Whether events of this device wait or are being written (a later message of it should wait for them). */
+  holds(deviceId: string): boolean {
+    return this.waiting.has(deviceId) || this.writingDevices.has(deviceId);
   }
 
   /** Writes what waits now; resolves once it (and any write before it) is stored. */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const batch = this.waiting;
-    this.waiting = [];
-    this.writing = this.writing.then(() => (batch.length > 0 ? this.write(batch) : undefined));
+    const batch = [...this.waiting.values()];
+    this.waiting = new Map();
+    this.waitingEvents = 0;
+    if (batch.length === 0) return this.writing;
+    for (const { device } of batch) this.writingDevices.set(device.id, (this.writingDevices.get(device.id) ?? 0) + 1);
+    this.running += 1;
+    this.writing = this.writing.then(async () => {
+      await this.write(batch);
+      this.running -= 1;
+      if (this.running === 0 && this.waiting.size > 0) void this.flush();
+    });
     return this.writing;
   }
 
-  private async write(batch: EventRow[]): Promise<void> {
-    // the same (device, seq) twice in one batch: keep the first
-    const seen = new Set<string>();
-    const rows = batch.filter((row) => {
-      const key = `${row.device_id}\u0000${row.seq}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-    const started = performance.now();
-    try {
-      const size = ROWS_PER_INSERT[this.dialect];
-      for (let start = 0; start < rows.length; start += size) {
-        const chunk = rows.slice(start, start + size);
-        const insert = this.db.insertInto('sys_device_event').values(chunk);
-        if (this.dialect === 'mysql') await insert.ignore().execute();
-        else await insert.onConflict((oc) => oc.columns(['device_id', 'seq']).doNothing()).execute();
+  private async write(batch: Array<Waiting<D>>): Promise<void> {
+    const receivedAt = new Date(this.clock()).toISOString();
+    const rows: EventRow[] = [];
+    for (const { device, events } of batch) {
+      for (const event of events) {
+        rows.push({
+          id: randomUUID(),
+          create_by: null,
+          create_time: receivedAt,
+          update_by: null,
+          update_time: null,
+          device_id: device.id,
+          seq: event.seq,
+          device_time: new Date(event.time).toISOString(),
+          kind: event.kind,
+          payload: JSON.stringify(event.data),
+          tenant_id: device.tenantId,
+        });
       }
+    }
+    const groups = batch.map(({ device, events }) => ({ device, events }));
+    const steps = groups.map((group) => this.hooks.steps(group));
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await this.insert(trx, rows);
+        for (const list of steps) for (const step of list) await step(trx);
+      });
+      this.written += rows.length;
+    } catch {
+      await this.writeApart(rows, groups);
+    }
+    for (const { device } of batch) {
+      const left = (this.writingDevices.get(device.id) ?? 1) - 1;
+      if (left > 0) this.writingDevices.set(device.id, left);
+      else this.writingDevices.delete(device.id);
+    }
+    try {
+      await this.hooks.stored(groups);
+    } catch (error) {
+      this.log.error({ err: error }, 'device events: a reader failed');
+    }
+  }
+
+  /** The shared transaction failed: the rows alone, then each device's steps one by one (fresh, as they may have started). */
+  private async writeApart(rows: EventRow[], groups: Array<DeviceEvents<D>>): Promise<void> {
+    try {
+      await this.db.transaction().execute((trx) => this.insert(trx, rows));
       this.written += rows.length;
     } catch (error) {
       // a failing database must not stop the gateway; the failure and the number of events lost are logged
       this.log.error({ err: error, events: rows.length }, 'device events could not be stored');
     }
-    this.lastWriteMs = Math.min(performance.now() - started, 1000);
+    for (const group of groups) {
+      for (const step of this.hooks.steps(group)) {
+        try {
+          await this.db.transaction().execute((trx) => step(trx));
+        } catch (error) {
+          this.log.error({ err: error, device: group.device.id, events: group.events.length }, 'device events: a write failed');
+        }
+      }
+    }
+  }
+
+  /**
+   * Multi-row inserts that skip a (device, seq) stored already, written as SQL text of a fixed shape (the rows of a
+   * batch are many and all alike: building each through the query builder cost more than storing it).
+   */
+  private async insert(db: Kysely<Database>, rows: EventRow[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+      const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+      const values: unknown[] = [];
+      for (const row of chunk) for (const column of COLUMNS) values.push(row[column] ?? null);
+      await db.executeQuery(CompiledQuery.raw(this.insertText(chunk.length), values));
+    }
+  }
+
+  private readonly insertTexts = new Map<number, string>();
+
+  private insertText(rows: number): string {
+    let text = this.insertTexts.get(rows);
+    if (text) return text;
+    const width = COLUMNS.length;
+    const tuple = (row: number) =>
+      this.dialect === 'postgres' ? `(${COLUMNS.map((_, i) => `$${row * width + i + 1}`).join(', ')})` : `(${COLUMNS.map(() => '?').join(', ')})`;
+    const tuples = Array.from({ length: rows }, (_, row) => tuple(row)).join(', ');
+    text =
+      this.dialect === 'mysql'
+        ? `insert ignore into sys_device_event (${COLUMNS.join(', ')}) values ${tuples}`
+        : `insert into sys_device_event (${COLUMNS.join(', ')}) values ${tuples} on conflict (device_id, seq) do nothing`;
+    // the full chunk and the few remainders seen lately
+    if (this.insertTexts.size > 8) this.insertTexts.clear();
+    this.insertTexts.set(rows, text);
+    return text;
   }
 }

@@ -5,7 +5,6 @@ import {
   DeviceCommandStatus,
   DeviceDownKind,
   deviceDownTopic,
-  deviceEventMessage,
   deviceHeartbeat,
   deviceHello,
   devicePresence,
@@ -25,7 +24,8 @@ import type { Database, SysDeviceCommand } from '../db/schema.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { RealtimeHub } from '../platform/realtime/index.ts';
 import { DoorStates } from './door-state.ts';
-import { EventWriter, type EventWriterOptions } from './event-writer.ts';
+import { eventsOf } from './event-message.ts';
+import { EventWriter, type DeviceEvents, type EventStep, type EventWriterOptions } from './event-writer.ts';
 import { GroupCommit } from './group-commit.ts';
 import { PresenceNotifier } from './presence-notifier.ts';
 
@@ -68,14 +68,19 @@ export interface BrokerConnection {
   shared: boolean;
 }
 
-/** A module that reads device messages besides the gateway: run after the gateway's own handling, in device order. */
+/**
+ * A module that reads device messages besides the gateway: run after the gateway's own handling, in device order.
+ * Events come in batches: `store` writes in the transaction that stores them (on the handle it is given, never the
+ * app's own: on SQLite that one waits for this transaction to end), `events` reads them once they are committed.
+ */
 export interface DeviceObserver {
+  store?(db: Kysely<Database>, device: { id: string; sn: string; tenantId: string | null }, events: readonly DeviceEvent[]): Promise<void>;
+  /** the device said hello (connected or reconnected), after its queued commands were handed out */
+  hello?(device: { id: string; sn: string; tenantId: string | null }): Promise<void>;
   events?(device: { id: string; sn: string; tenantId: string | null }, events: readonly DeviceEvent[]): Promise<void>;
   ack?(device: { id: string; sn: string; tenantId: string | null }, ack: DeviceAck): Promise<void>;
   /** a message on `up/enroll` (palm-vein templates), unparsed: the reader checks it */
   enroll?(device: { id: string; sn: string; tenantId: string | null }, body: unknown): Promise<void>;
-  /** the device said hello (connected or reconnected), after its queued commands were handed out */
-  hello?(device: { id: string; sn: string; tenantId: string | null }): Promise<void>;
 }
 
 interface KnownDevice {
@@ -102,7 +107,7 @@ const HEARTBEAT_WRITE_MS = 30_000;
 export class DeviceGateway {
   readonly root: string;
   private client: MqttClient | null = null;
-  private readonly events: EventWriter;
+  private readonly events: EventWriter<KnownDevice>;
   private readonly presence: PresenceNotifier;
   /** device row writes of many messages share a commit */
   private readonly writes: GroupCommit;
@@ -116,8 +121,8 @@ export class DeviceGateway {
   private readonly chains = new Map<string, Promise<void>>();
   /** the creation time of the last command queued by enqueueCommands (epoch ms) */
   private lastQueuedMs = 0;
-  /** modules that read device events as they come (the access events), after the door states */
-  readonly eventListeners = new Set<(device: { id: string; tenantId: string | null }, events: readonly DeviceEvent[]) => Promise<void>>();
+  /** modules that store what device events mean (the access events), after the door states, in the events' transaction on `db` */
+  readonly eventListeners = new Set<(device: { id: string; tenantId: string | null }, events: readonly DeviceEvent[], db: Kysely<Database>) => Promise<void>>();
   private readonly observers: DeviceObserver[] = [];
   /** messages this server handled (tests count them across servers of one share group) */
   handled = 0;
@@ -127,7 +132,14 @@ export class DeviceGateway {
     private readonly options: GatewayOptions = {},
   ) {
     this.root = options.topicRoot ?? DEVICE_TOPIC_ROOT;
-    this.events = new EventWriter(deps.db, deps.dialect, deps.log, options.events);
+    this.events = new EventWriter<KnownDevice>(
+      deps.db,
+      deps.dialect,
+      deps.log,
+      { steps: (batch) => this.eventSteps(batch), stored: (batches) => this.eventsStored(batches) },
+      deps.clock,
+      options.events,
+    );
     this.writes = new GroupCommit(deps.db);
     this.presence = new PresenceNotifier(deps.db, deps.realtime, deps.log, options.presenceWindowMs);
     this.doors = new DoorStates(deps.db, deps.realtime);
@@ -388,15 +400,20 @@ export class DeviceGateway {
 
   /**
    * The device row of an approved serial number, created at its first hello in the tenant of its device code. An
-   * external broker authenticates on its own, so a message of a serial number without an approved code is dropped.
+   * external broker may let anyone in (it authenticates on its own, if set up to), so the messages of a serial number
+   * without an approved code with a key issued are dropped, whatever the broker. What is known of a serial number is
+   * kept for a minute: a withdrawn code stops its device's messages within that time (the embedded broker refuses its
+   * next connection at once).
    */
   private async deviceOf(sn: string, createFrom?: DeviceHello): Promise<KnownDevice | null> {
     const known = this.devices.get(sn);
     if (known && known.expiresAt > Date.now()) return known;
+    this.devices.delete(sn);
+    const code = await this.deps.db.selectFrom('sys_device_code').select(['tenant_id', 'audit_status', 'device_key_hash']).where('sn', '=', sn).executeTakeFirst();
+    if (!code || code.audit_status !== DeviceAuditStatus.agree || !code.device_key_hash) return null;
     let row = await this.deps.db.selectFrom('sys_device').select(['id', 'sn', 'device_name', 'tenant_id']).where('sn', '=', sn).executeTakeFirst();
     if (!row) {
-      const code = await this.deps.db.selectFrom('sys_device_code').select(['tenant_id', 'audit_status']).where('sn', '=', sn).executeTakeFirst();
-      if (!code || code.audit_status !== DeviceAuditStatus.agree || !createFrom) return null;
+      if (!createFrom) return null;
       const id = randomUUID();
       await this.writes
         .run((db) =>
@@ -464,6 +481,7 @@ export class DeviceGateway {
     this.lastSeenWritten.set(device.id, this.deps.clock());
     this.presence.changed({ id: device.id, sn, name: device.name, tenantId: device.tenantId, online: true });
     await this.deliverQueued(device.id, sn);
+    await this.tellObservers((observer) => observer.hello?.({ id: device.id, sn, tenantId: device.tenantId }));
   }
 
   private async onHeartbeat(sn: string, body: unknown): Promise<void> {
@@ -476,7 +494,6 @@ export class DeviceGateway {
     this.lastSeenWritten.set(device.id, this.deps.clock());
     const now = this.now();
     await this.writes.run((db) => db.updateTable('sys_device').set({ last_seen: now }).where('id', '=', device.id).execute());
-    await this.tellObservers((observer) => observer.hello?.({ id: device.id, sn, tenantId: device.tenantId }));
   }
 
   private async onPresence(sn: string, body: unknown): Promise<void> {
@@ -499,15 +516,25 @@ export class DeviceGateway {
   }
 
   private async onEvents(sn: string, body: unknown): Promise<void> {
-    const message = deviceEventMessage.safeParse(body);
-    if (!message.success) return;
+    const events = eventsOf(body);
+    if (!events) return;
     const device = await this.deviceOf(sn);
     if (!device) return;
-    const events = 'events' in message.data ? message.data.events : [message.data];
-    this.events.add(device, events, this.now());
-    await this.doors.apply(device, events);
-    for (const listener of this.eventListeners) await listener(device, events);
-    await this.tellObservers((observer) => observer.events?.(device, events));
+    this.events.add(device, events);
+  }
+
+  /** What a device's events of a batch write besides their rows, in the batch's transaction. */
+  private eventSteps({ device, events }: DeviceEvents<KnownDevice>): EventStep[] {
+    const steps: EventStep[] = [(db) => this.doors.apply(db, device, events)];
+    for (const listener of this.eventListeners) steps.push((db) => listener(device, events, db));
+    for (const observer of this.observers) if (observer.store) steps.push((db) => observer.store!(db, device, events));
+    return steps;
+  }
+
+  /** A batch of events is committed: door notices go out, and the readers that act on their own read it. */
+  private async eventsStored(batches: ReadonlyArray<DeviceEvents<KnownDevice>>): Promise<void> {
+    await this.doors.notify();
+    for (const { device, events } of batches) await this.tellObservers((observer) => observer.events?.(device, events));
   }
 
   private async onAck(sn: string, body: unknown): Promise<void> {
@@ -515,6 +542,8 @@ export class DeviceGateway {
     if (!ack.success) return;
     const device = await this.deviceOf(sn);
     if (!device) return;
+    // the events the device sent before (a software update's progress) are stored first
+    if (this.events.holds(device.id)) await this.events.flush();
     // a device acknowledges only its own commands; a repeated acknowledgement changes nothing
     const now = this.now();
     await this.writes.run((db) =>

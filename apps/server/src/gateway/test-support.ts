@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { DeviceAuditStatus, DeviceCodePath } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
@@ -61,4 +62,42 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs =
     if (Date.now() > deadline) throw new Error(`${what} not reached in ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** The external broker the device suite also runs against (the local Mosquitto), as MQTT_URL names it. */
+export const EXTERNAL_MQTT_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+
+/** Whether something listens at the broker's address (a TCP connection within a second). */
+async function reachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port || 1883), timeout: 1000 });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('timeout', () => done(false));
+    socket.once('error', () => done(false));
+  });
+}
+
+export type BrokerKind = 'embedded' | 'external';
+
+/**
+ * The brokers a device suite runs against: the embedded one always, the external one (EXTERNAL_MQTT_URL) too unless
+ * it is unreachable outside CI (in CI an unreachable broker fails the suite instead of skipping it).
+ */
+export async function testBrokers(): Promise<BrokerKind[]> {
+  return process.env.CI || (await reachable(EXTERNAL_MQTT_URL)) ? ['embedded', 'external'] : ['embedded'];
+}
+
+/**
+ * What an app on `broker` needs: nothing for the embedded broker; for the shared external one a topic root and share
+ * group of its own, so parallel runs (and other suites) on that broker never see each other's messages.
+ */
+export function brokerOptions(broker: BrokerKind): { mqttUrl?: string; gateway?: GatewayOptions; topicRoot?: string } {
+  if (broker === 'embedded') return {};
+  const root = `isps-t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  return { mqttUrl: EXTERNAL_MQTT_URL, gateway: { topicRoot: root, shareGroup: root }, topicRoot: root };
 }

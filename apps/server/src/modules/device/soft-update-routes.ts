@@ -28,6 +28,8 @@ import {
   type SoftUpdatePushRow,
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { approvedDeviceCode } from '../../gateway/device-keys.ts';
@@ -97,8 +99,8 @@ class SoftUpdateNotifier {
   }
 }
 
-async function pushRow(app: FastifyInstance, where: { commandId: string }): Promise<(SoftUpdatePushRow & { tenantId: string | null }) | null> {
-  const row = await app.db
+async function pushRow(db: Kysely<Database>, where: { commandId: string }): Promise<(SoftUpdatePushRow & { tenantId: string | null }) | null> {
+  const row = await db
     .selectFrom('sys_soft_update_push as p')
     .leftJoin('sys_device as d', 'd.id', 'p.device_id')
     .select(['p.id', 'p.update_id', 'p.device_id', 'p.progress', 'p.state', 'p.error', 'p.tenant_id', 'd.device_name'])
@@ -116,21 +118,20 @@ async function pushRow(app: FastifyInstance, where: { commandId: string }): Prom
 function observeDevices(app: FastifyInstance, notifier: SoftUpdateNotifier): void {
   const now = () => new Date(app.clock()).toISOString();
   app.deviceGateway.observe({
-    events: async (device, events) => {
-      for (const event of events) {
-        if (event.kind === DeviceEventKind.softUpdate) await progressed(device.id, event);
-        else if (event.kind === DeviceEventKind.runError) await storeRunError(device, event);
-        else if (event.kind === DeviceEventKind.alarm) await storeAlarm(device, event);
-      }
+    // in the transaction that stores the events (on its handle)
+    store: async (db, device, events) => {
+      for (const event of events) if (event.kind === DeviceEventKind.softUpdate) await progressed(db, device.id, event);
+      await storeRunErrors(db, device, events.filter((e) => e.kind === DeviceEventKind.runError));
+      await storeAlarms(db, device, events.filter((e) => e.kind === DeviceEventKind.alarm));
     },
     ack: async (device, ack) => finished(device.id, ack),
   });
 
-  async function progressed(deviceId: string, event: DeviceEvent): Promise<void> {
+  async function progressed(db: Kysely<Database>, deviceId: string, event: DeviceEvent): Promise<void> {
     const { command, progress } = event.data as { command?: unknown; progress?: unknown };
     if (typeof command !== 'string' || typeof progress !== 'number' || !Number.isFinite(progress)) return;
     const value = Math.max(0, Math.min(100, Math.round(progress)));
-    const result = await app.db
+    const result = await db
       .updateTable('sys_soft_update_push')
       .set({ progress: value, state: SoftUpdateState.running, update_time: now() })
       .where('command_id', '=', command)
@@ -139,7 +140,7 @@ function observeDevices(app: FastifyInstance, notifier: SoftUpdateNotifier): voi
       .where('progress', '<=', value)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return;
-    const row = await pushRow(app, { commandId: command });
+    const row = await pushRow(db, { commandId: command });
     if (row) notifier.changed(row.tenantId, row);
   }
 
@@ -153,51 +154,63 @@ function observeDevices(app: FastifyInstance, notifier: SoftUpdateNotifier): voi
       .where('state', 'in', [SoftUpdateState.queued, SoftUpdateState.running])
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return;
-    const row = await pushRow(app, { commandId: ack.id });
+    const row = await pushRow(app.db, { commandId: ack.id });
     if (row) notifier.changed(row.tenantId, row);
   }
 
-  async function storeRunError(device: { id: string; tenantId: string | null }, event: DeviceEvent): Promise<void> {
-    const data = event.data as { type?: unknown; code?: unknown; content?: unknown; ip?: unknown };
-    const insert = app.db.insertInto('sys_device_run_log').values({
-      id: randomUUID(),
-      create_by: 'device',
-      create_time: now(),
-      update_by: null,
-      update_time: null,
-      device_id: device.id,
-      event_seq: event.seq,
-      error_type: clip(data.type, 64) ?? 'unknown',
-      content: clip(data.content, 2000),
-      code: clip(data.code, 64),
-      report_ip: clip(data.ip, 64),
-      state: 0,
-      error_time: new Date(event.time).toISOString(),
-      tenant_id: device.tenantId,
+  async function storeRunErrors(db: Kysely<Database>, device: { id: string; tenantId: string | null }, events: DeviceEvent[]): Promise<void> {
+    const rows = events.map((event) => {
+      const data = event.data as { type?: unknown; code?: unknown; content?: unknown; ip?: unknown };
+      return {
+        id: randomUUID(),
+        create_by: 'device',
+        create_time: now(),
+        update_by: null,
+        update_time: null,
+        device_id: device.id,
+        event_seq: event.seq,
+        error_type: clip(data.type, 64) ?? 'unknown',
+        content: clip(data.content, 2000),
+        code: clip(data.code, 64),
+        report_ip: clip(data.ip, 64),
+        state: 0,
+        error_time: new Date(event.time).toISOString(),
+        tenant_id: device.tenantId,
+      };
     });
-    await (app.dialect === 'mysql' ? insert.ignore() : insert.onConflict((oc) => oc.columns(['device_id', 'event_seq']).doNothing())).execute();
+    // multi-row inserts, each (device, event_seq) once
+    for (let i = 0; i < rows.length; i += 500) {
+      const insert = db.insertInto('sys_device_run_log').values(rows.slice(i, i + 500));
+      await (app.dialect === 'mysql' ? insert.ignore() : insert.onConflict((oc) => oc.columns(['device_id', 'event_seq']).doNothing())).execute();
+    }
   }
 
-  async function storeAlarm(device: { id: string; tenantId: string | null }, event: DeviceEvent): Promise<void> {
-    const data = event.data as { code?: unknown; level?: unknown };
-    const level = data.level === 'H' || data.level === 'M' ? data.level : 'L';
-    const insert = app.db.insertInto('sys_device_alarm').values({
-      id: randomUUID(),
-      create_by: 'device',
-      create_time: now(),
-      update_by: null,
-      update_time: null,
-      device_id: device.id,
-      event_seq: event.seq,
-      code: clip(data.code, 64) ?? 'unknown',
-      level,
-      state: AlarmState.open,
-      alarm_time: new Date(event.time).toISOString(),
-      handled_by: null,
-      handled_time: null,
-      tenant_id: device.tenantId,
+  async function storeAlarms(db: Kysely<Database>, device: { id: string; tenantId: string | null }, events: DeviceEvent[]): Promise<void> {
+    const rows = events.map((event) => {
+      const data = event.data as { code?: unknown; level?: unknown };
+      const level = data.level === 'H' || data.level === 'M' ? data.level : 'L';
+      return {
+        id: randomUUID(),
+        create_by: 'device',
+        create_time: now(),
+        update_by: null,
+        update_time: null,
+        device_id: device.id,
+        event_seq: event.seq,
+        code: clip(data.code, 64) ?? 'unknown',
+        level,
+        state: AlarmState.open,
+        alarm_time: new Date(event.time).toISOString(),
+        handled_by: null,
+        handled_time: null,
+        tenant_id: device.tenantId,
+      };
     });
-    await (app.dialect === 'mysql' ? insert.ignore() : insert.onConflict((oc) => oc.columns(['device_id', 'event_seq']).doNothing())).execute();
+    // multi-row inserts, each (device, event_seq) once
+    for (let i = 0; i < rows.length; i += 500) {
+      const insert = db.insertInto('sys_device_alarm').values(rows.slice(i, i + 500));
+      await (app.dialect === 'mysql' ? insert.ignore() : insert.onConflict((oc) => oc.columns(['device_id', 'event_seq']).doNothing())).execute();
+    }
   }
 }
 
