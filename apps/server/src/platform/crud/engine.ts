@@ -13,7 +13,6 @@ import {
   translate,
   treePath,
   type EntityDeclaration,
-  type ImportReport,
   type ImportJob,
   importJobPath,
   type Language,

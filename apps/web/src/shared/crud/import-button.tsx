@@ -1,18 +1,20 @@
 import { UploadOutlined } from '@ant-design/icons';
-import { importInitialFields, type EntityDeclaration, type ImportReport } from '@isps/contract';
+import { importInitialFields, isImportJob, type EntityDeclaration, type ImportJob, type ImportReport } from '@isps/contract';
 import { App, Button, Form, Modal, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage, storedLanguage } from '../i18n/index.ts';
 import { useImportEntities } from './api/import-entities.ts';
 import { FormControl } from './field-control.tsx';
+import { ImportProgressModal } from './import-progress-modal.tsx';
 import { fieldRules } from './zod-rules.ts';
 
 const XLSX = '.xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /**
- * The toolbar's import: picks an xlsx file and hands the server's row-by-row report on. Screens whose rows need a
- * password the export never carries ask first for the initial one those rows get, checked like the form.
+ * The toolbar's import: picks an xlsx file, follows the server's import job (progress, cancel) and hands its
+ * row-by-row report on. Screens whose rows need a password the export never carries ask first for the initial one
+ * those rows get, checked like the form.
  */
 export function ImportButton({ entity, onReport }: { entity: EntityDeclaration; onReport: (report: ImportReport) => void }) {
   const { t, i18n } = useTranslation();
@@ -21,6 +23,7 @@ export function ImportButton({ entity, onReport }: { entity: EntityDeclaration; 
   const [asking, setAsking] = useState(false);
   const [file, setFile] = useState<File | null>(null);
   const [missingFile, setMissingFile] = useState(false);
+  const [job, setJob] = useState<ImportJob | null>(null);
   const [form] = Form.useForm<Record<string, string>>();
   const initialFields = importInitialFields(entity);
   const lang = isLanguage(i18n.language) ? i18n.language : storedLanguage();
@@ -29,26 +32,41 @@ export function ImportButton({ entity, onReport }: { entity: EntityDeclaration; 
     try {
       const envelope = await importer.mutateAsync({ file: chosen, initial });
       setAsking(false);
-      onReport(envelope.result);
+      if (isImportJob(envelope.result)) setJob(envelope.result);
+      else onReport(envelope.result);
     } catch (error) {
       void message.error(error instanceof Error ? error.message : t('request.failed'));
     }
   };
 
+  const progress = job ? (
+    <ImportProgressModal
+      entity={entity}
+      started={job}
+      onEnded={(ended) => {
+        setJob(null);
+        onReport(ended);
+      }}
+    />
+  ) : null;
+
   if (initialFields.length === 0) {
     return (
-      <Upload
-        accept={XLSX}
-        showUploadList={false}
-        beforeUpload={(chosen) => {
-          void run(chosen);
-          return false;
-        }}
-      >
-        <Button icon={<UploadOutlined />} loading={importer.isPending}>
-          {t('crud.import')}
-        </Button>
-      </Upload>
+      <>
+        <Upload
+          accept={XLSX}
+          showUploadList={false}
+          beforeUpload={(chosen) => {
+            void run(chosen);
+            return false;
+          }}
+        >
+          <Button icon={<UploadOutlined />} loading={importer.isPending}>
+            {t('crud.import')}
+          </Button>
+        </Upload>
+        {progress}
+      </>
     );
   }
 
@@ -117,6 +135,7 @@ export function ImportButton({ entity, onReport }: { entity: EntityDeclaration; 
           </Form>
         </Modal>
       ) : null}
+      {progress}
     </>
   );
 }

@@ -1,25 +1,33 @@
-import type { ImportReport } from '@isps/contract';
+import { ImportJobState, isImportJob, type ImportReport } from '@isps/contract';
 import { Alert, Modal, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 
 type ReportRow = ImportReport['rows'][number];
 
-/** What an import did, row by row: added, or refused with the server's reason. */
+/**
+ * What an import did: how many rows were added and refused, then the refused rows with the server's reasons (every
+ * row when none was refused); why a cancelled or stopped job ended.
+ */
 export function ImportReportModal({ report, onClose }: { report: ImportReport; onClose: () => void }) {
   const { t } = useTranslation();
+  const cutShort = isImportJob(report) && report.state !== ImportJobState.done ? report.message : null;
+  // a cancelled job handled only part of the file: the summary counts the rows it read
+  const handled = report.added + report.failed;
+  const shown = report.failed > 0 ? report.rows.filter((row) => !row.success) : report.rows;
   return (
-    <Modal open title={t('crud.importTitle')} onCancel={onClose} onOk={onClose} okText={t('crud.close')} cancelButtonProps={{ hidden: true }} width={640} destroyOnHidden>
+    <Modal open title={t('crud.importTitle')} onCancel={onClose} onOk={onClose} okText={t('crud.close')} footer={(_, { OkBtn }) => <OkBtn />} width={640} destroyOnHidden>
+      {cutShort ? <Alert type="warning" showIcon title={cutShort} style={{ marginBottom: 16 }} /> : null}
       <Alert
         type={report.failed === 0 ? 'success' : report.added === 0 ? 'error' : 'warning'}
         showIcon
-        title={t('crud.importSummary', { count: report.total, total: report.total, added: report.added, failed: report.failed })}
+        title={t('crud.importSummary', { count: handled, total: handled, added: report.added, failed: report.failed })}
         style={{ marginBottom: 16 }}
       />
       <Table<ReportRow>
         rowKey="row"
         size="small"
         pagination={{ pageSize: 10, hideOnSinglePage: true, size: 'small' }}
-        dataSource={report.rows}
+        dataSource={shown}
         columns={[
           { key: 'row', title: t('crud.importRow'), dataIndex: 'row', width: 80 },
           {

@@ -1,17 +1,18 @@
-import { crudPath, type EntityDeclaration, type Envelope, type ImportReport } from '@isps/contract';
+import { crudPath, type EntityDeclaration, type Envelope, type ImportJob } from '@isps/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { http, unwrap } from '../../api/index.ts';
 import { crudKeys } from './keys.ts';
 
 /**
- * Uploads an xlsx file; the answer reports every data row (added or why it was refused). `initial` holds the values
- * of write-only fields (passwords) for rows without one; they go before the file, where the server reads them.
+ * Uploads an xlsx file; once the server has checked it, the answer is the import job that adds its rows (follow it
+ * with `useImportJob`). `initial` holds the values of write-only fields (passwords) for rows without one; they go
+ * before the file, where the server reads them.
  */
-export async function importEntities(entity: EntityDeclaration, file: File, initial: Record<string, string> = {}): Promise<Envelope<ImportReport>> {
+export async function importEntities(entity: EntityDeclaration, file: File, initial: Record<string, string> = {}): Promise<Envelope<ImportJob>> {
   const form = new FormData();
   for (const [name, value] of Object.entries(initial)) form.append(name, value);
   form.append('file', file, file.name);
-  const envelope = await http.post<ImportReport>(crudPath(entity, 'importExcel'), form, { timeout: 60_000 });
+  const envelope = await http.post<ImportJob>(crudPath(entity, 'importExcel'), form, { timeout: 60_000 });
   unwrap(envelope);
   return envelope;
 }
