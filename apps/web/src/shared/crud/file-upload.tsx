@@ -38,18 +38,21 @@ export function FileUpload({ id, value, onChange, disabled, maxBytes }: { id?: s
   };
 
   return (
-    <Space align="center" wrap>
-      {path ? (
-        <Typography.Link href={staticFileUrl(API_BASE, path)} target="_blank" rel="noreferrer">
-          <PaperClipOutlined /> {storedFileName(path)}
-        </Typography.Link>
-      ) : null}
-      {/* the form's style shows file inputs (display: block) in spite of `hidden`: only an inline style hides it */}
+    <>
+      {/* the form's style shows file inputs (display: block) in spite of `hidden`: only an inline style hides it; outside
+          the Space, whose item around it would still take a gap before the button */}
       <input id={id} ref={input} type="file" accept={uploadAccept('document')} hidden style={{ display: 'none' }} onChange={(e) => void pick(e.target.files?.[0])} />
-      <Button icon={<UploadOutlined />} loading={busy} disabled={disabled} onClick={() => input.current?.click()}>
-        {t('crud.fileUpload')}
-      </Button>
-      {path && !disabled ? <Button icon={<DeleteOutlined />} aria-label={t('crud.fileRemove')} onClick={() => onChange?.('')} /> : null}
-    </Space>
+      <Space align="center" wrap>
+        {path ? (
+          <Typography.Link href={staticFileUrl(API_BASE, path)} target="_blank" rel="noreferrer">
+            <PaperClipOutlined /> {storedFileName(path)}
+          </Typography.Link>
+        ) : null}
+        <Button icon={<UploadOutlined />} loading={busy} disabled={disabled} onClick={() => input.current?.click()}>
+          {t('crud.fileUpload')}
+        </Button>
+        {path && !disabled ? <Button icon={<DeleteOutlined />} aria-label={t('crud.fileRemove')} onClick={() => onChange?.('')} /> : null}
+      </Space>
+    </>
   );
 }

@@ -37,14 +37,17 @@ export function ImageUpload({ id, value, onChange, disabled, maxBytes }: { id?: 
   };
 
   return (
-    <Space align="start" wrap>
-      {path ? <Image src={staticFileUrl(API_BASE, path)} width={96} height={64} style={{ objectFit: 'cover' }} alt="" /> : null}
-      {/* the form's style shows file inputs (display: block) in spite of `hidden`: only an inline style hides it */}
+    <>
+      {/* the form's style shows file inputs (display: block) in spite of `hidden`: only an inline style hides it; outside
+          the Space, whose item around it would still take a gap before the button */}
       <input id={id} ref={input} type="file" accept={uploadAccept('image')} hidden style={{ display: 'none' }} onChange={(e) => void pick(e.target.files?.[0])} />
-      <Button icon={<UploadOutlined />} loading={busy} disabled={disabled} onClick={() => input.current?.click()}>
-        {t('crud.imageUpload')}
-      </Button>
-      {path && !disabled ? <Button icon={<DeleteOutlined />} aria-label={t('crud.imageRemove')} onClick={() => onChange?.('')} /> : null}
-    </Space>
+      <Space align="start" wrap>
+        {path ? <Image src={staticFileUrl(API_BASE, path)} width={96} height={64} style={{ objectFit: 'cover' }} alt="" /> : null}
+        <Button icon={<UploadOutlined />} loading={busy} disabled={disabled} onClick={() => input.current?.click()}>
+          {t('crud.imageUpload')}
+        </Button>
+        {path && !disabled ? <Button icon={<DeleteOutlined />} aria-label={t('crud.imageRemove')} onClick={() => onChange?.('')} /> : null}
+      </Space>
+    </>
   );
 }
