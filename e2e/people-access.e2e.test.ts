@@ -213,6 +213,9 @@ describe.each(LANGS)('people in %s', (lang) => {
     await form.getByText(said(lang, 'validation.visitorPassword', { field: lbl(lang, 'people.field.password') })).waitFor();
     // the picture is picked through its button: the file input itself stays out of sight
     expect(await form.locator('input[type=file]').isVisible()).toBe(false);
+    const picture = fieldItem(form, lang, 'people.field.picture');
+    const [labelBox, buttonBox] = await Promise.all([picture.locator('label').boundingBox(), picture.getByRole('button', { name: lbl(lang, 'crud.imageUpload') }).boundingBox()]);
+    expect(Math.abs((buttonBox?.x ?? 0) - (labelBox?.x ?? -9))).toBeLessThan(1);
     await shot(page, `people-form-${lang}-desktop`);
     await field(form, lang, 'people.field.idCard').fill(idCard(300 + n));
     await field(form, lang, 'people.field.password').fill('123456');
