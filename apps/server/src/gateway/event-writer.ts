@@ -31,6 +31,8 @@ export interface EventDevice {
 export interface DeviceEvents<D extends EventDevice = EventDevice> {
   device: D;
   events: DeviceEvent[];
+  /** the same events as the messages brought them (readers that act on each message, such as the quake scenario) */
+  messages: DeviceEvent[][];
 }
 
 /** A write of a device's events besides the event rows (door states, access events, alarms): run on the handle given. */
@@ -86,15 +88,20 @@ export class EventWriter<D extends EventDevice = EventDevice> {
   add(device: D, events: readonly DeviceEvent[]): void {
     let group = this.waiting.get(device.id);
     if (!group) {
-      group = { device, events: [], seqs: new Set() };
+      group = { device, events: [], messages: [], seqs: new Set() };
       this.waiting.set(device.id, group);
     }
+    const message: DeviceEvent[] = [];
     for (const event of events) {
       // the same (device, seq) twice in one batch: keep the first
       if (group.seqs.has(event.seq)) continue;
       group.seqs.add(event.seq);
-      group.events.push(event);
+      message.push(event);
       this.waitingEvents += 1;
+    }
+    if (message.length > 0) {
+      group.events.push(...message);
+      group.messages.push(message);
     }
     if (this.waitingEvents >= this.maxBatch) void this.flush();
     // while a batch is written the next one grows; it goes as soon as that write ends
@@ -144,7 +151,7 @@ export class EventWriter<D extends EventDevice = EventDevice> {
         });
       }
     }
-    const groups = batch.map(({ device, events }) => ({ device, events }));
+    const groups = batch.map(({ device, events, messages }) => ({ device, events, messages }));
     const steps = groups.map((group) => this.hooks.steps(group));
     try {
       await this.db.transaction().execute(async (trx) => {

@@ -534,7 +534,8 @@ export class DeviceGateway {
   /** A batch of events is committed: door notices go out, and the readers that act on their own read it. */
   private async eventsStored(batches: ReadonlyArray<DeviceEvents<KnownDevice>>): Promise<void> {
     await this.doors.notify();
-    for (const { device, events } of batches) await this.tellObservers((observer) => observer.events?.(device, events));
+    // message by message, as they came
+    for (const { device, messages } of batches) for (const events of messages) await this.tellObservers((observer) => observer.events?.(device, events));
   }
 
   private async onAck(sn: string, body: unknown): Promise<void> {

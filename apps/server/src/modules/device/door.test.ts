@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crudPath, DeviceCommandStatus, DeviceEventKind, DeviceSettingPath, deviceSettingEntity, DoorPath, doorEntity, DoorState, RealtimeCmd, type DevicePresenceNotice, type DoorStateNotice, type DoorStatusRow } from '@isps/contract';
 import { SimDevice } from '@isps/device-sim';
-import { approvedKey, buildLinkedApp, uniqueSn, until } from '../../gateway/test-support.ts';
+import { approvedKey, brokerOptions, buildLinkedApp, testBrokers, uniqueSn, until } from '../../gateway/test-support.ts';
 import { openSocket, wsBase } from '../../platform/realtime/test-client.ts';
 import { createRoleWith } from '../../test/crud-helpers.ts';
 import { adminToken, api, createTestUser, injectAs, login, testDialects, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
 
 const dialects = (await testDialects()).filter((d) => d !== 'mysql');
+const brokers = await testBrokers();
+const cases = dialects.flatMap((dialect) => brokers.map((broker) => ({ dialect, broker })));
 
-describe.each(dialects)('doors and device settings on %s', (dialect) => {
+describe.each(cases)('doors and device settings on $dialect with the $broker broker', ({ dialect, broker }) => {
   let t: TestApp & { mqttUrl: string };
+  // the external broker is shared: this suite's topics live under a root of their own
+  const { topicRoot, ...linked } = brokerOptions(broker);
   let admin: string;
   let adminId: string;
   const sims: SimDevice[] = [];
@@ -17,7 +21,7 @@ describe.each(dialects)('doors and device settings on %s', (dialect) => {
   /** a simulated door device online, with its device row and one door on lock 1 */
   async function doorDevice(doorName: string, options: { doorOpenMs?: number } = {}) {
     const sn = uniqueSn('D');
-    const sim = new SimDevice({ url: t.mqttUrl, sn, key: await approvedKey(t.app, sn, admin), kind: 'door', doorOpenMs: options.doorOpenMs ?? 0 });
+    const sim = new SimDevice({ url: t.mqttUrl, sn, key: await approvedKey(t.app, sn, admin), kind: 'door', doorOpenMs: options.doorOpenMs ?? 0, topicRoot });
     sims.push(sim);
     await sim.start();
     await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 3000, `hello of ${sn}`);
@@ -29,7 +33,7 @@ describe.each(dialects)('doors and device settings on %s', (dialect) => {
   }
 
   beforeAll(async () => {
-    t = await buildLinkedApp(dialect, { gateway: { offlineAfterMs: 60_000, offlineSweepMs: 3_600_000 } });
+    t = await buildLinkedApp(dialect, { ...linked, gateway: { offlineAfterMs: 60_000, offlineSweepMs: 3_600_000, ...linked.gateway } });
     admin = await adminToken(t.app);
     adminId = (await t.app.db.selectFrom('sys_user').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()).id;
     await t.app.listen({ port: 0, host: '127.0.0.1' });
