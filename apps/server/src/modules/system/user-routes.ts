@@ -123,15 +123,16 @@ function treeOfIds(nodes: Row[]): string[] {
 async function groupsOf(app: FastifyInstance, userIds: string[]): Promise<Map<string, Array<{ id: string; name: string; orgCode: string }>>> {
   const byUser = new Map<string, Array<{ id: string; name: string; orgCode: string }>>();
   if (userIds.length === 0) return byUser;
-  const rows = await app.db
+  const reading = app.db
     .selectFrom('sys_user_depart as ud')
     .innerJoin('sys_depart as d', 'd.id', 'ud.dep_id')
     .select(['ud.user_id', 'd.id', 'd.depart_name', 'd.org_code'])
     .where('ud.user_id', 'in', userIds)
     .where('d.del_flag', '=', 0)
     .orderBy('d.depart_name')
-    .orderBy('d.id')
-    .execute();
+    .orderBy('d.id');
+  // read for every page of users: kept until the tables change, like the page itself
+  const rows = await app.listCache.read(reading.compile(), () => reading.execute());
   for (const r of rows) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), { id: r.id, name: r.depart_name, orgCode: r.org_code }]);
   return byUser;
 }
@@ -144,7 +145,8 @@ export async function withOriginUserFields(app: FastifyInstance, rows: Row[]): P
   const ids = rows.map((r) => r.id as string).filter((id) => typeof id === 'string');
   if (ids.length === 0) return rows;
   const groups = await groupsOf(app, ids);
-  const avatars = new Map((await app.db.selectFrom('sys_user').select(['id', 'avatar']).where('id', 'in', ids).execute()).map((r) => [r.id, r.avatar]));
+  const reading = app.db.selectFrom('sys_user').select(['id', 'avatar']).where('id', 'in', ids);
+  const avatars = new Map((await app.listCache.read(reading.compile(), () => reading.execute())).map((r) => [r.id, r.avatar]));
   for (const row of rows) {
     const mine = groups.get(row.id as string) ?? [];
     row.orgCodeTxt = mine.map((g) => g.name).join(',');

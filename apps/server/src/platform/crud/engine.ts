@@ -228,7 +228,8 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
   /** The labels of linked rows in `lang` by id: a seeded row's label (a seeded role's name) translated. */
   async function shownLabels(targetTable: string, labelColumn: string, ids: string[], lang: Language): Promise<Map<string, unknown>> {
     if (ids.length === 0 || seededTextColumns(targetTable).length === 0) return new Map();
-    const rows = await db.selectFrom(targetTable).selectAll().where('id', 'in', ids).execute();
+    const reading = db.selectFrom(targetTable).selectAll().where('id', 'in', ids);
+    const rows = await app.listCache.read(reading.compile(), () => reading.execute());
     return new Map((await showSeededRows(app, targetTable, rows as Row[], lang)).map((r) => [r.id as string, r[labelColumn]]));
   }
 
@@ -239,13 +240,13 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     for (const { name, link } of links) {
       const target = app.crudEntities.get(tableOfEntity(link.entity));
       const labelColumn = target ? (readableFields(target.declaration).get(target.declaration.labelField)?.column ?? 'id') : 'id';
-      const pairs = await db
+      const reading = db
         .selectFrom(`${link.table} as l`)
         .leftJoin(`${target?.declaration.table ?? link.table} as t`, 't.id', `l.${link.targetColumn}`)
         .select([`l.${link.ownerColumn} as owner`, `l.${link.targetColumn} as target`, `t.${labelColumn} as label`])
         .where(`l.${link.ownerColumn}`, 'in', ids)
-        .orderBy(`t.${labelColumn}`)
-        .execute();
+        .orderBy(`t.${labelColumn}`);
+      const pairs = await app.listCache.read(reading.compile(), () => reading.execute());
       const shown = target ? await shownLabels(target.declaration.table, labelColumn, [...new Set(pairs.map((p) => p.target as string))], lang) : new Map<string, unknown>();
       for (const row of api) {
         const mine = pairs.filter((p) => p.owner === row.id);
