@@ -1,10 +1,11 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
-import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from 'aedes';
 import { DEVICE_SN_PATTERN, DEVICE_TOPIC_ROOT } from '@isps/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { approvedDeviceCode } from './device-keys.ts';
+import type { InProcessGatewayClient } from './gateway.ts';
 
 /** The user name of the server's own gateway client; never a valid serial number (it starts with `$`). */
 export const GATEWAY_USERNAME = '$isps-gateway';
@@ -158,6 +159,44 @@ export class EmbeddedBroker {
     });
     const address = this.server.address();
     return address && typeof address === 'object' ? address.port : this.options.port;
+  }
+
+  /**
+   * The gateway's own connection, in this process: device messages are handed to it as aedes delivers them and its
+   * commands are published straight into the broker. Over a socket of its own (as before) a burst of device messages
+   * could fill both directions of that socket at once: aedes waited for the gateway to read before it read the
+   * gateway's acknowledgements and commands, and the gateway waited for aedes to read before it read on; both stopped.
+   */
+  inProcessClient(): InProcessGatewayClient {
+    const broker = this.broker;
+    let open = true;
+    const subscriptions: Array<{ filter: string; deliver: (packet: AedesPublishPacket, callback: () => void) => void }> = [];
+    return {
+      get connected() {
+        return open && !broker.closed;
+      },
+      subscribe: (filter, onMessage) =>
+        new Promise<void>((resolve) => {
+          const deliver = (packet: AedesPublishPacket, callback: () => void) => {
+            const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+            callback();
+            onMessage(packet.topic, payload);
+          };
+          subscriptions.push({ filter, deliver });
+          broker.subscribe(filter, deliver, resolve);
+        }),
+      publishAsync: (topic, payload, options) =>
+        new Promise<void>((resolve, reject) => {
+          if (!open || broker.closed) return reject(new Error('connection closed'));
+          broker.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: options.qos, retain: false, dup: false }, (error) => (error ? reject(error) : resolve()));
+        }),
+      endAsync: async () => {
+        open = false;
+        for (const { filter, deliver } of subscriptions.splice(0)) {
+          if (!broker.closed) await new Promise<void>((resolve) => broker.unsubscribe(filter, deliver, resolve));
+        }
+      },
+    };
   }
 
   /** Stops accepting, drops every connection and frees the port. */

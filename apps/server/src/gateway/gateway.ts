@@ -18,7 +18,6 @@ import {
   type DeviceHello,
 } from '@isps/contract';
 import type { Kysely } from 'kysely';
-import type { MqttClient } from 'mqtt';
 import type { DatabaseDialect } from '../config.ts';
 import type { Database, SysDeviceCommand } from '../db/schema.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -59,14 +58,28 @@ export interface GatewayDeps {
   log: GatewayLog;
 }
 
-/** Where the gateway client connects: an external broker, or the embedded one with the internal credential. */
-export interface BrokerConnection {
-  url: string;
-  username?: string;
-  password?: string;
-  /** an external broker spreads messages over the servers of the share group; the embedded one has one server */
-  shared: boolean;
+/** What the gateway needs of its broker connection once it reads the device topics. */
+export interface GatewayClient {
+  readonly connected: boolean;
+  publishAsync(topic: string, payload: string, options: { qos: 0 | 1 }): Promise<unknown>;
+  endAsync(): Promise<unknown>;
 }
+
+/** The embedded broker's connection for the gateway in the same process (`EmbeddedBroker.inProcessClient`). */
+export interface InProcessGatewayClient extends GatewayClient {
+  subscribe(filter: string, onMessage: (topic: string, payload: Buffer) => void): Promise<void>;
+}
+
+/** Where the gateway client connects: an external broker, or the embedded one in this process. */
+export type BrokerConnection =
+  | {
+      url: string;
+      username?: string;
+      password?: string;
+      /** an external broker spreads messages over the servers of the share group; the embedded one has one server */
+      shared: boolean;
+    }
+  | { inProcess: InProcessGatewayClient };
 
 /**
  * A module that reads device messages besides the gateway: run after the gateway's own handling, in device order.
@@ -106,7 +119,7 @@ const HEARTBEAT_WRITE_MS = 30_000;
  */
 export class DeviceGateway {
   readonly root: string;
-  private client: MqttClient | null = null;
+  private client: GatewayClient | null = null;
   private readonly events: EventWriter<KnownDevice>;
   private readonly presence: PresenceNotifier;
   /** device row writes of many messages share a commit */
@@ -150,6 +163,19 @@ export class DeviceGateway {
   }
 
   async start(connection: BrokerConnection): Promise<void> {
+    if ('inProcess' in connection) {
+      this.client = connection.inProcess;
+      await connection.inProcess.subscribe(deviceUpFilter(this.root), (topic, payload) => this.track(this.inDeviceOrder(topic, () => this.handle(topic, payload))));
+    } else await this.connect(connection);
+    const interval = this.options.retryIntervalMs ?? 1000;
+    this.retryTimer = setInterval(() => this.track(this.retryDue()), interval);
+    this.retryTimer.unref();
+    this.sweepTimer = setInterval(() => this.track(this.markSilentOffline()), this.options.offlineSweepMs ?? 10_000);
+    this.sweepTimer.unref();
+  }
+
+  /** Connects to an external broker (mqtt.js) and reads the device topics, in the share group when asked. */
+  private async connect(connection: Exclude<BrokerConnection, { inProcess: InProcessGatewayClient }>): Promise<void> {
     // mqtt.js loads only when a broker is used
     const mqtt = (await import('mqtt')).default;
     const client = mqtt.connect(connection.url, {
@@ -177,11 +203,6 @@ export class DeviceGateway {
     const filter = connection.shared && this.options.shareGroup !== '' ? `$share/${this.options.shareGroup ?? 'isps'}/${deviceUpFilter(this.root)}` : deviceUpFilter(this.root);
     // re-subscribed by mqtt.js after a reconnect (clean sessions)
     await client.subscribeAsync(filter, { qos: 1 });
-    const interval = this.options.retryIntervalMs ?? 1000;
-    this.retryTimer = setInterval(() => this.track(this.retryDue()), interval);
-    this.retryTimer.unref();
-    this.sweepTimer = setInterval(() => this.track(this.markSilentOffline()), this.options.offlineSweepMs ?? 10_000);
-    this.sweepTimer.unref();
   }
 
   async stop(): Promise<void> {

@@ -28,12 +28,11 @@ export const gatewayPlugin = fp<GatewayOptions>(
       }
       if (mqttPort === 0) return;
       // the broker (aedes) loads only when it listens
-      const { EmbeddedBroker, GATEWAY_USERNAME } = await import('./broker.ts');
+      const { EmbeddedBroker } = await import('./broker.ts');
       broker = new EmbeddedBroker({ db: app.db, port: mqttPort, host, topicRoot: options.topicRoot, log: app.log });
       const port = await broker.listen();
       app.log.info({ port }, 'embedded MQTT broker listening');
-      const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-      await gateway.start({ url: `mqtt://${local.includes(':') ? `[${local}]` : local}:${port}`, username: GATEWAY_USERNAME, password: broker.internalPassword, shared: false });
+      await gateway.start({ inProcess: broker.inProcessClient() });
     });
     // before the database closes: the last events are written and the port is free once close resolves
     app.addHook('preClose', async () => {
