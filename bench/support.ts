@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { FastifyInstance } from 'fastify';
-import { sql, type CompiledQuery, type Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
@@ -135,22 +135,7 @@ export async function seedRows(app: FastifyInstance, tenantId: string, count: nu
   if (app.dialect === 'postgres') await sql`analyze`.execute(app.db);
 }
 
-/** Runs `fn` and answers every statement the console's database ran meanwhile (compiled, with parameters). */
-export async function statementsOf(app: FastifyInstance, fn: () => Promise<unknown>): Promise<CompiledQuery[]> {
-  const executor = app.db.getExecutor() as unknown as { executeQuery: (query: CompiledQuery, id: unknown) => Promise<unknown> };
-  const original = executor.executeQuery;
-  const seen: CompiledQuery[] = [];
-  executor.executeQuery = function (query, id) {
-    seen.push(query);
-    return original.call(this, query, id);
-  };
-  try {
-    await fn();
-  } finally {
-    executor.executeQuery = original;
-  }
-  return seen;
-}
+export { statementsOf } from '../apps/server/src/test/statements.ts';
 
 export interface Load {
   requestsPerSecond: number;

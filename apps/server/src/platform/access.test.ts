@@ -8,14 +8,14 @@ import {
   adminToken,
   api,
   buildTestApp,
-  createNamespace,
+  buildInstancePair,
   createTestUser,
   injectAs,
   login,
   redisReachable,
   testDialects,
   type TestApp,
-  type TestNamespace,
+  type InstancePair,
 } from '../test/harness.ts';
 
 const positions = crudPath(positionEntity, 'list');
@@ -77,20 +77,16 @@ describe.each(await testDialects())('cached sessions and permission sets on %s',
 });
 
 describe.skipIf(!(await redisReachable()))('two instances sharing Redis', () => {
-  let namespace: TestNamespace;
+  let pair: InstancePair;
   let a: TestApp;
   let b: TestApp;
 
   beforeAll(async () => {
-    namespace = await createNamespace('sqlite');
-    const shared = { namespace, redis: true, config: { cacheKeyPrefix: `isps-access:${namespace.dataDir.slice(-6)}:` } };
-    a = await buildTestApp('sqlite', shared);
-    b = await buildTestApp('sqlite', shared);
+    pair = await buildInstancePair();
+    ({ a, b } = pair);
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await namespace?.drop();
+    await pair?.close();
   });
 
   it('a role change or a logout on one instance holds at once on the other, whose cache was warm', async () => {

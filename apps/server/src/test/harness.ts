@@ -179,6 +179,29 @@ export async function buildTestApp(dialect: DatabaseDialect, options: TestAppOpt
   };
 }
 
+/** Two servers on one SQLite database and one Redis (cache and event bus), as behind a load balancer. */
+export interface InstancePair {
+  a: TestApp;
+  b: TestApp;
+  close(): Promise<void>;
+}
+
+export async function buildInstancePair(): Promise<InstancePair> {
+  const namespace = await createNamespace('sqlite');
+  const shared = { namespace, redis: true, config: { cacheKeyPrefix: `isps-pair:${namespace.dataDir.slice(-6)}:` } };
+  const a = await buildTestApp('sqlite', shared);
+  const b = await buildTestApp('sqlite', shared);
+  return {
+    a,
+    b,
+    close: async () => {
+      await a.close();
+      await b.close();
+      await namespace.drop();
+    },
+  };
+}
+
 export function api(app: FastifyInstance, path: string): string {
   return `${app.settings.apiPrefix}${path}`;
 }

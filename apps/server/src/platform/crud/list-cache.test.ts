@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crudPath, positionEntity } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
-import { sql, type CompiledQuery } from 'kysely';
+import { sql } from 'kysely';
 import {
   adminToken,
   api,
   buildTestApp,
-  createNamespace,
+  buildInstancePair,
   createTestUser,
   injectAs,
   login,
@@ -14,27 +14,11 @@ import {
   testDialects,
   USER_PASSWORD,
   type TestApp,
-  type TestNamespace,
+  type InstancePair,
 } from '../../test/harness.ts';
 import { createRoleWith } from '../../test/crud-helpers.ts';
+import { statementsOf } from '../../test/statements.ts';
 import { readTables } from './list-cache.ts';
-
-/** Every statement `fn` runs through the app's database. */
-async function statementsOf(app: FastifyInstance, fn: () => Promise<unknown>): Promise<CompiledQuery[]> {
-  const executor = app.db.getExecutor() as unknown as { executeQuery: (query: CompiledQuery, id: unknown) => Promise<unknown> };
-  const original = executor.executeQuery;
-  const seen: CompiledQuery[] = [];
-  executor.executeQuery = function (query, id) {
-    seen.push(query);
-    return original.call(this, query, id);
-  };
-  try {
-    await fn();
-  } finally {
-    executor.executeQuery = original;
-  }
-  return seen;
-}
 
 const listPath = (app: FastifyInstance, query = '') => api(app, `${crudPath(positionEntity, 'list')}?pageNo=1&pageSize=10${query}`);
 const positions = async (app: FastifyInstance, token: string, query = '') =>
@@ -107,20 +91,16 @@ describe.each(await testDialects())('list read cache on %s', (dialect) => {
 });
 
 describe.skipIf(!(await redisReachable()))('list read cache on two instances sharing Redis', () => {
-  let namespace: TestNamespace;
+  let pair: InstancePair;
   let a: TestApp;
   let b: TestApp;
 
   beforeAll(async () => {
-    namespace = await createNamespace('sqlite');
-    const shared = { namespace, redis: true, config: { cacheKeyPrefix: `isps-lists:${namespace.dataDir.slice(-6)}:` } };
-    a = await buildTestApp('sqlite', shared);
-    b = await buildTestApp('sqlite', shared);
+    pair = await buildInstancePair();
+    ({ a, b } = pair);
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await namespace?.drop();
+    await pair?.close();
   });
 
   it('a row added on one instance is in the other’s next page, whose copy was warm', async () => {
