@@ -226,7 +226,7 @@ export const enUS = {
   'crud.importAdded': 'Added',
   'crud.importProgressTitle': 'Importing {{entity}}',
   'crud.importProgressLabel': 'Rows handled',
-  'crud.importProgress': '{{done}} of {{total}} rows handled',
+  'crud.importProgress': 'Rows handled: {{done}} of {{total}}',
   'crud.importAddedCount': 'Added',
   'crud.importFailedCount': 'Refused',
   'crud.importCancel': 'Cancel import',

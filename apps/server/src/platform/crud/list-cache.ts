@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { entityDeclarations } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -80,7 +81,8 @@ declare module 'fastify' {
 }
 
 const LIST_WRITTEN = 'list:written';
-// bounds how long a write made outside every server (a script on the database) goes unseen
+// bounds how long a write made outside every server (a script on the database), or by a server that shares no Redis
+// with this one, goes unseen
 const KEEP_MS = 5_000;
 /** The tables declared lists read: writes to others (device events, logs of no list) are not worth telling others. */
 const LISTED_TABLES = new Set(entityDeclarations.flatMap((entity) => [entity.table, ...linkFields(entity).map(({ link }) => link.table)]));
@@ -88,7 +90,8 @@ const LISTED_TABLES = new Set(entityDeclarations.flatMap((entity) => [entity.tab
 /** The list read cache of an instance, dropped on every committed write here and, with Redis, on every instance. */
 export const listCachePlugin = fp(
   async (app: FastifyInstance) => {
-    const cache = new ListReadCache(app.clock, KEEP_MS);
+    // the bound on unseen writes is wall time, whatever clock the app's business runs on (tests move theirs by hand)
+    const cache = new ListReadCache(() => performance.now(), KEEP_MS);
     app.decorate('listCache', cache);
     let broadcasting = false;
     const stopListening = onCommittedWrite(app.db, async (tables) => {
