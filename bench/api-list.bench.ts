@@ -41,7 +41,8 @@ for (const dialect of ['sqlite', ...((await postgresReachable()) ? ['postgres' a
     const baseline = createServer(async (request, response) => {
       const token = request.headers['x-access-token'];
       try {
-        await answer(String(token), request.url ?? '', response);
+        // the load generator sends the filter's space as %20: the replayed SQL is kept under the path as written above
+        await answer(String(token), decodeURI(request.url ?? ''), response);
       } catch {
         response.writeHead(500).end();
       }
