@@ -85,6 +85,6 @@ export const deviceRoleLabels: Record<string, readonly [enUS: string, zhCN: stri
   'timeSetting.everyDay': ['Every day', '每天', '毎日'],
   'timeSetting.day.weekday': ['Weekdays (Mon–Fri)', '工作日（周一至周五）', '平日（月〜金）'],
   'timeSetting.day.weekend': ['Weekends (Sat–Sun)', '周末（周六、周日）', '週末（土・日）'],
-  'timeSetting.day.workday': ['Workdays (weekdays that are no holiday)', '上班日（非节假日的工作日）', '出勤日（祝日を除く平日）'],
+  'timeSetting.day.workday': ['Workdays (weekdays that are not holidays)', '上班日（非节假日的工作日）', '出勤日（祝日を除く平日）'],
   'timeSetting.unreadable': ['Unreadable time setting', '无法识别的时间设置', '読み取れない時間設定'],
 };

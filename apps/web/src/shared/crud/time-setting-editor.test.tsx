@@ -59,7 +59,7 @@ describe('time setting editor', () => {
     expect(within(periods[0]!).getByText('next day')).toBeTruthy();
     expect(within(periods[1]!).queryByText('next day')).toBeNull();
 
-    fireEvent.click(screen.getByLabelText('Workdays (weekdays that are no holiday)'));
+    fireEvent.click(screen.getByLabelText('Workdays (weekdays that are not holidays)'));
     expect(editor.last()).toMatchObject({ days: ['workday'] });
     fireEvent.click(screen.getByLabelText('Weekends (Sat–Sun)'));
     expect(editor.last()).toMatchObject({ days: ['weekend', 'workday'] });
@@ -103,7 +103,7 @@ describe('time setting editor', () => {
     const row = (timeSetting: string) => ({ id: '1', timeSetting });
     expect(displayValue(deviceRoleEntity, 'timeSetting', row('{"mode":"permanent"}'), t)).toBe('Permanent');
     expect(displayValue(deviceRoleEntity, 'timeSetting', row(JSON.stringify({ mode: 'custom', startDate: '2025-01-01', endDate: '2025-12-31', periods: [{ start: '22:00', end: '06:00' }], days: ['workday'] })), t)).toBe(
-      '2025-01-01 – 2025-12-31 · 22:00–06:00 (next day) · Workdays (weekdays that are no holiday)',
+      '2025-01-01 – 2025-12-31 · 22:00–06:00 (next day) · Workdays (weekdays that are not holidays)',
     );
     expect(displayValue(deviceRoleEntity, 'timeSetting', row(JSON.stringify({ mode: 'custom', periods: [], days: [] })), t)).toBe('All day · Every day');
   });
