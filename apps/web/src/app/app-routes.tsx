@@ -1,4 +1,4 @@
-import { Suspense, lazy, type ComponentType } from 'react';
+import { Suspense, lazy, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { isAccountPath } from '../features/user/account-paths.ts';
 import { isVisitorPath } from '../features/visitor/visitor-paths.ts';
@@ -48,29 +48,40 @@ function PublicRoutes() {
   );
 }
 
-/** The page of an address: the login page, or the chunk that draws it. */
-function Page() {
+/** The page of an address and the kind it belongs to: the login page, or the chunk that draws it. */
+function usePage(): [kind: string, page: ReactNode] {
   const location = useLocation();
   const token = useSession((s) => s.token);
   const mustChangePassword = useSession((s) => s.userInfo?.mustChangePassword ?? false);
   // Visitor and account pages are drawn with or without a staff session (a visitor is never a staff user).
-  if (isVisitorPath(location.pathname)) return <VisitorRoutes />;
-  if (isAccountPath(location.pathname)) return <AccountRoutes layout={UserLayout} />;
+  if (isVisitorPath(location.pathname)) return ['visitor', <VisitorRoutes />];
+  if (isAccountPath(location.pathname)) return ['account', <AccountRoutes layout={UserLayout} />];
   const decision = guard(location.pathname, location.search, location.hash, !!token);
-  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  if (decision.kind === 'redirect') return ['redirect', <Navigate to={decision.to} replace />];
   // /panel and /result are public pages of their own, the same with or without a session.
-  if (location.pathname === STANDALONE_PATHS[0]) return <PanelPage />;
-  if (location.pathname === STANDALONE_PATHS[1]) return <ResultPage />;
-  if (!token) return <PublicRoutes />;
-  if (mustChangePassword) return <ForcedPasswordChange />;
-  return <SignedInRoutes />;
+  if (location.pathname === STANDALONE_PATHS[0]) return ['panel', <PanelPage />];
+  if (location.pathname === STANDALONE_PATHS[1]) return ['result', <ResultPage />];
+  if (!token) return ['public', <PublicRoutes />];
+  if (mustChangePassword) return ['password', <ForcedPasswordChange />];
+  return ['console', <SignedInRoutes />];
+}
+
+/**
+ * Each kind of page in a Suspense boundary of its own. Router navigations are transitions, and a transition keeps
+ * an already visible boundary's old page on screen until the new page's chunks arrive: after "Forgot password" the
+ * login form stayed, usable, under the new address, and what a person typed there was gone when the reset form
+ * replaced it. A boundary new to the screen shows its spinner at once instead.
+ */
+function Page() {
+  const [kind, page] = usePage();
+  return (
+    <Suspense key={kind} fallback={<FullPageSpin />}>
+      {page}
+    </Suspense>
+  );
 }
 
 /** SPEC section 2 guard, then either the public pages or the signed-in console. */
 export function AppRoutes() {
-  return (
-    <Suspense fallback={<FullPageSpin />}>
-      <Page />
-    </Suspense>
-  );
+  return <Page />;
 }
