@@ -114,6 +114,16 @@ export function shownSeededText<T>(lang: Language, table: string, column: string
   return seedOfRow(table, column, row)?.texts[lang] ?? (row[column] as T);
 }
 
+/**
+ * A seeded text a client holds as it was shown in some language (the session's user info, say), in `lang`: after a
+ * language switch the header must not keep greeting the administrator in the language of the sign-in.
+ */
+export function reshownSeededText(lang: Language, table: string, column: string, row: Row): unknown {
+  const seed = seededColumns[table]?.[column]?.(row);
+  const shown = row[column];
+  return seed && (shown === seed.stored || Object.values(seed.texts).includes(shown as string)) ? seed.texts[lang] : shown;
+}
+
 /** The row with its seeded texts in `lang` (a copy when any changes). */
 export function withSeededTexts<R extends Row>(lang: Language, table: string, row: R): R {
   let shown = row;

@@ -1,5 +1,6 @@
 import { ApartmentOutlined, DownOutlined, KeyOutlined, LogoutOutlined, SafetyOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { App, Avatar, Dropdown } from 'antd';
+import { reshownSeededText, type Language } from '@isps/contract';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { greetingKey } from '../../features/user/index.ts';
@@ -17,11 +18,13 @@ export interface UserMenuProps {
 
 /** The avatar with the welcome text of the time of day and the person's own actions. */
 export function UserMenu({ onSettings, onChangePassword, onSwitchDepart, onTwoFactor, compact }: UserMenuProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { modal } = App.useApp();
   const navigate = useNavigate();
   const user = useSession((s) => s.userInfo);
-  const name = user?.nickname || user?.realname || user?.username || '';
+  // the seeded administrator's name in the language of now, not of the sign-in
+  const realname = user ? reshownSeededText(i18n.language as Language, 'sys_user', 'realname', { ...user }) : '';
+  const name = user?.nickname || (typeof realname === 'string' ? realname : '') || user?.username || '';
   const greeting = t(greetingKey(new Date().getHours()));
 
   function confirmLogout() {
