@@ -1,4 +1,4 @@
-import { ApiPath, QuartzJobPath, dataSourceEntity, quartzJobEntity, type EntityDeclaration } from '@isps/contract';
+import { ApiPath, QuartzJobPath, dataSourceEntity, quartzJobEntity, userEntity, type EntityDeclaration } from '@isps/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../session/index.ts';
@@ -46,5 +46,15 @@ describe('a form field whose choices the server offers', () => {
 
   it('picks a database kind among the ones the server connects to', async () => {
     expect(await offered(dataSourceEntity, 'dbType')).toEqual(['MariaDB']);
+  });
+});
+
+describe('a date field of a form', () => {
+  it('takes a typed date with Enter without submitting the form around it', () => {
+    renderInConsole(<FormControl id="birthday" entity={userEntity} name="birthday" mode="add" />);
+    const input = document.getElementById('birthday')!;
+    fireEvent.change(input, { target: { value: '1990-05-17' } });
+    // false: the default action (the browser's implicit submission of the form) was prevented
+    expect(fireEvent.keyDown(input, { key: 'Enter', code: 'Enter' })).toBe(false);
   });
 });

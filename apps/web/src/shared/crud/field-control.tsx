@@ -175,7 +175,18 @@ export function FormControl({ entity, name, mode, ...props }: ControlProps & { e
       return <Switch id={props.id} checked={Boolean(props.value)} onChange={props.onChange} disabled={props.disabled} />;
     case 'date':
     case 'datetime':
-      return <DatePicker id={props.id} value={props.value as never} onChange={props.onChange} disabled={props.disabled} showTime={widget.kind === 'datetime'} style={{ width: '100%' }} />;
+      return (
+        <DatePicker
+          id={props.id}
+          value={props.value as never}
+          onChange={props.onChange}
+          disabled={props.disabled}
+          showTime={widget.kind === 'datetime'}
+          style={{ width: '100%' }}
+          // Enter takes the typed date; it must not also submit the half-filled form around the field
+          onKeyDown={(e) => e.key === 'Enter' && e.preventDefault()}
+        />
+      );
     case 'treeSelect':
       return <EntityTreeSelect entity={treeEntityOf(entity, widget)} ownTree={!widget.entity} multiple={widget.multiple} {...props} />;
     case 'password':
