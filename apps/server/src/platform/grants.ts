@@ -236,32 +236,61 @@ export async function heldDeviceRoleIds(app: FastifyInstance, userId: string): P
   return unique([...direct, ...viaGroups].map((r) => r.role_id));
 }
 
+/** What a caller's device roles cover, as sets of ids. */
+export interface CoveredDeviceTargets {
+  areaIds: ReadonlySet<string>;
+  deviceIds: ReadonlySet<string>;
+  doorIds: ReadonlySet<string>;
+}
+
+/**
+ * The areas, devices and doors the caller may bind through a device role (the pickers offer these), or null for a
+ * system administrator, who binds anything of his tenant.
+ */
+export async function bindableDeviceTargets(app: FastifyInstance, caller: CurrentUser): Promise<CoveredDeviceTargets | null> {
+  if (caller.systemAdmin) return null;
+  const roles = await heldDeviceRoleIds(app, caller.id);
+  if (roles.length === 0) return { areaIds: new Set(), deviceIds: new Set(), doorIds: new Set() };
+  const areas = unique((await app.db.selectFrom('sys_device_role_area').select('area_id').where('role_id', 'in', roles).execute()).map((r) => r.area_id));
+  const boundDevices = unique((await app.db.selectFrom('sys_device_role_device').select('device_id').where('role_id', 'in', roles).execute()).map((r) => r.device_id));
+  const boundDoors = unique((await app.db.selectFrom('sys_device_role_door').select('door_id').where('role_id', 'in', roles).execute()).map((r) => r.door_id));
+  // the devices it binds or that stand in its areas; the doors it binds or that belong to those devices or areas
+  const devices =
+    boundDevices.length + areas.length === 0
+      ? []
+      : (
+          await app.db
+            .selectFrom('sys_device')
+            .select('id')
+            .where((eb) => eb.or([...(boundDevices.length ? [eb('id', 'in', boundDevices)] : []), ...(areas.length ? [eb('area_id', 'in', areas)] : [])]))
+            .execute()
+        ).map((r) => r.id);
+  const doors =
+    boundDoors.length + areas.length + devices.length === 0
+      ? []
+      : (
+          await app.db
+            .selectFrom('sys_door')
+            .select('id')
+            .where((eb) =>
+              eb.or([
+                ...(boundDoors.length ? [eb('id', 'in', boundDoors)] : []),
+                ...(areas.length ? [eb('area_id', 'in', areas)] : []),
+                ...(devices.length ? [eb('device_id', 'in', devices)] : []),
+              ]),
+            )
+            .execute()
+        ).map((r) => r.id);
+  return { areaIds: new Set(areas), deviceIds: new Set(devices), doorIds: new Set(doors) };
+}
+
 /** Refuses ('grant.deviceTargetNotHeld') binding or unbinding targets the caller's own device roles do not cover. */
 export async function assertMayBindDeviceTargets(app: FastifyInstance, caller: CurrentUser, targets: DeviceTargets): Promise<void> {
-  const [areaIds, deviceIds, doorIds] = [unique(targets.areaIds), unique(targets.deviceIds), unique(targets.doorIds)];
-  if (caller.systemAdmin || areaIds.length + deviceIds.length + doorIds.length === 0) return;
-  const roles = await heldDeviceRoleIds(app, caller.id);
-  if (roles.length === 0) refuse('grant.deviceTargetNotHeld');
-  const areas = new Set((await app.db.selectFrom('sys_device_role_area').select('area_id').where('role_id', 'in', roles).execute()).map((r) => r.area_id));
-  const boundDevices = new Set((await app.db.selectFrom('sys_device_role_device').select('device_id').where('role_id', 'in', roles).execute()).map((r) => r.device_id));
-  const boundDoors = new Set((await app.db.selectFrom('sys_device_role_door').select('door_id').where('role_id', 'in', roles).execute()).map((r) => r.door_id));
-  const deviceCovered = (device: { id: string; area_id: string | null }) => boundDevices.has(device.id) || (device.area_id !== null && areas.has(device.area_id));
-  if (areaIds.some((id) => !areas.has(id))) refuse('grant.deviceTargetNotHeld');
-  if (deviceIds.length > 0) {
-    const devices = await app.db.selectFrom('sys_device').select(['id', 'area_id']).where('id', 'in', deviceIds).execute();
-    if (devices.length !== deviceIds.length || !devices.every(deviceCovered)) refuse('grant.deviceTargetNotHeld');
-  }
-  if (doorIds.length > 0) {
-    const doors = await app.db
-      .selectFrom('sys_door as d')
-      .leftJoin('sys_device as v', 'v.id', 'd.device_id')
-      .select(['d.id', 'd.area_id', 'd.device_id', 'v.area_id as device_area_id'])
-      .where('d.id', 'in', doorIds)
-      .execute();
-    const doorCovered = (door: (typeof doors)[number]) =>
-      boundDoors.has(door.id) || (door.area_id !== null && areas.has(door.area_id)) || deviceCovered({ id: door.device_id, area_id: door.device_area_id ?? null });
-    if (doors.length !== doorIds.length || !doors.every(doorCovered)) refuse('grant.deviceTargetNotHeld');
-  }
+  if (caller.systemAdmin || targets.areaIds.length + targets.deviceIds.length + targets.doorIds.length === 0) return;
+  const covered = await bindableDeviceTargets(app, caller);
+  if (!covered) return;
+  const held = (ids: readonly string[], set: ReadonlySet<string>) => ids.every((id) => set.has(id));
+  if (!held(targets.areaIds, covered.areaIds) || !held(targets.deviceIds, covered.deviceIds) || !held(targets.doorIds, covered.doorIds)) refuse('grant.deviceTargetNotHeld');
 }
 
 /** A caller who is not a system administrator deletes only entries they hold. */

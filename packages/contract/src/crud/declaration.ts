@@ -89,6 +89,12 @@ export interface FieldDeclaration {
    * values through the widget (`options` labels or `dict`).
    */
   optionsFrom?: string;
+  /**
+   * The picker (an entity or tree select) offers only the values GET `choosableFrom` answers (`string[]`, or null for
+   * any): what the caller may grant. The server refuses the others whatever the picker offered; values already set
+   * stay shown.
+   */
+  choosableFrom?: string;
   /** value used on add when the field is left empty */
   defaultValue?: string | number;
   /** written only by system administrators (a row's tenant): others' value is ignored and their form hides it */

@@ -12,7 +12,14 @@ export const DeviceRolePath = {
   queryall: '/deviceRole/queryall',
   /** GET `?userid=`: the ids of the device roles a user holds (listed among the role's users) */
   queryUserRole: '/deviceRole/queryUserRole',
+  /** GET `?target=area|device|door`: the ids the caller may bind through a device role, or null for any */
+  bindable: '/deviceRole/bindable',
 } as const;
+
+/** What a device role binds, as `DeviceRolePath.bindable` names it. */
+export const DEVICE_ROLE_TARGETS = ['area', 'device', 'door'] as const;
+export type DeviceRoleTarget = (typeof DEVICE_ROLE_TARGETS)[number];
+const bindable = (target: DeviceRoleTarget) => `${DeviceRolePath.bindable}?target=${target}`;
 
 /** A device role as a picker lists it. */
 export interface DeviceRoleOption {
@@ -38,9 +45,9 @@ export const deviceRoleEntity: EntityDeclaration = {
   fields: {
     roleName: { label: 'deviceRole.field.roleName', kind: 'string', schema: textSchema(30, 2), widget: { kind: 'input' }, required: true },
     roleType: field.dict('deviceRole.field.roleType', DEVICE_ROLE_TYPE_DICT, { required: true, defaultValue: '1', schema: z.enum(DEVICE_ROLE_TYPES, { error: 'validation.invalid' }) }),
-    areaIds: field.links('deviceRole.field.areaIds', { table: 'sys_device_role_area', ownerColumn: 'role_id', targetColumn: 'area_id', entity: 'area' }, 'areaName', { widget: { kind: 'treeSelect', entity: 'area', multiple: true } }),
-    deviceIds: field.links('deviceRole.field.deviceIds', { table: 'sys_device_role_device', ownerColumn: 'role_id', targetColumn: 'device_id', entity: 'device' }, 'deviceName'),
-    doorIds: field.links('deviceRole.field.doorIds', { table: 'sys_device_role_door', ownerColumn: 'role_id', targetColumn: 'door_id', entity: 'door' }, 'doorName'),
+    areaIds: field.links('deviceRole.field.areaIds', { table: 'sys_device_role_area', ownerColumn: 'role_id', targetColumn: 'area_id', entity: 'area' }, 'areaName', { widget: { kind: 'treeSelect', entity: 'area', multiple: true }, choosableFrom: bindable('area') }),
+    deviceIds: field.links('deviceRole.field.deviceIds', { table: 'sys_device_role_device', ownerColumn: 'role_id', targetColumn: 'device_id', entity: 'device' }, 'deviceName', { choosableFrom: bindable('device') }),
+    doorIds: field.links('deviceRole.field.doorIds', { table: 'sys_device_role_door', ownerColumn: 'role_id', targetColumn: 'door_id', entity: 'door' }, 'doorName', { choosableFrom: bindable('door') }),
     departIds: field.links('deviceRole.field.departIds', { table: 'sys_device_role_depart', ownerColumn: 'role_id', targetColumn: 'depart_id', entity: 'depart' }, 'departName', { widget: { kind: 'treeSelect', entity: 'depart', multiple: true } }),
     userIds: field.links('deviceRole.field.userIds', { table: 'sys_device_role_user', ownerColumn: 'role_id', targetColumn: 'user_id', entity: 'user' }, 'username'),
     peopleIds: field.links('deviceRole.field.peopleIds', { table: 'sys_device_role_people', ownerColumn: 'role_id', targetColumn: 'people_id', entity: 'people' }, 'name'),

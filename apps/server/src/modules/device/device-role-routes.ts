@@ -1,4 +1,4 @@
-import { DEVICE_ROLE_TYPE_DICT, DEVICE_ROLE_TYPES, DeviceRolePath, deviceRoleEntity, ID_PATTERN, permissionCode, type DeviceRoleOption } from '@isps/contract';
+import { DEVICE_ROLE_TARGETS, DEVICE_ROLE_TYPE_DICT, DEVICE_ROLE_TYPES, DeviceRolePath, deviceRoleEntity, ID_PATTERN, permissionCode, type DeviceRoleOption } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,7 +6,7 @@ import { callerOf } from '../../platform/access.ts';
 import { registerEntity } from '../../platform/crud/index.ts';
 import { dictionaryOptions } from '../../platform/dictionaries.ts';
 import { AppError } from '../../platform/envelope.ts';
-import { assertMayBindDeviceTargets, type DeviceTargets } from '../../platform/grants.ts';
+import { assertMayBindDeviceTargets, bindableDeviceTargets, type DeviceTargets } from '../../platform/grants.ts';
 import { linkIds } from '../../platform/crud/values.ts';
 
 const tags = ['device'];
@@ -69,6 +69,16 @@ export const deviceRoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const types = await dictionaryOptions(app, DEVICE_ROLE_TYPE_DICT, request.lang);
       const typeText = (value: string) => types.find((t) => t.value === value)?.text ?? value;
       return reply.ok(rows.map((r): DeviceRoleOption => ({ id: r.id as string, roleName: r.role_name as string, roleType: r.role_type as string, roleType_dictText: typeText(r.role_type as string) })));
+    },
+  );
+
+  app.get(
+    DeviceRolePath.bindable,
+    { schema: { tags, summary: 'The areas, devices or doors the caller may bind through a device role (null: any)', querystring: z.object({ target: z.enum(DEVICE_ROLE_TARGETS) }) }, config: { permission: list } },
+    async (request, reply) => {
+      const covered = await bindableDeviceTargets(app, callerOf(request));
+      const ids = { area: covered?.areaIds, device: covered?.deviceIds, door: covered?.doorIds }[request.query.target];
+      return reply.ok(ids ? [...ids] : null);
     },
   );
 

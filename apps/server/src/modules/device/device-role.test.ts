@@ -131,6 +131,13 @@ describe.each(dialects)('device roles on %s', (dialect) => {
     // the manager holds a role on the north area: its area, its device and that device's door are his to bind
     await added(admin, '/deviceRole/add', { roleName: 'North managers', roleType: '2', areaIds: ids.North, userIds: ids.manager });
     const mine = await added(manager, '/deviceRole/add', { roleName: 'North door users', areaIds: ids.North, deviceIds: ids['N-1'], doorIds: ids['N-1 door'], userIds: ids.holder });
+    // the pickers offer him just those; a system administrator, anything
+    const bindable = async (token: string, target: string) => (await call<string[] | null>(token, 'GET', `${DeviceRolePath.bindable}?target=${target}`)).envelope.result;
+    expect(await bindable(manager, 'area')).toEqual([ids.North]);
+    expect(await bindable(manager, 'device')).toEqual([ids['N-1']]);
+    expect(await bindable(manager, 'door')).toEqual([ids['N-1 door']]);
+    expect(await bindable(admin, 'door')).toBeNull();
+    expect((await call(manager, 'GET', `${DeviceRolePath.bindable}?target=key`)).envelope).toMatchObject({ success: false, code: 400 });
     for (const [field, target] of [['areaIds', ids.South], ['deviceIds', ids['S-1']], ['doorIds', ids['S-1 door']]] as const) {
       const answer = await call(manager, 'PUT', '/deviceRole/edit', { id: mine, [field]: target });
       expect(answer.envelope.success, `${field}`).toBe(false);

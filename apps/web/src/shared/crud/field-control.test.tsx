@@ -1,4 +1,4 @@
-import { ApiPath, QuartzJobPath, dataSourceEntity, quartzJobEntity, userEntity, type EntityDeclaration } from '@isps/contract';
+import { ApiPath, DeviceRolePath, QuartzJobPath, crudPath, dataSourceEntity, deviceRoleEntity, doorEntity, quartzJobEntity, userEntity, type EntityDeclaration } from '@isps/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../session/index.ts';
@@ -20,6 +20,11 @@ beforeEach(() => {
       asked.push(url.pathname);
       if (url.pathname.endsWith(QuartzJobPath.handlers)) return Response.json(ok([{ value: 'purgeOldLogs', text: '清理旧日志' }]));
       if (url.pathname.endsWith(ApiPath.dataSourceKinds)) return Response.json(ok([{ value: 'mariadb', text: 'MariaDB', driver: 'mysql2' }]));
+      if (url.pathname.endsWith(crudPath(doorEntity, 'list'))) {
+        const records = [['d1', 'North door'], ['d2', 'South door'], ['d3', 'East door']].map(([id, doorName]) => ({ id, doorName }));
+        return Response.json(ok({ records, total: 3, size: 3, current: 1, pages: 1 }));
+      }
+      if (url.pathname.endsWith(DeviceRolePath.bindable)) return Response.json(ok(url.searchParams.get('target') === 'door' ? ['d1'] : null));
       return Response.json({ success: false, message: 'unexpected', code: 404, result: null, timestamp: 1 }, { status: 404 });
     }),
   );
@@ -56,5 +61,17 @@ describe('a date field of a form', () => {
     fireEvent.change(input, { target: { value: '1990-05-17' } });
     // false: the default action (the browser's implicit submission of the form) was prevented
     expect(fireEvent.keyDown(input, { key: 'Enter', code: 'Enter' })).toBe(false);
+  });
+});
+
+describe('a picker of what one may grant', () => {
+  it("offers a device role's editor only the doors his own roles cover, and keeps a door already bound shown", async () => {
+    renderInConsole(<FormControl id="doors" entity={deviceRoleEntity} name="doorIds" mode="edit" value={['d3']} />);
+    await waitFor(() => expect(asked.some((path) => path.endsWith(DeviceRolePath.bindable))).toBe(true));
+    fireEvent.mouseDown(screen.getByRole('combobox'));
+    await waitFor(() => {
+      const texts = [...document.querySelectorAll<HTMLElement>('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')].map((o) => o.textContent);
+      expect(texts).toEqual(['North door', 'East door']);
+    });
   });
 });

@@ -3,6 +3,7 @@ import { DatePicker, Input, InputNumber, Select, Space, Switch, TreeSelect } fro
 import { useTranslation } from 'react-i18next';
 import { useDictItems } from '../api/index.ts';
 import { useEntityOptions } from './api/entity-options.ts';
+import { useChoosableValues } from './api/choosable-values.ts';
 import { useServerOptions } from './api/server-options.ts';
 import { useTreeList } from './api/query-tree-list.ts';
 import { CronInput, IconPicker } from '../ui/index.ts';
@@ -43,10 +44,25 @@ function DictSelect({ code, ...props }: ControlProps & { code: string }) {
   );
 }
 
-function EntitySelect({ entityName, labelField, valueField, multiple, ...props }: ControlProps & { entityName: string; labelField: string; valueField?: string; multiple?: boolean }) {
+/** The values already set, and those the caller may choose (all when `choosable` is null). */
+const offered = (choosable: ReadonlySet<string> | null, value: unknown) => {
+  const set = new Set(Array.isArray(value) ? value.map(String) : typeof value === 'string' && value ? value.split(',') : []);
+  return (id: string) => !choosable || choosable.has(id) || set.has(id);
+};
+
+function EntitySelect({
+  entityName,
+  labelField,
+  valueField,
+  multiple,
+  choosableFrom,
+  ...props
+}: ControlProps & { entityName: string; labelField: string; valueField?: string; multiple?: boolean; choosableFrom?: string }) {
   const { t } = useTranslation();
   const entity = findEntity(entityName);
   const options = useEntityOptions(entity, labelField, valueField);
+  const { choosable, isLoading } = useChoosableValues(choosableFrom);
+  const shown = offered(choosable, props.value);
   return (
     <Select
       id={props.id}
@@ -56,20 +72,25 @@ function EntitySelect({ entityName, labelField, valueField, multiple, ...props }
       disabled={props.disabled}
       allowClear
       showSearch={{ optionFilterProp: 'label' }}
-      loading={options.isLoading}
+      loading={options.isLoading || isLoading}
       placeholder={t('crud.select')}
-      options={options.data ?? []}
+      options={(options.data ?? []).filter((o) => shown(String(o.value)))}
     />
   );
 }
 
-function EntityTreeSelect({ entity, multiple, ownTree, ...props }: ControlProps & { entity: EntityDeclaration; multiple?: boolean; ownTree: boolean }) {
+function EntityTreeSelect({ entity, multiple, ownTree, choosableFrom, ...props }: ControlProps & { entity: EntityDeclaration; multiple?: boolean; ownTree: boolean; choosableFrom?: string }) {
   const { t } = useTranslation();
   const tree = useTreeList(entity);
   // titles that are i18n keys (menu names) are shown translated
   const translated = Boolean(entity.tree && entity.fields[entity.tree.labelField]?.translated);
   const localise = (nodes: TreeRow[]): TreeRow[] => nodes.map((n) => ({ ...n, title: t(n.title), ...(n.children ? { children: localise(n.children) } : {}) }));
-  const treeData = translated ? localise(tree.data ?? []) : ((tree.data ?? []) as TreeRow[]);
+  const { choosable, isLoading } = useChoosableValues(choosableFrom);
+  const shown = offered(choosable, props.value);
+  // nodes the caller may not choose stay in the tree (their children may be his) but cannot be picked
+  const limit = (nodes: TreeRow[]): TreeRow[] => nodes.map((n) => ({ ...n, disabled: !shown(String(n.key)), ...(n.children ? { children: limit(n.children) } : {}) }));
+  const titled = translated ? localise(tree.data ?? []) : ((tree.data ?? []) as TreeRow[]);
+  const treeData = choosable ? limit(titled) : titled;
   return (
     <TreeSelect<string | string[]>
       id={props.id}
@@ -80,7 +101,7 @@ function EntityTreeSelect({ entity, multiple, ownTree, ...props }: ControlProps 
       allowClear
       showSearch
       treeNodeFilterProp="title"
-      loading={tree.isLoading}
+      loading={tree.isLoading || isLoading}
       placeholder={ownTree ? t('crud.treeRoot') : t('crud.select')}
       treeData={treeData}
       treeDefaultExpandAll
@@ -170,7 +191,7 @@ export function FormControl({ entity, name, mode, ...props }: ControlProps & { e
     case 'select':
       return <DictSelect code={widget.dict} {...props} />;
     case 'entitySelect':
-      return <EntitySelect entityName={widget.entity} labelField={widget.labelField} valueField={widget.valueField} multiple={widget.multiple} {...props} />;
+      return <EntitySelect entityName={widget.entity} labelField={widget.labelField} valueField={widget.valueField} multiple={widget.multiple} choosableFrom={field.choosableFrom} {...props} />;
     case 'switch':
       return <Switch id={props.id} checked={Boolean(props.value)} onChange={props.onChange} disabled={props.disabled} />;
     case 'date':
@@ -188,7 +209,7 @@ export function FormControl({ entity, name, mode, ...props }: ControlProps & { e
         />
       );
     case 'treeSelect':
-      return <EntityTreeSelect entity={treeEntityOf(entity, widget)} ownTree={!widget.entity} multiple={widget.multiple} {...props} />;
+      return <EntityTreeSelect entity={treeEntityOf(entity, widget)} ownTree={!widget.entity} multiple={widget.multiple} choosableFrom={field.choosableFrom} {...props} />;
     case 'password':
       return (
         <Input.Password
