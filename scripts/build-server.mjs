@@ -66,7 +66,7 @@ function refuseNonAscii(dir) {
     const file = join(dir, String(entry));
     if (!file.endsWith('.js')) continue;
     const text = readFileSync(file, 'latin1');
-    const at = text.search(/[^\x00-\x7f]/);
+    const at = text.search(/[\u0080-\u00ff]/);
     if (at >= 0) throw new Error(`${file} holds a character that is not ASCII near "${text.slice(Math.max(0, at - 40), at + 10)}"; write it as an escape (\\uXXXX) in the source`);
   }
 }
