@@ -3,7 +3,7 @@
  * own on a free port of 127.0.0.1, timed until the administrator's first successful login, then stopped.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,13 @@ export const START_SCRIPT = join(root, 'scripts/start.mjs');
 export const BARE_SERVER = join(root, 'bench/bare-server.mjs');
 const PASSWORD = 'Bench#Start1';
 
+/** The Node options `npm start` gives its script (package.json's `start`: `node <options> scripts/start.mjs`). */
+export const START_NODE_OPTIONS: string[] = (() => {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = scripts.start.trim().split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'scripts/start.mjs') throw new Error(`npm start is no longer "node [options] scripts/start.mjs": ${scripts.start}`);
+  return words.slice(1, -1);
+})();
 
 /** A data folder of its own, reused by every start of one installation. */
 export function installation(): string {
@@ -28,11 +35,11 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-/** Runs `node script` in `dataDir` and signs in as admin until that succeeds. */
+/** Runs `node script` in `dataDir` (with `npm start`'s Node options for its script) and signs in as admin until that succeeds. */
 export async function startAndSignIn(script: string, dataDir: string, timeoutMs = 120_000): Promise<Started> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...(script === START_SCRIPT ? START_NODE_OPTIONS : []), script], {
     cwd: dataDir,
     env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD: PASSWORD, LOGIN_CAPTCHA: 'off', MQTT_PORT: '0', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isTimeZone, machineTimeZone } from './platform/wire-time.ts';
 
 export type DatabaseDialect = 'sqlite' | 'postgres' | 'mysql';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LoginResult, UserInfo } from './auth.ts';
 import { PHONE_PATTERN } from './crud/fields.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Limits } from './http.ts';
 
 export const loginBody = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The device protocol over MQTT (DESIGN section 7, docs/device-protocol.md). Devices publish on

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PALM_HANDS, type PalmHand } from './crud/people-entities.ts';
 import { idSchema } from './ids.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A record id as every call accepts it: letters, digits, '_' and '-', at most 64 characters. */
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

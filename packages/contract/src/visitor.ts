@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { phoneField } from './account.ts';
 
 /** Visitor area paths below API_PREFIX; visitors hold their own kind of token, never a staff session. */

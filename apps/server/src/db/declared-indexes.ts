@@ -47,17 +47,20 @@ export async function existingIndexes(db: Kysely<Database>, dialect: DatabaseDia
     byIndex.set(key, entry);
   };
   if (dialect === 'sqlite') {
-    const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(db);
-    for (const { name } of tables.rows) {
-      const indexes = await sql<{ name: string }>`select name from pragma_index_list(${name})`.execute(db);
-      for (const index of indexes.rows) {
-        const columns = await sql<{ name: string | null }>`select name from pragma_index_info(${index.name}) order by seqno`.execute(db);
-        for (const c of columns.rows) add(name, index.name, c.name ?? '');
-      }
-      // a table's primary key is an index too (a rowid table's integer key has no pragma entry)
-      const key = await sql<{ name: string }>`select name from pragma_table_info(${name}) where pk > 0 order by pk`.execute(db);
-      for (const c of key.rows) add(name, '(primary key)', c.name);
-    }
+    // two statements for the whole schema (this runs at every start; one query per table and index was some 500)
+    const columns = await sql<{ table_name: string; index_name: string; column_name: string | null }>`
+      select m.name as table_name, il.name as index_name, ii.name as column_name
+      from sqlite_master m join pragma_index_list(m.name) il join pragma_index_info(il.name) ii
+      where m.type = 'table' and m.name not like 'sqlite_%'
+      order by m.name, il.name, ii.seqno`.execute(db);
+    for (const c of columns.rows) add(c.table_name, c.index_name, c.column_name ?? '');
+    // a table's primary key is an index too (a rowid table's integer key has no pragma entry)
+    const keys = await sql<{ table_name: string; column_name: string }>`
+      select m.name as table_name, p.name as column_name
+      from sqlite_master m join pragma_table_info(m.name) p
+      where m.type = 'table' and m.name not like 'sqlite_%' and p.pk > 0
+      order by m.name, p.pk`.execute(db);
+    for (const k of keys.rows) add(k.table_name, '(primary key)', k.column_name);
   } else if (dialect === 'postgres') {
     const rows = await sql<{ table_name: string; index_name: string; column_name: string }>`
       select t.relname as table_name, i.relname as index_name, a.attname as column_name

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Synchronisation of people and their access rights to devices (the `syncPeople` and `accessReport` commands of the

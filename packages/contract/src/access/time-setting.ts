@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The time setting of a device role (SPEC sections 3 and 4): permanent, or custom with date bounds, time periods and

@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A check rule (SPEC sections 3 and 5), stored as the JSON text of `ruleJson`:

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SYNC_MODES } from '../access/sync.ts';
 import { DEVICE_SN_PATTERN, DEVICE_SYSTEMS } from '../device.ts';
 import { TENANT_DICT } from '../http.ts';

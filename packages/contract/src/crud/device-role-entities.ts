@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { timeSettingTextSchema } from '../access/time-setting.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { field, textSchema } from './fields.ts';

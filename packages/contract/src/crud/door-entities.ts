@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema } from '../ids.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { field, textSchema, timeSchema } from './fields.ts';

@@ -1,5 +1,5 @@
 import { CronPattern } from 'croner';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EntityDeclaration } from './declaration.ts';
 import { field, textSchema } from './fields.ts';
 

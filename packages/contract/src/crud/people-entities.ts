@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TENANT_DICT } from '../http.ts';
 import { idSchema } from '../ids.ts';
 import { isValidIdCard } from '../visitor.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ID_PATTERN } from '../ids.ts';
 import type { EntityDeclaration, FieldDeclaration } from './declaration.ts';
 import { field, textSchema } from './fields.ts';

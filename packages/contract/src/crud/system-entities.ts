@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkRuleSetSchema } from './check-rule.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { codeSchema, field, jsonObjectTextSchema } from './fields.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isStrongPassword } from '../auth.ts';
 import { TENANT_DICT } from '../http.ts';
 import { ID_PATTERN, idSchema } from '../ids.ts';

@@ -2,7 +2,7 @@
  * Announcements and system messages (SPEC sections 3, 4, 5, 7). Spellings `titile`, `annountCement` and
  * `doReovkeData` are a contract with existing callers.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseTime } from '../crud/fields.ts';
 import { splitIds } from '../ids.ts';
 import type { MessageKey } from '../messages/index.ts';

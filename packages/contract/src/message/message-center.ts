@@ -1,5 +1,5 @@
 /** The message center (SPEC sections 2, 3): sent messages and message templates with a test-send. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const MessagePath = {
   list: '/sys/message/sysMessage/list',

@@ -1,7 +1,7 @@
 import { DEVICE_ROLE_TARGETS, DEVICE_ROLE_TYPE_DICT, DEVICE_ROLE_TYPES, DeviceRolePath, deviceRoleEntity, ID_PATTERN, permissionCode, type DeviceRoleOption } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf } from '../../platform/access.ts';
 import { registerEntity } from '../../platform/crud/index.ts';
 import { dictionaryOptions } from '../../platform/dictionaries.ts';

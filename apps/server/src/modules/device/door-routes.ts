@@ -1,7 +1,7 @@
 import { DeviceCommandKind, DeviceSettingPath, DoorPath, DoorPerm, deviceSettingEntity, doorEntity, effectiveSettings, ID_PATTERN, permissionCode, type DoorState, type DoorStatusRow } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf, type CurrentUser } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity } from '../../platform/crud/index.ts';

@@ -1,7 +1,7 @@
 import { areaEntity, DEVICE_IMAGE_MAX_BYTES, deviceEntity, DevicePath, deviceTypeEntity, ID_PATTERN, permissionCode, UploadKinds, fileExtension, type CaptureDeviceList } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity, type CrudContext } from '../../platform/crud/index.ts';

@@ -1,6 +1,6 @@
 import { deviceCodeAddBody, deviceCodeAuditBody, DeviceCodePath, DevicePerm, ID_PATTERN, splitIds } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf } from '../../platform/access.ts';
 import { refuse } from '../../platform/envelope.ts';
 import { deviceEntityRoutes } from './entity-routes.ts';

@@ -31,7 +31,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { approvedDeviceCode } from '../../gateway/device-keys.ts';
 import { tenantUsersHolding } from '../../gateway/permission-holders.ts';
 import { callerOf } from '../../platform/access.ts';

@@ -17,7 +17,7 @@ import {
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CurrentUser } from '../../platform/access.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { tenantScoped, writeTenant } from '../../platform/tenancy.ts';

@@ -20,7 +20,7 @@ import {
   templateListQuery,
 } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf } from '../../platform/access.ts';
 import { envelope, refuse } from '../../platform/envelope.ts';
 import {

@@ -19,7 +19,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Database } from '../../db/schema.ts';
 import { callerOf, type CurrentUser } from '../../platform/access.ts';
 import { OperationType, writeOperationLog, type LogText } from '../../platform/audit-log.ts';

@@ -23,7 +23,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf } from '../../platform/access.ts';
 import { duplicateCheckRoutes, offerValues, registerEntity, type CrudContext, type RegisteredEntity } from '../../platform/crud/index.ts';
 import { pagingOf, type Query } from '../../platform/crud/query.ts';

@@ -1,5 +1,5 @@
 import send from '@fastify/send';
-import { z } from 'zod';
+import * as z from 'zod';
 import { FilePath } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';

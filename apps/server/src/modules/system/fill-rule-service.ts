@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { translate, type Language } from '@isps/contract';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The code generators a fill rule names (FILL_RULE_IMPLEMENTATIONS in the contract), each with its params. */
 interface FillImplementation {

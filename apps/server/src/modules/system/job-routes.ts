@@ -1,6 +1,6 @@
 import { entityLabel, ID_PATTERN, JOB_HANDLERS, jobLogEntity, JobStatus, permissionCode, quartzJobEntity, QuartzJobPath, type ServerOption } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { offerValues, registerEntity } from '../../platform/crud/index.ts';

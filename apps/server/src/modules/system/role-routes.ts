@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ID_PATTERN, permissionCode, roleEntity, RolePath, splitIds, type PermissionTreeNode, type RoleOption } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SYSTEM_ADMIN_ROLE, callerOf } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity } from '../../platform/crud/index.ts';

@@ -1,6 +1,6 @@
 import { entityLabel, ID_PATTERN, permissionCode, splitIds, VisitorAdminPath, visitorEntity, VisitorStatus } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity, type CrudContext } from '../../platform/crud/index.ts';

@@ -1,6 +1,6 @@
 import { ApiPath, columnOf, translate } from '@isps/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf } from '../access.ts';
 import { refuse } from '../envelope.ts';
 

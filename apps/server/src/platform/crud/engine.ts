@@ -194,7 +194,8 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
       const target = app.crudEntities.get(tableOfEntity(link.entity));
       if (typeof cell !== 'string' || cell === '' || !target) continue;
       const labelColumn = readableFields(target.declaration).get(target.declaration.labelField)?.column ?? 'id';
-      const tokens = cell.split(/\s*[,，、]\s*/).filter(Boolean);
+      // commas, full-width and ideographic; escaped, as the server build must stay ASCII (see scripts/build-server.mjs)
+      const tokens = cell.split(/\s*[,\uFF0C\u3001]\s*/).filter(Boolean);
       const found = await target
         .scoped(ctx.caller)
         .clearSelect()

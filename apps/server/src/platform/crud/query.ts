@@ -1,6 +1,6 @@
 import { MAX_PAGE_SIZE, SUPER_QUERY_RULES, columnOf, type EntityDeclaration, type MatchKind } from '@isps/contract';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../envelope.ts';
 import { requireWireTime } from '../wire-time.ts';
 import { readableFields, type FieldInfo } from './values.ts';

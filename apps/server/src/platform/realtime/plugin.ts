@@ -2,7 +2,7 @@ import websocket from '@fastify/websocket';
 import fp from 'fastify-plugin';
 import type { IncomingMessage } from 'node:http';
 import { REALTIME_PATH, TOKEN_HEADER } from '@isps/contract';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../access.ts';
 import { AppError } from '../envelope.ts';
