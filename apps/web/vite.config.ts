@@ -24,7 +24,7 @@ function chunkWithImports(bundle: Rollup.OutputBundle, suffix: string): string[]
 /**
  * The login page's chunk and the active language's catalogue are dynamic imports of the entry: without a hint the
  * browser asks for them only once the entry has run. index.html names them for the browser to fetch beside the
- * entry: the login page's chunks as modulepreload links, the catalogue by a tiny module that reads the stored
+ * entry: the login page's chunks as modulepreload links, the catalogue (with antd's and dayjs's texts) by a tiny module that reads the stored
  * language (pro__lang, SPEC section 9; zh-CN until one is chosen) and runs before the entry (a file of its own: the
  * server's content security policy refuses inline scripts).
  */
@@ -47,7 +47,10 @@ function preloadLoginPage(): Plugin {
         const entry = new Set(chunkWithImports(ctx.bundle, ctx.chunk.facadeModuleId ?? ''));
         const login = chunkWithImports(ctx.bundle, 'src/features/user/pages/login.tsx').filter((f) => !entry.has(f));
         const catalogues = Object.fromEntries(
-          ['zh-CN', 'en-US', 'ja-JP'].map((lang) => [lang, chunkWithImports(ctx.bundle!, `src/locales/${lang}.ts`).filter((f) => !entry.has(f))]),
+          ['zh-CN', 'en-US', 'ja-JP'].map((lang) => [
+            lang,
+            [...new Set([`src/locales/${lang}.ts`, `src/locales/widgets/${lang}.ts`].flatMap((module) => chunkWithImports(ctx.bundle!, module)))].filter((f) => !entry.has(f)),
+          ]),
         );
         const source =
           `const c=${JSON.stringify(catalogues)};let l='zh-CN',r=null;try{r=localStorage.getItem('pro__lang');r=JSON.parse(r).value}catch{}` +
