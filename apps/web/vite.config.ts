@@ -24,9 +24,9 @@ function chunkWithImports(bundle: Rollup.OutputBundle, suffix: string): string[]
 /**
  * The login page's chunk and the active language's catalogue are dynamic imports of the entry: without a hint the
  * browser asks for them only once the entry has run. index.html names them for the browser to fetch beside the
- * entry: the login page's chunks as modulepreload links, the catalogue by a tiny module that reads the stored
- * language (pro__lang, SPEC section 9; zh-CN until one is chosen) and runs before the entry (a file of its own: the
- * server's content security policy refuses inline scripts).
+ * entry: the login page's chunks as modulepreload links (their styles as style sheets), the catalogue (with antd's
+ * and dayjs's texts) by a tiny module that reads the stored language (pro__lang, SPEC section 9; zh-CN until one is
+ * chosen) and runs before the entry (a file of its own: the server's content security policy refuses inline scripts).
  */
 function preloadLoginPage(): Plugin {
   let outDir = '';
@@ -47,7 +47,10 @@ function preloadLoginPage(): Plugin {
         const entry = new Set(chunkWithImports(ctx.bundle, ctx.chunk.facadeModuleId ?? ''));
         const login = chunkWithImports(ctx.bundle, 'src/features/user/pages/login.tsx').filter((f) => !entry.has(f));
         const catalogues = Object.fromEntries(
-          ['zh-CN', 'en-US', 'ja-JP'].map((lang) => [lang, chunkWithImports(ctx.bundle!, `src/locales/${lang}.ts`).filter((f) => !entry.has(f))]),
+          ['zh-CN', 'en-US', 'ja-JP'].map((lang) => [
+            lang,
+            [...new Set([`src/locales/${lang}.ts`, `src/locales/widgets/${lang}.ts`].flatMap((module) => chunkWithImports(ctx.bundle!, module)))].filter((f) => !entry.has(f)),
+          ]),
         );
         const source =
           `const c=${JSON.stringify(catalogues)};let l='zh-CN',r=null;try{r=localStorage.getItem('pro__lang');r=JSON.parse(r).value}catch{}` +
@@ -57,6 +60,12 @@ function preloadLoginPage(): Plugin {
           // module scripts run in document order: this one, then the entry once its chunks are in
           { tag: 'script', attrs: { type: 'module', src: `/${script.file}` }, injectTo: 'head-prepend' as const },
           ...login.map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` }, injectTo: 'head' as const })),
+          // and their style sheets, which the login chunk would otherwise ask for only once it is imported
+          ...[...new Set(login.flatMap((file) => [...((ctx.bundle![file] as Rollup.OutputChunk).viteMetadata?.importedCss ?? [])]))].map((file) => ({
+            tag: 'link',
+            attrs: { rel: 'stylesheet', crossorigin: true, href: `/${file}` },
+            injectTo: 'head' as const,
+          })),
         ];
       },
     },
@@ -78,6 +87,10 @@ export default defineConfig({
       // zod's schema builders have no side effects: a module's unused schemas (the contract declares many beside the
       // constants and helpers the login page needs) are dropped instead of bringing zod along
       treeshake: { manualPureFunctions: ['z'] },
+      // everything the entry runs statically in one chunk: as some forty chunks (and the login page's twenty) the
+      // browser fetched them a few at a time and the password field waited for the last; the login page and every
+      // other screen stay chunks of their own, loaded by route
+      output: { codeSplitting: { groups: [{ name: 'shell', tags: ['$initial'] }] } },
     },
   },
 });

@@ -1,25 +1,13 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
-import type { Locale } from 'antd/es/locale';
-import enUS from 'antd/locale/en_US';
-import jaJP from 'antd/locale/ja_JP';
-import zhCN from 'antd/locale/zh_CN';
-import dayjs from 'dayjs';
-import 'dayjs/locale/ja';
-import 'dayjs/locale/zh-cn';
-import type { Language } from '@isps/contract';
 import { useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { queryClient, setFeedback } from '../shared/api/index.ts';
-import { i18n, storedLanguage } from '../shared/i18n/index.ts';
+import { i18n, loadedAntdLocale, storedLanguage } from '../shared/i18n/index.ts';
 import { useLayoutSettings } from '../shared/layout-settings/index.ts';
 
-const antdLocales: Record<Language, Locale> = { 'zh-CN': zhCN, 'en-US': enUS, 'ja-JP': jaJP };
-const dayjsLocales: Record<Language, string> = { 'zh-CN': 'zh-cn', 'en-US': 'en', 'ja-JP': 'ja' };
-
-const language = storedLanguage();
-dayjs.locale(dayjsLocales[language]);
-document.documentElement.lang = language;
+// antd's and dayjs's texts come with the catalogue (loadCatalogue, before the first render)
+document.documentElement.lang = storedLanguage();
 
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 const reducedMotionQuery = () => (typeof window.matchMedia === 'function' ? window.matchMedia(REDUCED_MOTION) : null);
@@ -77,7 +65,7 @@ export function Providers({ children }: { children: ReactNode }) {
   useColorWeak();
   return (
     <I18nextProvider i18n={i18n}>
-      <ConfigProvider locale={antdLocales[language]} theme={theme} wave={{ disabled: !theme.token.motion }} button={{ autoInsertSpace: false }}>
+      <ConfigProvider locale={loadedAntdLocale()} theme={theme} wave={{ disabled: !theme.token.motion }} button={{ autoInsertSpace: false }}>
         {/* a few toasts at a time: a burst of saves must not bury the screen they report on */}
         <AntApp message={{ maxCount: TOAST_LIMIT }} notification={{ maxCount: TOAST_LIMIT }}>
           <FeedbackBridge />

@@ -1,3 +1,5 @@
+import { tokenExpiredMessages } from './token-expired.ts';
+
 /** Server and shared messages, English. Keys are the contract; zh-CN and ja-JP carry the same keys. */
 export const enUS = {
   'common.ok': 'Operation succeeded',
@@ -5,7 +7,7 @@ export const enUS = {
   'error.badRequest': 'The request is not valid: {{detail}}',
   'error.validation': '{{message}}',
   'error.unauthorized': 'Unauthorized, please log in again',
-  'error.tokenExpired': 'Token expired, please log in again',
+  'error.tokenExpired': tokenExpiredMessages['en-US'],
   'error.forbidden': 'Access denied: you lack the permission {{code}}',
   'error.notFound': 'Sorry, resource not found',
   'error.internal': 'Request error, please try again later. (request {{requestId}})',

@@ -4,6 +4,7 @@ import { jaJP } from './ja-JP.ts';
 import { zhCN } from './zh-CN.ts';
 
 export type { MessageKey };
+export { tokenExpiredMessages } from './token-expired.ts';
 export const serverMessages: Record<Language, Record<MessageKey, string>> = {
   'zh-CN': zhCN,
   'en-US': enUS,

@@ -1,4 +1,5 @@
 import type { MessageKey } from './en-US.ts';
+import { tokenExpiredMessages } from './token-expired.ts';
 
 export const jaJP: Record<MessageKey, string> = {
   'common.ok': '操作に成功しました',
@@ -6,7 +7,7 @@ export const jaJP: Record<MessageKey, string> = {
   'error.badRequest': 'リクエストが正しくありません：{{detail}}',
   'error.validation': '{{message}}',
   'error.unauthorized': '認証されていません。再度ログインしてください',
-  'error.tokenExpired': 'トークンの有効期限が切れました。再度ログインしてください',
+  'error.tokenExpired': tokenExpiredMessages['ja-JP'],
   'error.forbidden': 'アクセスが拒否されました：権限 {{code}} がありません',
   'error.notFound': '申し訳ありません、リソースが見つかりません',
   'error.internal': 'リクエストエラーです。しばらくしてから再試行してください。（リクエスト {{requestId}}）',

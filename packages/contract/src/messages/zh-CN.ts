@@ -1,4 +1,5 @@
 import type { MessageKey } from './en-US.ts';
+import { tokenExpiredMessages } from './token-expired.ts';
 
 export const zhCN: Record<MessageKey, string> = {
   'common.ok': '操作成功',
@@ -6,7 +7,7 @@ export const zhCN: Record<MessageKey, string> = {
   'error.badRequest': '请求参数不正确：{{detail}}',
   'error.validation': '{{message}}',
   'error.unauthorized': '未授权，请重新登录',
-  'error.tokenExpired': 'Token失效，请重新登录',
+  'error.tokenExpired': tokenExpiredMessages['zh-CN'],
   'error.forbidden': '拒绝访问：缺少权限 {{code}}',
   'error.notFound': '很抱歉，资源未找到',
   'error.internal': '请求出现错误，请稍后再试。（请求 {{requestId}}）',

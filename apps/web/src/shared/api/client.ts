@@ -1,4 +1,4 @@
-import { ApiPath, LANG_HEADER, Limits, TENANT_HEADER, TOKEN_HEADER, serverMessages, type Envelope } from '@isps/contract';
+import { ApiPath, LANG_HEADER, Limits, TENANT_HEADER, TOKEN_HEADER, tokenExpiredMessages, type Envelope } from '@isps/contract';
 import { i18n } from '../i18n/i18n.ts';
 import { storedLanguage } from '../i18n/language.ts';
 import { currentToken, useSession } from '../session/session-store.ts';
@@ -81,11 +81,11 @@ export function buildHeaders(url: string, data: unknown, extra: Record<string, s
   return headers;
 }
 
-const tokenExpiredMessages = [...Object.values(serverMessages).map((m) => m['error.tokenExpired']), 'Token失效'];
+const tokenExpiredTexts = [...Object.values(tokenExpiredMessages), 'Token失效'];
 const authorizationExpiredPatterns = [/授权.*过期/, /authori[sz]ation.*expired/i, /ライセンス.*期限/, /認証.*期限切れ/];
 
 function meansTokenExpired(message: string): boolean {
-  return tokenExpiredMessages.some((m) => message.includes(m));
+  return tokenExpiredTexts.some((m) => message.includes(m));
 }
 
 function meansAuthorizationExpired(message: string): boolean {

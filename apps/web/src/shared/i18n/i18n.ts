@@ -1,4 +1,6 @@
 import type { Language } from '@isps/contract';
+import type { Locale } from 'antd/es/locale';
+import dayjs from 'dayjs';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { MessageKey } from '../../locales/en-US.ts';
@@ -25,14 +27,39 @@ const catalogueLoaders: Record<Language, () => Promise<Record<MessageKey, string
   'ja-JP': () => import('../../locales/ja-JP.ts').then((m) => m.jaJP),
 };
 
+interface WidgetLocale {
+  antdLocale: Locale;
+  dayjsLocale: string;
+}
+
+/** antd's and dayjs's texts in each language, a chunk of its own beside the catalogue. */
+const widgetLoaders: Record<Language, () => Promise<WidgetLocale>> = {
+  'zh-CN': () => import('../../locales/widgets/zh-CN.ts'),
+  'en-US': () => import('../../locales/widgets/en-US.ts'),
+  'ja-JP': () => import('../../locales/widgets/ja-JP.ts'),
+};
+
+let antdLocale: Locale | undefined;
+
+/** antd's texts in the loaded language (undefined until loadCatalogue: antd's own English). */
+export function loadedAntdLocale(): Locale | undefined {
+  return antdLocale;
+}
+
 /** Adds a language's console messages (they win over entity labels of the same key). */
 export function addCatalogue(language: Language, messages: Record<string, string>): void {
   i18n.addResourceBundle(language, 'translation', messages, true, true);
 }
 
-/** Downloads and adds the console messages of `language`; the console renders once they are in. */
+/**
+ * Downloads and adds the console messages of `language`, and antd's and dayjs's texts in it; the console renders
+ * once they are in.
+ */
 export async function loadCatalogue(language: Language): Promise<void> {
-  addCatalogue(language, await catalogueLoaders[language]());
+  const [messages, widgets] = await Promise.all([catalogueLoaders[language](), widgetLoaders[language]()]);
+  addCatalogue(language, messages);
+  antdLocale = widgets.antdLocale;
+  dayjs.locale(widgets.dayjsLocale);
 }
 
 /** A menu title is a catalogue key; one without an entry is shown as written. */

@@ -1,5 +1,8 @@
 import { LockOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Form, Input, Skeleton, Tabs, Typography } from 'antd';
+import { Button, Form, Skeleton, Tabs } from 'antd';
+// the two inputs by their own paths: antd's Input barrel brings TextArea, Search and OTP along
+import Input from 'antd/es/input/Input';
+import PasswordInput from 'antd/es/input/Password';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -87,7 +90,7 @@ export default function LoginPage() {
         />
       </Form.Item>
       <Form.Item name="password" rules={[{ required: true, message: t('login.passwordRequired') }]}>
-        <Input.Password
+        <PasswordInput
           prefix={<LockOutlined aria-hidden />}
           placeholder={t('login.password')}
           aria-label={t('login.password')}
@@ -140,9 +143,8 @@ export default function LoginPage() {
 
   return (
     <div className={styles.login}>
-      <Typography.Title level={2} className={styles.heading}>
-        {t('login.heading')}
-      </Typography.Title>
+      {/* a plain heading: antd's Typography (copy, edit, ellipsis) is more than the login page needs */}
+      <h2 className={styles.heading}>{t('login.heading')}</h2>
       <Tabs
         centered
         className={styles.tabs}
