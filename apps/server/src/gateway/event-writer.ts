@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { DeviceEvent } from '@isps/contract';
-import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DatabaseDialect } from '../config.ts';
 import type { Database, SysDeviceEvent } from '../db/schema.ts';
-
-type EventRow = Insertable<SysDeviceEvent>;
+import { DerivedInserts, DerivedRows, InsertOnce } from './derived-rows.ts';
 
 /** The event row's columns, in the order of the insert's values. */
-const COLUMNS = ['id', 'create_by', 'create_time', 'update_by', 'update_time', 'device_id', 'seq', 'device_time', 'kind', 'payload', 'tenant_id'] as const;
-/**
- * Rows per INSERT (11 bound values each, far below every dialect's limit): a full chunk is always the same statement,
- * so it is compiled once and its prepared statement reused.
- */
-const ROWS_PER_INSERT = 500;
+const COLUMNS: ReadonlyArray<keyof SysDeviceEvent> = ['id', 'create_by', 'create_time', 'update_by', 'update_time', 'device_id', 'seq', 'device_time', 'kind', 'payload', 'tenant_id'];
 
 export interface EventWriterOptions {
   /** a batch is written at once when this many events wait */
@@ -35,8 +29,12 @@ export interface DeviceEvents<D extends EventDevice = EventDevice> {
   messages: DeviceEvent[][];
 }
 
-/** A write of a device's events besides the event rows (door states, access events, alarms): run on the handle given. */
-export type EventStep = (db: Kysely<Database>) => Promise<void>;
+/**
+ * A write of a device's events besides the event rows (door states, soft update progress): run on the handle given.
+ * The rows the events cause in other tables (access events, alarms, run logs) are handed to `derived`, which writes
+ * those of the whole batch together at the end of its transaction.
+ */
+export type EventStep = (db: Kysely<Database>, derived: DerivedRows) => Promise<void>;
 
 export interface EventWriterHooks<D extends EventDevice> {
   /** the writes that go with one device's events, in the transaction that stores them */
@@ -52,8 +50,9 @@ interface Waiting<D extends EventDevice> extends DeviceEvents<D> {
 /**
  * Device events are written in batches across devices: each batch is one transaction holding multi-row inserts of
  * the event rows (an event whose (device, seq) is stored already is skipped, so a repeated delivery - QoS 1
- * redelivery, a device resending after a reconnect - is dropped by the database itself) and every other write the
- * events cause (door states, access events, alarms: `steps`, once per device and batch). With SQLite's
+ * redelivery, a device resending after a reconnect - is dropped by the database itself), every other write the
+ * events cause (door states, soft update progress: `steps`, once per device and batch) and, last, the rows they
+ * cause in other tables (access events, alarms, run logs: gathered from every step, written per table together). With SQLite's
  * synchronous=FULL a commit waits for the disk and holds the event loop, so a thousand devices reporting cost a few
  * commits, not one per message. One write runs at a time; events arriving meanwhile form the next batch, written as
  * soon as that write ends (so the slower the database, the larger the batches, without commits queueing up). Should the shared transaction fail, the rows are stored on their own and each step runs in a
@@ -72,6 +71,8 @@ export class EventWriter<D extends EventDevice = EventDevice> {
   private running = 0;
   /** events handed to the database (duplicates included: the insert drops those) */
   written = 0;
+  private readonly eventInsert: InsertOnce;
+  private readonly derivedInserts: DerivedInserts;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -83,6 +84,8 @@ export class EventWriter<D extends EventDevice = EventDevice> {
   ) {
     this.maxBatch = options.maxBatch ?? 20_000;
     this.maxDelayMs = options.maxDelayMs ?? 25;
+    this.eventInsert = new InsertOnce(dialect, 'sys_device_event', COLUMNS, ['device_id', 'seq']);
+    this.derivedInserts = new DerivedInserts(dialect);
   }
 
   add(device: D, events: readonly DeviceEvent[]): void {
@@ -133,34 +136,27 @@ export class EventWriter<D extends EventDevice = EventDevice> {
 
   private async write(batch: Array<Waiting<D>>): Promise<void> {
     const receivedAt = new Date(this.clock()).toISOString();
-    const rows: EventRow[] = [];
-    for (const { device, events } of batch) {
-      for (const event of events) {
-        rows.push({
-          id: randomUUID(),
-          create_by: null,
-          create_time: receivedAt,
-          update_by: null,
-          update_time: null,
-          device_id: device.id,
-          seq: event.seq,
-          device_time: new Date(event.time).toISOString(),
-          kind: event.kind,
-          payload: JSON.stringify(event.data),
-          tenant_id: device.tenantId,
-        });
+    // the rows' values, row after row in the order of COLUMNS
+    const values: unknown[] = [];
+    let events = 0;
+    for (const { device, events: list } of batch) {
+      for (const event of list) {
+        values.push(randomUUID(), null, receivedAt, null, null, device.id, event.seq, new Date(event.time).toISOString(), event.kind, JSON.stringify(event.data), device.tenantId);
       }
+      events += list.length;
     }
     const groups = batch.map(({ device, events, messages }) => ({ device, events, messages }));
     const steps = groups.map((group) => this.hooks.steps(group));
     try {
       await this.db.transaction().execute(async (trx) => {
-        await this.insert(trx, rows);
-        for (const list of steps) for (const step of list) await step(trx);
+        await this.eventInsert.run(trx, values);
+        const derived = new DerivedRows(this.derivedInserts, receivedAt);
+        for (const list of steps) for (const step of list) await step(trx, derived);
+        await derived.write(trx);
       });
-      this.written += rows.length;
+      this.written += events;
     } catch {
-      await this.writeApart(rows, groups);
+      await this.writeApart(values, events, groups, receivedAt);
     }
     for (const { device } of batch) {
       const left = (this.writingDevices.get(device.id) ?? 1) - 1;
@@ -175,54 +171,26 @@ export class EventWriter<D extends EventDevice = EventDevice> {
   }
 
   /** The shared transaction failed: the rows alone, then each device's steps one by one (fresh, as they may have started). */
-  private async writeApart(rows: EventRow[], groups: Array<DeviceEvents<D>>): Promise<void> {
+  private async writeApart(values: unknown[], events: number, groups: Array<DeviceEvents<D>>, receivedAt: string): Promise<void> {
     try {
-      await this.db.transaction().execute((trx) => this.insert(trx, rows));
-      this.written += rows.length;
+      await this.db.transaction().execute((trx) => this.eventInsert.run(trx, values));
+      this.written += events;
     } catch (error) {
       // a failing database must not stop the gateway; the failure and the number of events lost are logged
-      this.log.error({ err: error, events: rows.length }, 'device events could not be stored');
+      this.log.error({ err: error, events }, 'device events could not be stored');
     }
     for (const group of groups) {
       for (const step of this.hooks.steps(group)) {
         try {
-          await this.db.transaction().execute((trx) => step(trx));
+          await this.db.transaction().execute(async (trx) => {
+            const derived = new DerivedRows(this.derivedInserts, receivedAt);
+            await step(trx, derived);
+            await derived.write(trx);
+          });
         } catch (error) {
           this.log.error({ err: error, device: group.device.id, events: group.events.length }, 'device events: a write failed');
         }
       }
     }
-  }
-
-  /**
-   * Multi-row inserts that skip a (device, seq) stored already, written as SQL text of a fixed shape (the rows of a
-   * batch are many and all alike: building each through the query builder cost more than storing it).
-   */
-  private async insert(db: Kysely<Database>, rows: EventRow[]): Promise<void> {
-    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-      const chunk = rows.slice(start, start + ROWS_PER_INSERT);
-      const values: unknown[] = [];
-      for (const row of chunk) for (const column of COLUMNS) values.push(row[column] ?? null);
-      await db.executeQuery(CompiledQuery.raw(this.insertText(chunk.length), values));
-    }
-  }
-
-  private readonly insertTexts = new Map<number, string>();
-
-  private insertText(rows: number): string {
-    let text = this.insertTexts.get(rows);
-    if (text) return text;
-    const width = COLUMNS.length;
-    const tuple = (row: number) =>
-      this.dialect === 'postgres' ? `(${COLUMNS.map((_, i) => `$${row * width + i + 1}`).join(', ')})` : `(${COLUMNS.map(() => '?').join(', ')})`;
-    const tuples = Array.from({ length: rows }, (_, row) => tuple(row)).join(', ');
-    text =
-      this.dialect === 'mysql'
-        ? `insert ignore into sys_device_event (${COLUMNS.join(', ')}) values ${tuples}`
-        : `insert into sys_device_event (${COLUMNS.join(', ')}) values ${tuples} on conflict (device_id, seq) do nothing`;
-    // the full chunk and the few remainders seen lately
-    if (this.insertTexts.size > 8) this.insertTexts.clear();
-    this.insertTexts.set(rows, text);
-    return text;
   }
 }

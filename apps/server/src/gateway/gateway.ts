@@ -22,6 +22,7 @@ import type { DatabaseDialect } from '../config.ts';
 import type { Database, SysDeviceCommand } from '../db/schema.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { RealtimeHub } from '../platform/realtime/index.ts';
+import type { DerivedRows } from './derived-rows.ts';
 import { DoorStates } from './door-state.ts';
 import { eventsOf } from './event-message.ts';
 import { EventWriter, type DeviceEvents, type EventStep, type EventWriterOptions } from './event-writer.ts';
@@ -84,10 +85,11 @@ export type BrokerConnection =
 /**
  * A module that reads device messages besides the gateway: run after the gateway's own handling, in device order.
  * Events come in batches: `store` writes in the transaction that stores them (on the handle it is given, never the
- * app's own: on SQLite that one waits for this transaction to end), `events` reads them once they are committed.
+ * app's own: on SQLite that one waits for this transaction to end; the rows the events cause go to `derived`),
+ * `events` reads them once they are committed.
  */
 export interface DeviceObserver {
-  store?(db: Kysely<Database>, device: { id: string; sn: string; tenantId: string | null }, events: readonly DeviceEvent[]): Promise<void>;
+  store?(db: Kysely<Database>, device: { id: string; sn: string; tenantId: string | null }, events: readonly DeviceEvent[], derived: DerivedRows): Promise<void>;
   /** the device said hello (connected or reconnected), after its queued commands were handed out */
   hello?(device: { id: string; sn: string; tenantId: string | null }): Promise<void>;
   events?(device: { id: string; sn: string; tenantId: string | null }, events: readonly DeviceEvent[]): Promise<void>;
@@ -134,8 +136,11 @@ export class DeviceGateway {
   private readonly chains = new Map<string, Promise<void>>();
   /** the creation time of the last command queued by enqueueCommands (epoch ms) */
   private lastQueuedMs = 0;
-  /** modules that store what device events mean (the access events), after the door states, in the events' transaction on `db` */
-  readonly eventListeners = new Set<(device: { id: string; tenantId: string | null }, events: readonly DeviceEvent[], db: Kysely<Database>) => Promise<void>>();
+  /**
+   * modules that store what device events mean (the access events), after the door states, in the events' transaction
+   * on `db`; their rows go to `derived`, written with those of the whole batch
+   */
+  readonly eventListeners = new Set<(device: { id: string; tenantId: string | null }, events: readonly DeviceEvent[], db: Kysely<Database>, derived: DerivedRows) => Promise<void>>();
   private readonly observers: DeviceObserver[] = [];
   /** messages this server handled (tests count them across servers of one share group) */
   handled = 0;
@@ -547,8 +552,8 @@ export class DeviceGateway {
   /** What a device's events of a batch write besides their rows, in the batch's transaction. */
   private eventSteps({ device, events }: DeviceEvents<KnownDevice>): EventStep[] {
     const steps: EventStep[] = [(db) => this.doors.apply(db, device, events)];
-    for (const listener of this.eventListeners) steps.push((db) => listener(device, events, db));
-    for (const observer of this.observers) if (observer.store) steps.push((db) => observer.store!(db, device, events));
+    for (const listener of this.eventListeners) steps.push((db, derived) => listener(device, events, db, derived));
+    for (const observer of this.observers) if (observer.store) steps.push((db, derived) => observer.store!(db, device, events, derived));
     return steps;
   }
 

@@ -1,20 +1,26 @@
-import { randomUUID } from 'node:crypto';
 import { ACCESS_EVENT_KINDS, AccessResult, AlarmState, SERVER_REFUSED_OPENING_ALARM, ServerVerdict, type DeviceEvent, type EvaluationContext } from '@isps/contract';
 import type { Kysely } from 'kysely';
-import type { DatabaseDialect } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
+import type { DerivedRows } from '../../gateway/index.ts';
 import { judgeAccess } from './access-verdict.ts';
 
 const KINDS = new Set<string>(ACCESS_EVENT_KINDS);
 const text = (value: unknown, max: number) => (typeof value === 'string' && value !== '' ? value.slice(0, max) : null);
 
 /**
- * Stores the access events among a device's events (openings, denials, door states), each (device, seq) once. A
- * device names the person by id, or by the card it read: the card is turned into its holder and never stored. Each
- * opening and denial carries the server's own verdict at the event's device time (access-verdict.ts); an opening the
- * server would have refused is flagged and raises an alarm of the device.
+ * Stores the access events among a device's events (openings, denials, door states), each (device, seq) once, with
+ * the other rows of the batch (`derived`). A device names the person by id, or by the card it read: the card is
+ * turned into its holder and never stored. Each opening and denial carries the server's own verdict at the event's
+ * device time (access-verdict.ts); an opening the server would have refused is flagged and raises an alarm of the
+ * device.
  */
-export async function recordAccessEvents(db: Kysely<Database>, dialect: DatabaseDialect, device: { id: string; tenantId: string | null }, events: readonly DeviceEvent[], site: EvaluationContext): Promise<void> {
+export async function recordAccessEvents(
+  db: Kysely<Database>,
+  derived: DerivedRows,
+  device: { id: string; tenantId: string | null },
+  events: readonly DeviceEvent[],
+  site: EvaluationContext,
+): Promise<void> {
   const relevant = events.filter((e) => KINDS.has(e.kind));
   if (relevant.length === 0) return;
   const doors = new Map((await db.selectFrom('sys_door').select(['id', 'door_no']).where('device_id', '=', device.id).execute()).map((d) => [Number(d.door_no), d.id]));
@@ -25,7 +31,6 @@ export async function recordAccessEvents(db: Kysely<Database>, dialect: Database
     query = device.tenantId === null ? query.where('tenant_id', 'is', null) : query.where('tenant_id', '=', device.tenantId);
     for (const p of await query.execute()) if (p.card_no) holders.set(p.card_no, p.id);
   }
-  const now = new Date().toISOString();
   const passages = relevant.map((e) => {
     const door = typeof e.data.door === 'number' && Number.isInteger(e.data.door) ? e.data.door : null;
     const peopleId = text(e.data.peopleId, 36) ?? (typeof e.data.cardNo === 'string' ? (holders.get(e.data.cardNo) ?? null) : null);
@@ -36,17 +41,13 @@ export async function recordAccessEvents(db: Kysely<Database>, dialect: Database
   const verdicts = new Map<DeviceEvent, ServerVerdict>();
   const answers = await judgeAccess(db, device.id, judged.map((p) => ({ peopleId: p.peopleId, doorId: p.doorId, at: p.event.time })), site);
   judged.forEach((p, i) => verdicts.set(p.event, answers[i]!));
-  const rows = passages.map(({ event: e, door, doorId, peopleId }) => {
+  for (const { event: e, door, doorId, peopleId } of passages) {
     const verdict = verdicts.get(e) ?? null;
-    return {
-      id: randomUUID(),
-      create_by: 'device',
-      create_time: now,
-      update_by: null,
-      update_time: null,
-      device_id: device.id,
+    const eventTime = new Date(e.time).toISOString();
+    const flagged = e.kind === 'opening' && verdict === ServerVerdict.refused;
+    derived.add('sys_access_event', device, {
       seq: e.seq,
-      event_time: new Date(e.time).toISOString(),
+      event_time: eventTime,
       kind: e.kind,
       result: e.kind === 'opening' ? AccessResult.passed : e.kind === 'denial' ? AccessResult.refused : null,
       people_id: peopleId,
@@ -55,35 +56,19 @@ export async function recordAccessEvents(db: Kysely<Database>, dialect: Database
       method: text(e.data.method, 16),
       detail: e.kind === 'doorState' ? text(e.data.state, 32) : e.kind === 'denial' ? text(e.data.reason, 32) : null,
       server_verdict: verdict,
-      flagged: e.kind === 'opening' && verdict === ServerVerdict.refused ? 1 : 0,
-      tenant_id: device.tenantId,
-    };
-  });
-  for (let i = 0; i < rows.length; i += 500) {
-    const insert = db.insertInto('sys_access_event').values(rows.slice(i, i + 500));
-    if (dialect === 'mysql') await insert.ignore().execute();
-    else await insert.onConflict((oc) => oc.columns(['device_id', 'seq']).doNothing()).execute();
-  }
-  // an opening the server would have refused is an alarm of the device (once per event, as the event itself)
-  const alarms = rows.filter((r) => r.flagged === 1).map((r) => ({
-    id: randomUUID(),
-    create_by: 'device',
-    create_time: now,
-    update_by: null,
-    update_time: null,
-    device_id: device.id,
-    event_seq: r.seq,
-    code: SERVER_REFUSED_OPENING_ALARM,
-    level: 'H',
-    state: AlarmState.open,
-    alarm_time: r.event_time,
-    handled_by: null,
-    handled_time: null,
-    tenant_id: device.tenantId,
-  }));
-  for (let i = 0; i < alarms.length; i += 500) {
-    const insert = db.insertInto('sys_device_alarm').values(alarms.slice(i, i + 500));
-    if (dialect === 'mysql') await insert.ignore().execute();
-    else await insert.onConflict((oc) => oc.columns(['device_id', 'event_seq']).doNothing()).execute();
+      flagged: flagged ? 1 : 0,
+    });
+    // an opening the server would have refused is an alarm of the device (once per event, as the event itself)
+    if (flagged) {
+      derived.add('sys_device_alarm', device, {
+        event_seq: e.seq,
+        code: SERVER_REFUSED_OPENING_ALARM,
+        level: 'H',
+        state: AlarmState.open,
+        alarm_time: eventTime,
+        handled_by: null,
+        handled_time: null,
+      });
+    }
   }
 }

@@ -1,6 +1,4 @@
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
 import { recordAccessEvents } from './access-events.ts';
 import { AccessSync, type AccessSyncOptions } from './service.ts';
 
@@ -19,7 +17,7 @@ export const accessSyncPlugin = fp<AccessSyncOptions>(
     const sync = new AccessSync({ db: app.db, gateway: app.deviceGateway, realtime: app.realtime, clock: app.clock, log: app.log }, options);
     app.decorate('accessSync', sync);
     // openings, denials and door states are kept as access events, judged in the site's zone (the gateway logs a failure and goes on)
-    app.deviceGateway.eventListeners.add((device, events, db?: Kysely<Database>) => recordAccessEvents(db ?? app.db, app.dialect, device, events, { timeZone: app.settings.timeZone }));
+    app.deviceGateway.eventListeners.add((device, events, db, derived) => recordAccessEvents(db, derived, device, events, { timeZone: app.settings.timeZone }));
     // a device in full sync mode gets its whole list again when it reconnects
     app.deviceGateway.observe({ hello: async (device) => sync.deviceReturned(device.id) });
     app.addHook('onReady', async () => sync.start());

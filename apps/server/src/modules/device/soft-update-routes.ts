@@ -33,6 +33,7 @@ import type { Database } from '../../db/schema.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
 import { approvedDeviceCode } from '../../gateway/device-keys.ts';
+import type { DerivedRows } from '../../gateway/index.ts';
 import { tenantUsersHolding } from '../../gateway/permission-holders.ts';
 import { callerOf } from '../../platform/access.ts';
 import { registerEntity } from '../../platform/crud/index.ts';
@@ -119,10 +120,10 @@ function observeDevices(app: FastifyInstance, notifier: SoftUpdateNotifier): voi
   const now = () => new Date(app.clock()).toISOString();
   app.deviceGateway.observe({
     // in the transaction that stores the events (on its handle)
-    store: async (db, device, events) => {
+    store: async (db, device, events, derived) => {
       for (const event of events) if (event.kind === DeviceEventKind.softUpdate) await progressed(db, device.id, event);
-      await storeRunErrors(db, device, events.filter((e) => e.kind === DeviceEventKind.runError));
-      await storeAlarms(db, device, events.filter((e) => e.kind === DeviceEventKind.alarm));
+      storeRunErrors(derived, device, events);
+      storeAlarms(derived, device, events);
     },
     ack: async (device, ack) => finished(device.id, ack),
   });
@@ -158,16 +159,11 @@ function observeDevices(app: FastifyInstance, notifier: SoftUpdateNotifier): voi
     if (row) notifier.changed(row.tenantId, row);
   }
 
-  async function storeRunErrors(db: Kysely<Database>, device: { id: string; tenantId: string | null }, events: DeviceEvent[]): Promise<void> {
-    const rows = events.map((event) => {
+  function storeRunErrors(derived: DerivedRows, device: { id: string; tenantId: string | null }, events: readonly DeviceEvent[]): void {
+    for (const event of events) {
+      if (event.kind !== DeviceEventKind.runError) continue;
       const data = event.data as { type?: unknown; code?: unknown; content?: unknown; ip?: unknown };
-      return {
-        id: randomUUID(),
-        create_by: 'device',
-        create_time: now(),
-        update_by: null,
-        update_time: null,
-        device_id: device.id,
+      derived.add('sys_device_run_log', device, {
         event_seq: event.seq,
         error_type: clip(data.type, 64) ?? 'unknown',
         content: clip(data.content, 2000),
@@ -175,41 +171,23 @@ function observeDevices(app: FastifyInstance, notifier: SoftUpdateNotifier): voi
         report_ip: clip(data.ip, 64),
         state: 0,
         error_time: new Date(event.time).toISOString(),
-        tenant_id: device.tenantId,
-      };
-    });
-    // multi-row inserts, each (device, event_seq) once
-    for (let i = 0; i < rows.length; i += 500) {
-      const insert = db.insertInto('sys_device_run_log').values(rows.slice(i, i + 500));
-      await (app.dialect === 'mysql' ? insert.ignore() : insert.onConflict((oc) => oc.columns(['device_id', 'event_seq']).doNothing())).execute();
+      });
     }
   }
 
-  async function storeAlarms(db: Kysely<Database>, device: { id: string; tenantId: string | null }, events: DeviceEvent[]): Promise<void> {
-    const rows = events.map((event) => {
+  function storeAlarms(derived: DerivedRows, device: { id: string; tenantId: string | null }, events: readonly DeviceEvent[]): void {
+    for (const event of events) {
+      if (event.kind !== DeviceEventKind.alarm) continue;
       const data = event.data as { code?: unknown; level?: unknown };
-      const level = data.level === 'H' || data.level === 'M' ? data.level : 'L';
-      return {
-        id: randomUUID(),
-        create_by: 'device',
-        create_time: now(),
-        update_by: null,
-        update_time: null,
-        device_id: device.id,
+      derived.add('sys_device_alarm', device, {
         event_seq: event.seq,
         code: clip(data.code, 64) ?? 'unknown',
-        level,
+        level: data.level === 'H' || data.level === 'M' ? data.level : 'L',
         state: AlarmState.open,
         alarm_time: new Date(event.time).toISOString(),
         handled_by: null,
         handled_time: null,
-        tenant_id: device.tenantId,
-      };
-    });
-    // multi-row inserts, each (device, event_seq) once
-    for (let i = 0; i < rows.length; i += 500) {
-      const insert = db.insertInto('sys_device_alarm').values(rows.slice(i, i + 500));
-      await (app.dialect === 'mysql' ? insert.ignore() : insert.onConflict((oc) => oc.columns(['device_id', 'event_seq']).doNothing())).execute();
+      });
     }
   }
 }
