@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -71,6 +72,27 @@ const contentSecurityPolicy = {
   },
 };
 
+/** What helmet's middleware does to an answer with these options: the headers it sets and those it removes. */
+function helmetHeaders(policy: typeof contentSecurityPolicy): { set: Record<string, string>; removed: string[] } {
+  const set = new Map<string, string>();
+  const removed = new Set<string>();
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      removed.delete(name);
+      set.set(name, String(value));
+    },
+    removeHeader(name: string) {
+      set.delete(name);
+      removed.add(name);
+    },
+  };
+  let failure: unknown;
+  helmet({ contentSecurityPolicy: policy })({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => (failure = error));
+  if (failure) throw failure;
+  // lower case, as fastify keeps a reply's headers
+  return { set: Object.fromEntries([...set].map(([name, value]) => [name.toLowerCase(), value])), removed: [...removed] };
+}
+
 /** Swagger UI request hook (serialised into the docs page): adds the console's stored token to every call. */
 function sendConsoleToken(request: { [key: string]: unknown }) {
   try {
@@ -115,7 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(errorsPlugin);
   app.addHook('preValidation', refuseNulCharacters);
   // every answer's stored UTC instants leave as `yyyy-MM-dd HH:mm:ss` in TIME_ZONE (DESIGN section 5)
-  app.addHook('preSerialization', async (_request, _reply, payload) => envelopeToWire(payload, config.timeZone));
+  app.addHook('preSerialization', (_request, _reply, payload, done) => done(null, envelopeToWire(payload, config.timeZone)));
   // before any plugin that adds routes, so every route (docs included) passes through the access declaration
   await app.register(accessPlugin);
   await app.register(eventBusPlugin);
@@ -125,9 +147,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(gatewayPlugin, options.gateway ?? {});
   await app.register(accessSyncPlugin, options.accessSync ?? {});
 
-  // helmet's middleware is built once: @fastify/helmet built it again for every request (a third of a small answer's cost)
-  const secureHeaders = helmet({ contentSecurityPolicy });
-  app.addHook('onRequest', (request, reply, done) => secureHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
+  // helmet's headers depend on its options only (no nonce): taken from it once and set on every answer as they are
+  const secureHeaders = helmetHeaders(contentSecurityPolicy);
+  // on the reply, not its raw answer: node then writes every header at once instead of keeping each on the side
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(secureHeaders.set);
+    for (const name of secureHeaders.removed) if (reply.hasHeader(name)) reply.removeHeader(name);
+    done();
+  });
   // spreadsheet imports and uploads: one file per request, bounded
   await app.register(multipart, { limits: { files: 1, fileSize: UPLOAD_MAX_BYTES, fields: 10 } });
   app.decorate('crudEntities', new Map());

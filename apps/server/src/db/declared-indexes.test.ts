@@ -5,10 +5,11 @@ import { buildTestApp, testDialects, type TestApp } from '../test/harness.ts';
 import { covered, ensureDeclaredIndexes, existingIndexes, wantedIndexes } from './declared-indexes.ts';
 
 describe('indexes wanted by the declarations', () => {
-  it('cover each list default sort after its scope, each search and unique field, and the link tables searched', () => {
+  it('cover each list default sort and offered sort after its scope, each search and unique field, and the link tables searched', () => {
     const wanted = wantedIndexes([positionEntity]);
     const scope = [...(positionEntity.tenantScoped ? ['tenant_id'] : []), ...(positionEntity.softDelete ? ['del_flag'] : [])];
     expect(wanted).toContainEqual({ table: 'sys_position', columns: [...scope, columnOf(positionEntity, positionEntity.defaultSort.field), 'id'] });
+    for (const field of positionEntity.sortable) expect(wanted).toContainEqual({ table: 'sys_position', columns: [...scope, columnOf(positionEntity, field), 'id'] });
     for (const field of Object.keys(positionEntity.search)) expect(wanted.some((w) => w.columns.at(-1) === columnOf(positionEntity, field))).toBe(true);
   });
 });
@@ -23,7 +24,7 @@ describe.each(await testDialects())('declared indexes on %s', (dialect) => {
     await t?.close();
   });
 
-  it('every declared list default sort, search and unique field has an index from the start, and a second run creates none', async () => {
+  it('every declared list sort, search and unique field has an index from the start, and a second run creates none', async () => {
     const indexes = await existingIndexes(t.app.db, dialect);
     const missing = wantedIndexes(entityDeclarations).filter((w) => !covered(indexes.get(w.table), w.columns));
     expect(missing).toEqual([]);

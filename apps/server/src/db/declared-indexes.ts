@@ -11,8 +11,8 @@ export interface WantedIndex {
 }
 
 /**
- * The indexes the declared screens need (DESIGN section 8): each list's default sort (after its tenant and deletion
- * scope, with the id that breaks ties, so a page is read in order instead of sorting the table), each search field
+ * The indexes the declared screens need (DESIGN section 8): each list's default sort and each sort it offers (after its
+ * tenant and deletion scope, with the id that breaks ties, so a page is read in order instead of sorting the table), each search field
  * and each unique field, and the link tables a search by a linked id reads. Derived from the declarations, so a new
  * screen gets its indexes without anyone writing them.
  */
@@ -23,6 +23,10 @@ export function wantedIndexes(declarations: readonly EntityDeclaration[] = entit
     const column = (field: string) => (field === 'id' ? 'id' : columnOf(entity, field));
     const plain = (field: string) => entity.fields[field]?.link === undefined && entity.fields[field]?.writeOnly !== true;
     wanted.push({ table: entity.table, columns: [...scope, column(entity.defaultSort.field), ...(entity.defaultSort.field === 'id' ? [] : ['id'])] });
+    // a sort the list offers reads its page in order too, ties broken by id as the engine breaks them
+    for (const field of entity.sortable) {
+      if (field !== entity.defaultSort.field && field !== 'id' && plain(field)) wanted.push({ table: entity.table, columns: [...scope, column(field), 'id'] });
+    }
     for (const field of Object.keys(entity.search)) {
       const link = entity.fields[field]?.link;
       if (link) wanted.push({ table: link.table, columns: [link.targetColumn, link.ownerColumn] });

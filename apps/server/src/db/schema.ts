@@ -634,7 +634,37 @@ export interface SysEmergency extends Audited {
   tenant_id: string | null;
 }
 
+export interface SysImportJob extends Audited {
+  tenant_id: string | null;
+  owner_id: string;
+  entity: string;
+  /** ImportJobState */
+  state: string;
+  total: number;
+  added: number;
+  failed: number;
+  cancel_requested: number;
+  heartbeat_at: string;
+  finished_at: string | null;
+  /** message key of why it ended unfinished (interrupted) */
+  reason: string | null;
+}
+
+export interface SysImportJobRow {
+  job_id: string;
+  row_no: number;
+  success: number;
+  /** the stored row's id */
+  ref_id: string | null;
+  /** why the row was refused, in the importer's language */
+  message: string | null;
+  /** a refused row's values as read (JSON) */
+  cells: string | null;
+}
+
 export interface Database {
+  sys_import_job: SysImportJob;
+  sys_import_job_row: SysImportJobRow;
   sys_user: SysUser;
   sys_role: SysRole;
   sys_user_role: SysUserRole;

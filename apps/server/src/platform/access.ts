@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { TENANT_HEADER, TOKEN_HEADER, type PermCode } from '@isps/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { onCommittedWrite } from '../db/database.ts';
 import type { Database, SysPermission } from '../db/schema.ts';
@@ -116,6 +116,8 @@ const KEEP_MS = 5_000;
  * revoked token or a changed role holds on the very next call anywhere.
  */
 export class AccessCache {
+  /** by the token as sent: kept in this process's memory only, for seconds, emptied on every session write; the
+   * database keeps only its fingerprint, and a warm request hashes nothing */
   readonly sessions: InvalidatedMemo<{ userId: string; expiresAt: number } | null>;
   readonly profiles: InvalidatedMemo<AccessProfile | null>;
   /** a system administrator's chosen tenant, by user and `tenant-id` header */
@@ -152,19 +154,44 @@ export class AccessCache {
   }
 
   async caller(request: FastifyRequest, token: string): Promise<CurrentUser | null> {
-    const session = token.length < 20 || token.length > 100 ? null : await this.sessions.get(this.app.tokens.fingerprint(token), () => this.app.tokens.session(token));
+    const kept = this.keptCaller(request, token);
+    if (kept !== undefined) return kept;
+    const session = token.length < 20 || token.length > 100 ? null : await this.sessions.get(token, () => this.app.tokens.session(token));
     if (!session || session.expiresAt <= this.app.clock()) return null;
     const profile = await this.profiles.get(session.userId, () => loadProfile(this.app.db, session.userId));
     if (!profile) return null;
     return { ...profile, tenantScope: await this.scopeOf(request, profile) };
   }
 
+  /**
+   * The caller from what this instance keeps, without waiting: undefined when anything has to be read first (the
+   * caller answers then). Same rules as `caller`, so a warm request costs neither a query nor a turn of the event loop.
+   */
+  keptCaller(request: FastifyRequest, token: string): CurrentUser | null | undefined {
+    if (token.length < 20 || token.length > 100) return null;
+    const session = this.sessions.peek(token);
+    if (session === undefined) return undefined;
+    if (session === null || session.expiresAt <= this.app.clock()) return null;
+    const profile = this.profiles.peek(session.userId);
+    if (profile === undefined) return undefined;
+    if (profile === null) return null;
+    if (!profile.systemAdmin) return { ...profile, tenantScope: profile.tenantId };
+    const scope = this.scopes.peek(scopeKey(request, profile));
+    return scope === undefined ? undefined : { ...profile, tenantScope: scope.scope };
+  }
+
   private async scopeOf(request: FastifyRequest, profile: AccessProfile): Promise<string | null> {
     if (!profile.systemAdmin) return profile.tenantId;
-    const header = request.headers[TENANT_HEADER.toLowerCase()];
-    const key = `${profile.id}\n${Array.isArray(header) ? header[0] : (header ?? '')}`;
-    return (await this.scopes.get(key, async () => ({ scope: await tenantScopeOf(this.app, request, profile) }))).scope;
+    return (await this.scopes.get(scopeKey(request, profile), async () => ({ scope: await tenantScopeOf(this.app, request, profile) }))).scope;
   }
+}
+
+const TENANT_HEADER_NAME = TENANT_HEADER.toLowerCase();
+
+/** A system administrator's chosen tenant is kept per user and `tenant-id` header. */
+function scopeKey(request: FastifyRequest, profile: AccessProfile): string {
+  const header = request.headers[TENANT_HEADER_NAME];
+  return `${profile.id}\n${Array.isArray(header) ? header[0] : (header ?? '')}`;
 }
 
 async function loadProfile(db: Kysely<Database>, userId: string): Promise<AccessProfile | null> {
@@ -201,8 +228,10 @@ async function loadProfile(db: Kysely<Database>, userId: string): Promise<Access
   };
 }
 
+const TOKEN_HEADER_NAME = TOKEN_HEADER.toLowerCase();
+
 function headerToken(request: FastifyRequest): string | null {
-  const value = request.headers[TOKEN_HEADER.toLowerCase()];
+  const value = request.headers[TOKEN_HEADER_NAME];
   const token = Array.isArray(value) ? value[0] : value;
   return token && token.trim() ? token.trim() : null;
 }
@@ -234,25 +263,34 @@ export const accessPlugin = fp(
       }
     });
 
-    app.addHook('onRequest', async (request) => {
-      if (request.is404) return;
-      const access = request.routeOptions.config.permission;
-      if (access === 'public') return;
-      if (access === undefined) {
-        // fail closed: a route that forgot its declaration is unreachable, and the route walker test names it
-        throw new AppError('forbidden', 'error.forbidden', { code: 'undeclared' });
-      }
-      const token = headerToken(request);
-      const user = token ? await app.accessCache.caller(request, token) : null;
-      if (!token || !user) throw new AppError('unauthorized', 'error.unauthorized');
+    /** The verdict on a known caller (or none) for a route's declared access: the error to answer, or null to go on. */
+    function admit(request: FastifyRequest, config: FastifyContextConfig, token: string | null, user: CurrentUser | null): AppError | null {
+      if (!token || !user) return new AppError('unauthorized', 'error.unauthorized');
       request.currentUser = user;
       request.accessToken = token;
-      if (user.mustChangePassword && !request.routeOptions.config.allowWhilePasswordChangeDue) {
-        throw new AppError('forbidden', 'login.mustChangePassword');
+      if (user.mustChangePassword && !config.allowWhilePasswordChangeDue) return new AppError('forbidden', 'login.mustChangePassword');
+      const access = config.permission as RouteAccess;
+      if (access !== 'authenticated' && !user.permissions.has(access)) return new AppError('forbidden', 'error.forbidden', { code: access });
+      return null;
+    }
+
+    // callback style: a warm caller is admitted in the same turn, only a cold one waits for the database
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.is404) return done();
+      const config = request.routeOptions.config;
+      const access = config.permission;
+      if (access === 'public') return done();
+      if (access === undefined) {
+        // fail closed: a route that forgot its declaration is unreachable, and the route walker test names it
+        return done(new AppError('forbidden', 'error.forbidden', { code: 'undeclared' }));
       }
-      if (access !== 'authenticated' && !user.permissions.has(access)) {
-        throw new AppError('forbidden', 'error.forbidden', { code: access });
-      }
+      const token = headerToken(request);
+      const kept = token ? app.accessCache.keptCaller(request, token) : null;
+      if (kept !== undefined) return done(admit(request, config, token, kept) ?? undefined);
+      app.accessCache.caller(request, token as string).then(
+        (user) => done(admit(request, config, token, user) ?? undefined),
+        (error: Error) => done(error),
+      );
     });
   },
   { name: 'access', dependencies: ['services', 'errors'] },

@@ -121,6 +121,12 @@ export class InvalidatedMemo<V> {
     private readonly maxEntries = 10_000,
   ) {}
 
+  /** The kept value when there is a live one, without waiting (the warm path of every request). */
+  peek(key: string): V | undefined {
+    const entry = this.entries.get(key);
+    return entry && entry.expiresAt > this.clock() ? entry.value : undefined;
+  }
+
   /** The kept value, else `load()`'s (kept when nothing was cleared meanwhile and it is not null). */
   async get(key: string, load: () => Promise<V>): Promise<V> {
     const entry = this.entries.get(key);

@@ -6,15 +6,19 @@ function holdsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (depth > 20 || value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) return value.some((item) => holdsNul(item, depth + 1));
-  return Object.entries(value).some(([key, item]) => key.includes('\u0000') || holdsNul(item, depth + 1));
+  for (const key in value) {
+    if (Object.hasOwn(value, key) && (key.includes('\u0000') || holdsNul((value as Record<string, unknown>)[key], depth + 1))) return true;
+  }
+  return false;
 }
 
 /**
  * No text of this console holds a NUL character, and PostgreSQL refuses to store or compare one: a request carrying
  * one in its path, query or JSON body is bad input (400), not a database failure.
  */
-export async function refuseNulCharacters(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+export function refuseNulCharacters(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
   if (holdsNul(request.params) || holdsNul(request.query) || (!request.isMultipart() && holdsNul(request.body))) {
-    throw new AppError('badRequest', 'error.badRequest', { detail: 'NUL character' });
+    return done(new AppError('badRequest', 'error.badRequest', { detail: 'NUL character' }));
   }
+  done();
 }

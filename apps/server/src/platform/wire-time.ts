@@ -191,11 +191,28 @@ function isPlainObject(value: object): value is Record<string, unknown> {
 export function toWire<T>(value: T, zone: string, depth = 0): T {
   if (isStoredInstant(value)) return formatWireTime(value, zone) as T;
   if (value === null || typeof value !== 'object' || depth > 32) return value;
-  if (Array.isArray(value)) return value.map((item: unknown) => toWire(item, zone, depth + 1)) as T;
+  // copied only where an instant is rewritten: an answer without times (options, trees of names) leaves as it is
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const wired = toWire(item, zone, depth + 1);
+      if (out) out.push(wired);
+      else if (wired !== item) out = [...value.slice(0, i), wired];
+    }
+    return (out ?? value) as T;
+  }
   if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = toWire(item, zone, depth + 1);
-  return out as T;
+  let out: Record<string, unknown> | null = null;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = value[key];
+    const wired = toWire(item, zone, depth + 1);
+    if (wired === item) continue;
+    out ??= Object.fromEntries(Object.entries(value));
+    out[key] = wired;
+  }
+  return (out ?? value) as T;
 }
 
 function isEnvelope(payload: unknown): payload is { result: unknown } {

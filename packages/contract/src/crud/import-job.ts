@@ -6,7 +6,8 @@ import type { EntityDeclaration, ImportReport } from './declaration.ts';
  * clients read `success` and `message` of that answer as before. The job's progress is read with
  * GET …/importJob?jobId= and pushed over the real-time channel (`RealtimeCmd.importJob`, data `ImportJobProgress`);
  * PUT …/importJob/cancel `{ jobId }` stops it after the batch under way (rows already stored stay). Only the
- * caller who started it, or a system administrator working in its tenant, sees or cancels a job; a finished job's
+ * caller who started it, or a system administrator working in its tenant, sees or cancels a job; GET …/importJob/refused?jobId=
+ * answers its refused rows as an xlsx (their values as read and a reason column); a finished job's
  * result is kept for `IMPORT_JOB_KEPT_MS`.
  */
 export const ImportJobState = { running: 'running', done: 'done', cancelled: 'cancelled', failed: 'failed' } as const;
@@ -28,7 +29,7 @@ export type ImportJobProgress = Pick<ImportJob, 'jobId' | 'state' | 'total' | 'd
 /** How long a finished job's result stays readable. */
 export const IMPORT_JOB_KEPT_MS = 30 * 60 * 1000;
 
-export const ImportJobVerb = { status: '/importJob', cancel: '/importJob/cancel' } as const;
+export const ImportJobVerb = { status: '/importJob', cancel: '/importJob/cancel', refused: '/importJob/refused' } as const;
 
 export function importJobPath(entity: Pick<EntityDeclaration, 'basePath'>, verb: keyof typeof ImportJobVerb): string {
   return entity.basePath + ImportJobVerb[verb];

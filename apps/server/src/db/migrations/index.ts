@@ -32,6 +32,7 @@ import { announcementAbstract } from './1450-announcement-abstract.ts';
 // after the last released migration: a database migrated before them takes them in order
 import { deviceSyncMode } from './1470-device-sync-mode.ts';
 import { accessEventVerdicts } from './1471-access-event-verdicts.ts';
+import { importJobTables } from './1480-import-jobs.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '1450-announcement-abstract': announcementAbstract,
   '1470-device-sync-mode': deviceSyncMode,
   '1471-access-event-verdicts': accessEventVerdicts,
+  '1480-import-jobs': importJobTables,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

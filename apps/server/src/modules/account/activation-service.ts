@@ -19,9 +19,16 @@ export function forgetActivationStatus(): void {
   memo = null;
 }
 
-export async function activationStatus(app: FastifyInstance): Promise<ActivationStatus> {
+/** The remembered status while it is fresh, without waiting (every protected request asks it). */
+function keptActivationStatus(app: FastifyInstance): ActivationStatus | undefined {
   const now = app.clock();
-  if (memo && memo.app === app && now - memo.at < STATUS_MEMO_MS && now >= memo.at) return memo.status;
+  return memo && memo.app === app && now - memo.at < STATUS_MEMO_MS && now >= memo.at ? memo.status : undefined;
+}
+
+export async function activationStatus(app: FastifyInstance): Promise<ActivationStatus> {
+  const kept = keptActivationStatus(app);
+  if (kept) return kept;
+  const now = app.clock();
   const required = (await readSetting(app, SettingKey.activationRequired)) === '1';
   const authorizedUntil = await readSetting(app, SettingKey.authorizedUntil);
   const expired = required && (!authorizedUntil || authorizedUntil <= new Date(now).toISOString());
@@ -36,9 +43,16 @@ export async function hasValidAuthorization(app: FastifyInstance): Promise<boole
   return authorizedUntil !== null && authorizedUntil > new Date(app.clock()).toISOString();
 }
 
-/** onRequest for every protected route: with activation required and the authorisation over, the spec's 500 reaction. */
-export async function refuseWhenUnactivated(app: FastifyInstance): Promise<void> {
-  if ((await activationStatus(app)).expired) throw new AppError('internal', 'activation.expired');
+/** onRequest for every protected route (callback style, answered in the same turn while the status is remembered): with
+ * activation required and the authorisation over, the spec's 500 reaction. */
+function refusal(status: ActivationStatus): AppError | undefined {
+  return status.expired ? new AppError('internal', 'activation.expired') : undefined;
+}
+
+export function refuseWhenUnactivated(app: FastifyInstance, done: (error?: Error) => void): void {
+  const kept = keptActivationStatus(app);
+  if (kept) return done(refusal(kept));
+  activationStatus(app).then((status) => done(refusal(status)), done);
 }
 
 /** A code shown once; only its digest is kept. */

@@ -23,11 +23,11 @@ export const accountPlugin = fp<{ users: UserDirectory }>(
     api.decorate('sms', new SmsGateway(createSmsProvider(api.settings, api.log)));
     api.decorate('secondFactorGate', (user) => secondFactorGate(api, user));
     api.decorate('guardOwnContactChange', (user: { id: string; username: string }, code: unknown) => requireFactorForContactChange(api, user, code));
-    api.addHook('onRequest', async (request) => {
-      if (request.is404) return;
+    api.addHook('onRequest', (request, _reply, done) => {
+      if (request.is404) return done();
       const access = request.routeOptions.config.permission;
-      if (access === undefined || access === 'public') return;
-      await refuseWhenUnactivated(api);
+      if (access === undefined || access === 'public') return done();
+      refuseWhenUnactivated(api, done);
     });
     await api.register(accountRoutes);
   },

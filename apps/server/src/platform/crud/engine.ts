@@ -30,7 +30,7 @@ import { AppError, refuse } from '../envelope.ts';
 import { showSeededRows, unchangedSeededColumns } from '../seeded-texts.ts';
 import { checkAdminOnlyFields, tenantScoped, writeTenant } from '../tenancy.ts';
 import { activeDataRules, ruleConditions } from './data-rules.ts';
-import { openWorkbook, streamWorkbook, type SheetRow } from './excel.ts';
+import { openWorkbook, refusedRowsWorkbook, streamWorkbook, type SheetRow } from './excel.ts';
 import { importJobsOf, type ImportJobRun } from './import-jobs.ts';
 import { listConditions, pagingOf, sortOf, type Query } from './query.ts';
 import { linkFields, linkIds, readableFields, toApiRow, toColumns, validateInput } from './values.ts';
@@ -476,10 +476,10 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
    * batch at a time, each batch one transaction; when a batch cannot be stored whole (a row taken meanwhile by
    * another caller), its rows are stored one by one. Stops before the next row once cancelled.
    */
-  async function importRows(ctx: CrudContext, run: ImportJobRun, rows: AsyncIterable<SheetRow>, initial: Row, progress: () => void) {
+  async function importRows(ctx: CrudContext, run: ImportJobRun, rows: AsyncIterable<SheetRow>, initial: Row, progress: () => Promise<void>) {
     const pending = new Map<string, Set<string>>();
     const report = run.report;
-    let batch: Array<{ row: number; prepared?: PreparedRow; message?: string }> = [];
+    let batch: Array<{ row: number; cells: Record<string, unknown>; prepared?: PreparedRow; message?: string }> = [];
     let seen = 0;
     const flush = async () => {
       const ready = batch.filter((b) => b.prepared);
@@ -505,23 +505,26 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
           report.added++;
         } else {
           report.rows.push({ row: b.row, success: false, message: b.message ?? '' });
+          run.refusedCells.set(b.row, b.cells);
           report.failed++;
         }
       }
       batch = [];
-      progress();
+      await progress();
       await new Promise((resolve) => setImmediate(resolve));
     };
     for await (const { row, values } of rows) {
       if (run.cancelRequested) break;
       seen++;
+      // as read, for the refused rows' spreadsheet (the checks below fill and translate the values in place)
+      const cells = { ...values };
       try {
         for (const [name, value] of Object.entries(initial)) if (values[name] === undefined || values[name] === null || values[name] === '') values[name] = value;
         await linkIdsOfLabels(ctx, values);
-        batch.push({ row, prepared: await prepareRow(ctx, values, pending) });
+        batch.push({ row, cells, prepared: await prepareRow(ctx, values, pending) });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        batch.push({ row, message: translate(ctx.lang, error.key, error.params) });
+        batch.push({ row, cells, message: translate(ctx.lang, error.key, error.params) });
       }
       if (batch.length >= IMPORT_BATCH) await flush();
       else if (seen % IMPORT_ROWS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -770,7 +773,6 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
 
     if (actions.has('import')) {
       const jobs = importJobsOf(app);
-      const jobAnswer = (run: ImportJobRun, lang: Language): ImportJob => jobs.view(run, lang);
       routes.post(crudPath(entity, 'importExcel'), { schema: { tags, summary: `Import ${entity.name} from xlsx as a background job` }, config: { permission: perm('import') } }, async (request, reply) => {
         const started = performance.now();
         const ctx = contextOf(request);
@@ -779,7 +781,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const initial = initialValues(ctx, file.fields);
         // the bounds, the header and the first row are checked here; the rows are read and stored by the job
         const workbook = await openWorkbook(entity, await file.toBuffer(), await importDictionaryOptions(app, ctx.lang));
-        const run = jobs.start(ctx.caller, entity.name, workbook.rowsAtMost, async (job, progress) => {
+        const run = await jobs.start(ctx.caller, entity.name, workbook.rowsAtMost, async (job, progress) => {
           try {
             await importRows(ctx, job, workbook.rows, initial, progress);
           } finally {
@@ -789,20 +791,30 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
           }
         });
         // `success` and `message` as the origin's clients read them; `result` is the job to follow
-        return { ...reply.ok(jobAnswer(run, ctx.lang)), message: translate(ctx.lang, 'crud.importStarted', { total: workbook.rowsAtMost }) };
+        const job: ImportJob = { jobId: run.id, state: run.state, done: 0, message: translate(ctx.lang, 'crud.importRunning', { total: run.report.total, done: 0, added: 0, failed: 0 }), ...run.report, rows: [] };
+        return { ...reply.ok(job), message: translate(ctx.lang, 'crud.importStarted', { total: workbook.rowsAtMost }) };
       });
 
       routes.get(importJobPath(entity, 'status'), { schema: { tags, summary: `An import of ${entity.name}: progress and result` }, config: { permission: perm('import') } }, async (request, reply) => {
-        const run = jobs.find(callerOf(request), entity.name, (request.query as Query).jobId);
-        const job = jobAnswer(run, request.lang);
+        const stored = await jobs.find(callerOf(request), entity.name, (request.query as Query).jobId);
+        const job = await jobs.view(stored, request.lang);
         return { ...reply.ok(job), message: job.message };
       });
 
+      routes.get(importJobPath(entity, 'refused'), { schema: { tags, summary: `The refused rows of an import of ${entity.name} as xlsx, with the reason of each` }, config: { permission: perm('import') } }, async (request, reply) => {
+        const stored = await jobs.find(callerOf(request), entity.name, (request.query as Query).jobId);
+        const workbook = await refusedRowsWorkbook(entity, await jobs.refusedRows(stored.id), request.lang);
+        return reply
+          .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+          .header('content-disposition', `attachment; filename="${entity.name}-refused.xlsx"`)
+          .send(workbook);
+      });
+
       routes.put(importJobPath(entity, 'cancel'), { schema: { tags, summary: `Cancel an import of ${entity.name}` }, config: { permission: perm('import') } }, async (request, reply) => {
-        const run = jobs.find(callerOf(request), entity.name, (request.body as Row | undefined)?.jobId);
-        jobs.cancel(run);
-        await jobs.ended(run);
-        const job = jobAnswer(run, request.lang);
+        const caller = callerOf(request);
+        const stored = await jobs.find(caller, entity.name, (request.body as Row | undefined)?.jobId);
+        await jobs.cancel(stored);
+        const job = await jobs.view(await jobs.find(caller, entity.name, stored.id), request.lang);
         return { ...reply.ok(job), message: job.message };
       });
     }

@@ -1,4 +1,4 @@
-import { LANGUAGES, entityLabel, formFieldsOf, type DictOption, type EntityDeclaration, type Language } from '@isps/contract';
+import { LANGUAGES, entityLabel, formFieldsOf, translate, type DictOption, type EntityDeclaration, type Language } from '@isps/contract';
 import type ExcelJS from 'exceljs';
 import { PassThrough, Readable } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
@@ -74,6 +74,30 @@ export async function streamWorkbook(entity: EntityDeclaration, pages: AsyncIter
   sheet.commit();
   await workbook.commit();
   return count;
+}
+
+/**
+ * The refused rows of an import as an xlsx: the row's number in the uploaded file, the columns an export has (so the
+ * corrected file imports again) with the values as they were read, and why each row was refused, in the reader's language.
+ */
+export async function refusedRowsWorkbook(entity: EntityDeclaration, rows: Array<{ row: number; cells: Record<string, unknown>; message: string }>, lang: Language): Promise<Buffer> {
+  const workbook = new (await excel()).Workbook();
+  const sheet = workbook.addWorksheet(entityLabel(lang, entity.title).slice(0, 31));
+  const fields = sheetFields(entity);
+  sheet.columns = [
+    { header: translate(lang, 'crud.importRowNumber'), key: '__row', width: 8 },
+    ...fields.map((name) => ({ header: entityLabel(lang, labelKey(entity, name)), key: name, width: 20 })),
+    { header: translate(lang, 'crud.importRefusalReason'), key: '__reason', width: 60 },
+  ];
+  for (const { row, cells, message } of rows) {
+    const values: Record<string, unknown> = { __row: row, __reason: message };
+    for (const name of fields) {
+      const value = cells[name];
+      values[name] = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : value;
+    }
+    sheet.addRow(values);
+  }
+  return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
 function cellText(value: ExcelJS.CellValue): unknown {

@@ -14,9 +14,10 @@ import {
   type ImportJobProgress,
   type RealtimeMessage,
 } from '@isps/contract';
+import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { createRoleWith, postFile, uploadFile, workbookOf } from '../../test/crud-helpers.ts';
-import { adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
+import { adminToken, api, buildTestApp, createNamespace, createTestUser, injectAs, login, testDialects, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
 
 const INITIAL = 'Import#Pass5';
 const header = ['user.field.username', 'user.field.realname', 'user.field.roles', 'user.field.phone'].map((label) => entityLabel('en-US', label));
@@ -179,4 +180,68 @@ describe.each(await testDialects())('imports as background jobs on %s', (dialect
     expect([weak.statusCode, weak.envelope.message]).toEqual([400, translate('en-US', 'password.weak')]);
     expect(await countOf('weak')).toBe(0);
   });
+});
+
+/* Jobs live in the database (DESIGN section 9): a restart keeps them, and one left running by a dead process ends as interrupted. */
+describe.each(await testDialects())('import jobs across restarts on %s', (dialect) => {
+  it('a finished job is read from a new server on the same database; one a dead process left running reads as interrupted', async () => {
+    const namespace = await createNamespace(dialect);
+    try {
+      const first = await buildTestApp(dialect, { namespace });
+      let token: string;
+      let jobId: string;
+      const lostId = randomUUID();
+      try {
+        token = await adminToken(first.app);
+        await createRoleWith(first.app, 'clerk', ['system:user:list']);
+        const finished = await uploadFile(first.app, token, crudPath(userEntity, 'importExcel'), await usersSheet('kept', 3, [['kept0', 'Again', 'clerk', null]]), 'en-US', { password: INITIAL });
+        jobId = (finished.envelope.result as ImportJob).jobId;
+        expect(finished.envelope.result).toMatchObject({ state: ImportJobState.done, added: 3, failed: 1 });
+        // what a server that died in the middle of a job leaves: the job still running, its heartbeat long stopped
+        const admin = await first.app.db.selectFrom('sys_user').select(['id', 'tenant_id']).where('username', '=', 'admin').executeTakeFirstOrThrow();
+        const longAgo = new Date(first.clock.now() - 10 * 60_000).toISOString();
+        await first.app.db
+          .insertInto('sys_import_job')
+          .values({ id: lostId, tenant_id: admin.tenant_id, owner_id: admin.id, entity: userEntity.name, state: ImportJobState.running, total: 300, added: 100, failed: 0, cancel_requested: 0, heartbeat_at: longAgo, finished_at: null, reason: null, create_by: 'admin', create_time: longAgo, update_by: null, update_time: longAgo })
+          .execute();
+      } finally {
+        await first.close();
+      }
+
+      const second = await buildTestApp(dialect, { namespace });
+      try {
+        // marked at start, before anyone asks
+        expect((await second.app.db.selectFrom('sys_import_job').select(['state', 'reason']).where('id', '=', lostId).executeTakeFirstOrThrow())).toEqual({ state: ImportJobState.failed, reason: 'crud.importInterrupted' });
+        const statusOf = (id: string, lang: string) => injectAs<ImportJob>(second.app, token, { method: 'GET', url: `${api(second.app, importJobPath(userEntity, 'status'))}?jobId=${id}`, headers: { lang } });
+        const kept = (await statusOf(jobId, 'zh-CN')).envelope;
+        expect(kept.result).toMatchObject({ jobId, state: ImportJobState.done, total: 4, done: 4, added: 3, failed: 1 });
+        expect(kept.message).toBe(translate('zh-CN', 'crud.importDone', { added: 3, failed: 1 }));
+        expect(kept.result.rows.map((r) => [r.row, r.success])).toEqual([[2, true], [3, true], [4, true], [5, false]]);
+        expect(kept.result.rows[3]).toEqual({ row: 5, success: false, message: translate('en-US', 'duplicate.userName') });
+        // the refused rows download as a spreadsheet: their number, their values as read and the reason, in the reader's language
+        const download = await second.app.inject({ method: 'GET', url: `${api(second.app, importJobPath(userEntity, 'refused'))}?jobId=${jobId}`, headers: { 'X-Access-Token': token, lang: 'ja-JP' } });
+        expect(download.statusCode).toBe(200);
+        expect(download.headers['content-type']).toContain('spreadsheetml');
+        const sheet = (await new ExcelJS.Workbook().xlsx.load(download.rawPayload as unknown as ArrayBuffer)).worksheets[0]!;
+        const texts = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1).map((v) => (v === null || v === undefined ? '' : String(v)));
+        expect(texts(1)[0]).toBe(translate('ja-JP', 'crud.importRowNumber'));
+        expect(texts(1).at(-1)).toBe(translate('ja-JP', 'crud.importRefusalReason'));
+        expect(texts(1)).toContain(entityLabel('ja-JP', 'user.field.username'));
+        expect(sheet.rowCount).toBe(2);
+        expect(texts(2)[0]).toBe('5');
+        expect(texts(2)).toContain('kept0');
+        expect(texts(2).at(-1)).toBe(translate('en-US', 'duplicate.userName'));
+        for (const lang of ['zh-CN', 'en-US', 'ja-JP'] as const) {
+          const lost = (await statusOf(lostId, lang)).envelope;
+          expect(lost.result).toMatchObject({ state: ImportJobState.failed, total: 300, done: 100, added: 100 });
+          expect(lost.message).toBe(translate(lang, 'crud.importInterrupted', { total: 300, done: 100, added: 100, failed: 0 }));
+        }
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await namespace.drop();
+    }
+    // two starts of a server on a fresh database (MariaDB migrates slowly)
+  }, 180_000);
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crudPath, positionEntity } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import {
   adminToken,
   api,
@@ -18,7 +18,7 @@ import {
 } from '../../test/harness.ts';
 import { createRoleWith } from '../../test/crud-helpers.ts';
 import { statementsOf } from '../../test/statements.ts';
-import { readTables } from './list-cache.ts';
+import { ListReadCache, readTables } from './list-cache.ts';
 
 const listPath = (app: FastifyInstance, query = '') => api(app, `${crudPath(positionEntity, 'list')}?pageNo=1&pageSize=10${query}`);
 const positions = async (app: FastifyInstance, token: string, query = '') =>
@@ -29,6 +29,35 @@ describe('readTables', () => {
     expect(readTables('select count(*) as "n" from "sys_user" where "id" in (select "user_id" from "sys_user_depart" inner join "sys_depart" on 1=1)')).toEqual(['sys_user', 'sys_user_depart', 'sys_depart']);
     expect(readTables('select * from `sys_position` left join `sys_tenant` as t on t.id = tenant_id')).toEqual(['sys_position', 'sys_tenant']);
     expect(readTables('SELECT 1 FROM sys_door')).toEqual(['sys_door']);
+  });
+});
+
+describe('ListReadCache', () => {
+  const query = (sql: string) => ({ sql, parameters: [], query: {} }) as unknown as CompiledQuery;
+
+  it('lets reads of a query that is being read wait for that read, unless a table it reads was written since it began', async () => {
+    const cache = new ListReadCache(() => 0, 5_000);
+    let runs = 0;
+    let finish = (_value: number) => {};
+    const run = () => {
+      runs += 1;
+      return new Promise<number>((resolve) => (finish = resolve));
+    };
+    const first = cache.read(query('select count(*) from "sys_position"'), run);
+    const joined = cache.read(query('select count(*) from "sys_position"'), run);
+    expect(runs).toBe(1);
+    finish(7);
+    expect(await Promise.all([first, joined])).toEqual([7, 7]);
+
+    cache.clear();
+    const before = cache.read(query('select count(*) from "sys_position"'), run);
+    const finishBefore = finish;
+    cache.written(['sys_position']);
+    const after = cache.read(query('select count(*) from "sys_position"'), run);
+    expect(runs).toBe(3);
+    finish(8);
+    finishBefore(7);
+    expect(await Promise.all([before, after])).toEqual([7, 8]);
   });
 });
 
@@ -76,6 +105,13 @@ describe.each(await testDialects())('list read cache on %s', (dialect) => {
       await trx.deleteFrom('sys_position').where('code', '=', 'CACHE-2').execute();
     });
     expect((await positions(app, admin, '&name=*Cached*')).total).toBe(0);
+  });
+
+  it('reads a cold page once for callers asking it at the same time', async () => {
+    await positions(app, admin);
+    app.listCache.clear();
+    const statements = await statementsOf(app, () => Promise.all(Array.from({ length: 8 }, () => positions(app, admin))));
+    expect(statements.filter((s) => /from "?`?sys_position/.test(s.sql))).toHaveLength(2);
   });
 
   it('never shows one reader’s copy to a reader whose tenant or rights read other rows', async () => {

@@ -36,6 +36,8 @@ const MAX_ROWS = 200;
 export class ListReadCache {
   private readonly versions = new Map<string, number>();
   private readonly entries = new Map<string, Entry>();
+  /** reads under way, by the same key as the copies */
+  private readonly running = new Map<string, { tables: string[]; versions: number[]; answer: Promise<unknown> }>();
 
   constructor(
     private readonly clock: Clock,
@@ -43,25 +45,44 @@ export class ListReadCache {
     private readonly maxEntries = 2_000,
   ) {}
 
-  /** `run()`'s answer to `query`, or the kept copy when no table it reads was written since. Copies are shared: never change them. */
+  /**
+   * `run()`'s answer to `query`, or the kept copy when no table it reads was written since. Copies are shared: never
+   * change them. Reads of the same query while one is running wait for its answer instead of running it again (fifty
+   * callers whose copy just expired cost one read, not fifty queued on the connection), unless a table it reads was
+   * written since it began.
+   */
   async read<T>(query: CompiledQuery, run: () => Promise<T>): Promise<T> {
     const key = `${query.sql}\u0000${JSON.stringify(query.parameters)}`;
     const now = this.clock();
     const entry = this.entries.get(key);
-    if (entry && entry.expiresAt > now && entry.tables.every((table, i) => (this.versions.get(table) ?? 0) === entry.versions[i])) {
+    if (entry && entry.expiresAt > now && this.unchanged(entry)) {
       // most recently used last: the oldest copy leaves first
       this.entries.delete(key);
       this.entries.set(key, entry);
       return entry.value as T;
     }
+    const running = this.running.get(key);
+    if (running && this.unchanged(running)) return running.answer as Promise<T>;
     const tables = readTables(query.sql);
     // taken before the read: a write committed while it runs leaves this copy stale at once
     const versions = tables.map((table) => this.versions.get(table) ?? 0);
-    const value = await run();
-    if (Array.isArray(value) && value.length > MAX_ROWS) return value;
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { value, tables, versions, expiresAt: now + this.ttlMs });
-    return value;
+    const answer = run();
+    const read = { tables, versions, answer };
+    this.running.set(key, read);
+    try {
+      const value = await answer;
+      if (Array.isArray(value) && value.length > MAX_ROWS) return value;
+      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+      this.entries.set(key, { value, tables, versions, expiresAt: now + this.ttlMs });
+      return value;
+    } finally {
+      if (this.running.get(key) === read) this.running.delete(key);
+    }
+  }
+
+  /** No table the copy (or running read) was read from has been written since. */
+  private unchanged(read: { tables: string[]; versions: number[] }): boolean {
+    return read.tables.every((table, i) => (this.versions.get(table) ?? 0) === read.versions[i]);
   }
 
   /** Called after each committed write: every copy read from these tables is stale. */
@@ -71,6 +92,7 @@ export class ListReadCache {
 
   clear(): void {
     this.entries.clear();
+    this.running.clear();
   }
 }
 

@@ -53,9 +53,10 @@ export const realtimePlugin = fp<RealtimeOptions>(
     tokenFromSubprotocol(app);
     // a refused handshake (401, 403, 404) answered over the raw socket: drop the socket, it can never be upgraded.
     // @fastify/websocket does this only when its own onRequest hook ran, which a failing access hook prevents.
-    app.addHook('onResponse', async (request) => {
+    app.addHook('onResponse', (request, _reply, done) => {
       const raw = request.raw;
       if (raw.headers.upgrade?.toLowerCase() === 'websocket' && !raw.socket.destroyed) raw.socket.destroy();
+      done();
     });
     // the first offered subprotocol (the token) is echoed, which browsers require before they open the socket
     await app.register(websocket, { options: { maxPayload: 4096 } });
