@@ -13,6 +13,13 @@ async function timed(url: string, init: RequestInit = {}) {
 }
 
 // a pathological request must not hold the event loop: the health check sent while it runs still answers at once
+/**
+ * How long a health check may wait beside heavy work. A held event loop shows as seconds (a backtracking pattern, a
+ * sheet parsed in one go); on a busy two-core machine running other suites beside this one, a free loop still
+ * answers in a few hundred milliseconds at worst.
+ */
+const ANSWERED_MS = 500;
+
 describe('no request stalls the server', () => {
   let t: TestApp;
   let app: FastifyInstance;
@@ -53,12 +60,12 @@ describe('no request stalls the server', () => {
     );
     expect(saved.result.body.success, saved.result.body.message).toBe(true);
     expect(saved.ms).toBeLessThan(1000);
-    expect(saved.healthMs).toBeLessThan(200);
+    expect(saved.healthMs).toBeLessThan(ANSWERED_MS);
     for (const value of [`${'a'.repeat(40)}!`, `${'a'.repeat(999)}!`]) {
       const checked = await besideHealth(() => timed(`${base}${api(app, ApiPath.checkRuleByCode)}?ruleCode=only_a&value=${value}`, { headers }));
       expect(checked.result.body).toMatchObject({ success: false, message: 'Letters a only' });
       expect(checked.ms).toBeLessThan(1000);
-      expect(checked.healthMs).toBeLessThan(200);
+      expect(checked.healthMs).toBeLessThan(ANSWERED_MS);
     }
     // a set of patterns that would take seconds to compile is refused before it is compiled
     const heavy = { globalRules: Array.from({ length: 100 }, (_, i) => ({ pattern: `${'(?:[\\s\\S]{1,1000})'.repeat(24)}${i}`, message: 'm', priority: 1 })) };
@@ -71,7 +78,7 @@ describe('no request stalls the server', () => {
     );
     expect(tooHeavy.result.status).toBe(400);
     expect(tooHeavy.ms).toBeLessThan(1000);
-    expect(tooHeavy.healthMs).toBeLessThan(200);
+    expect(tooHeavy.healthMs).toBeLessThan(ANSWERED_MS);
     const refused = await timed(`${base}${api(app, crudPath(checkRuleEntity, 'add'))}`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
@@ -90,7 +97,7 @@ describe('no request stalls the server', () => {
       expect(imported.result.body.success).toBe(false);
       expect(imported.result.body.message).toMatch(/10000|32 MB/);
       expect(imported.ms).toBeLessThan(1000);
-      expect(imported.healthMs).toBeLessThan(200);
+      expect(imported.healthMs).toBeLessThan(ANSWERED_MS);
     }
     expect(process.memoryUsage().rss).toBeLessThan(400 * 1024 * 1024);
   });
@@ -123,7 +130,7 @@ describe('no request stalls the server', () => {
     expect(totalMs).toBeGreaterThan(200);
     expect(headersMs).toBeLessThan(totalMs / 2);
     expect(healthTimes.length).toBeGreaterThan(2);
-    expect(Math.max(...healthTimes)).toBeLessThan(200);
+    expect(Math.max(...healthTimes)).toBeLessThan(ANSWERED_MS);
     expect(process.memoryUsage().rss).toBeLessThan(400 * 1024 * 1024);
   });
 });
