@@ -27,6 +27,7 @@ const suites = [
 ];
 let failedRun = false;
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
 for (const [index, [title, args]] of suites.entries()) {
   const output = join(reports, `suite-${index}.json`);
   const status = run(title, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${output}`]);
@@ -43,6 +44,9 @@ for (const [index, [title, args]] of suites.entries()) {
   // skipped: each of them failed to run, so they count as failed, and such a file without tests counts as one.
   for (const file of report.testResults ?? []) {
     const tests = file.assertionResults ?? [];
+    const where = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+    for (const t of tests) if (t.status === 'failed') failures.push(`${where} > ${t.fullName ?? t.title}`);
+    if (file.status === 'failed' && !tests.some((t) => t.status === 'failed')) failures.push(`${where} (did not run: ${String(file.message ?? '').split('\n')[0]})`);
     if (file.status !== 'failed' || tests.some((t) => t.status === 'failed')) continue;
     const notRun = tests.filter((t) => t.status !== 'passed').length;
     totals.skipped -= notRun;
@@ -50,5 +54,7 @@ for (const [index, [title, args]] of suites.entries()) {
   }
 }
 if (failedRun && totals.failed === 0) totals.failed = 1;
+// The names of what failed close the output, where a truncated log still shows them.
+if (failures.length > 0) console.log(`\nfailed:\n${failures.map((name) => `  ${name}`).join('\n')}`);
 console.log(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedRun ? 1 : 0);

@@ -99,5 +99,5 @@ describe('signed-in routes', () => {
     expect(await screen.findByText('抱歉，您访问的页面不存在。')).toBeTruthy();
     expect(calls.filter((url) => url.includes('getUserPermissionByToken'))).toHaveLength(1);
     // The first render loads the whole layout (ProLayout) into jsdom, which takes seconds on a busy machine.
-  }, 30_000);
+  });
 });

@@ -55,7 +55,7 @@ const alarm = () => screen.queryByTestId('emergency-alarm');
 const endButton = () => screen.queryByRole('button', { name: i18n.t('emergency.end') });
 
 describe('emergency alarm', () => {
-  it('stays away while nothing runs, then covers the console on an emergency message with the scenario and the muster list', { timeout: 20_000 }, async () => {
+  it('stays away while nothing runs, then covers the console on an emergency message with the scenario and the muster list', async () => {
     renderInConsole(<EmergencyAlarm />);
     await waitFor(() => expect(vi.mocked(fetch).mock.calls.some(([url]) => String(url).includes(EmergencyPath.current))).toBe(true));
     expect(alarm()).toBeNull();
@@ -77,7 +77,7 @@ describe('emergency alarm', () => {
     await waitFor(() => expect(alarm()).toBeNull());
   });
 
-  it('shows at start when a scenario is already running, and to a user who may not end it says so without an End button', { timeout: 20_000 }, async () => {
+  it('shows at start when a scenario is already running, and to a user who may not end it says so without an End button', async () => {
     current = { active: true, scenario };
     renderInConsole(<EmergencyAlarm />);
     await screen.findByTestId('emergency-alarm');
@@ -85,7 +85,7 @@ describe('emergency alarm', () => {
     expect(alarm()!.textContent).toContain(i18n.t('emergency.onlyPermitted'));
   });
 
-  it('reads the state again when the socket reopens', { timeout: 20_000 }, async () => {
+  it('reads the state again when the socket reopens', async () => {
     renderInConsole(<EmergencyAlarm />);
     await waitFor(() => expect(vi.mocked(fetch).mock.calls.length).toBeGreaterThan(0));
     expect(alarm()).toBeNull();
@@ -95,7 +95,7 @@ describe('emergency alarm', () => {
     await screen.findByTestId('emergency-alarm');
   });
 
-  it('keeps a scenario the message started when a read begun before it answers that nothing runs', { timeout: 20_000 }, async () => {
+  it('keeps a scenario the message started when a read begun before it answers that nothing runs', async () => {
     renderInConsole(<EmergencyAlarm />);
     await waitFor(() => expect(vi.mocked(fetch).mock.calls.length).toBeGreaterThan(0));
     // the socket reopens: the state is read again, and that answer is slow to come
@@ -114,7 +114,7 @@ describe('emergency alarm', () => {
     expect(alarm()).not.toBeNull();
   });
 
-  it('ends the scenario for an operator holding the permission only after the confirmation', { timeout: 20_000 }, async () => {
+  it('ends the scenario for an operator holding the permission only after the confirmation', async () => {
     grant([EmergencyPerm.end]);
     current = { active: true, scenario };
     renderInConsole(<EmergencyAlarm />);
@@ -130,7 +130,7 @@ describe('emergency alarm', () => {
     expect(ends).toEqual([{ id: scenario.id }]);
   });
 
-  it('keeps the scenario running when the confirmation is cancelled', { timeout: 20_000 }, async () => {
+  it('keeps the scenario running when the confirmation is cancelled', async () => {
     grant([EmergencyPerm.end]);
     current = { active: true, scenario };
     renderInConsole(<EmergencyAlarm />);

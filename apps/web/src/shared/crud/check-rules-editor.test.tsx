@@ -44,7 +44,7 @@ const type = (input: HTMLElement, value: string) => {
   fireEvent.blur(input);
 };
 
-describe('the check rule editor', { timeout: 30_000 }, () => {
+describe('the check rule editor', () => {
   it('adds local and global rows, edits them and produces the JSON the API stores', async () => {
     const { last } = renderEditor();
     expect(screen.getByText(translate('en-US', 'validation.checkRuleEmpty'))).toBeTruthy();

@@ -61,7 +61,7 @@ function renderScreen() {
 const button = (text: string) => screen.getByText(text).closest('button')!;
 const lastList = () => listUrls[listUrls.length - 1]!;
 
-describe('the generic list page of a declaration', { timeout: 30_000 }, () => {
+describe('the generic list page of a declaration', () => {
   it('shows the declared columns with translated labels, dictionary texts and the server total', async () => {
     renderScreen();
     await screen.findByText('P-01');

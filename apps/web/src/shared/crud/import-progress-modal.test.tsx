@@ -59,7 +59,7 @@ async function startImport() {
   return screen.findByRole('dialog', { name: t('crud.importProgressTitle', { entity: t(positionEntity.title) }) });
 }
 
-describe('import progress', { timeout: 30_000 }, () => {
+describe('import progress', () => {
   it('shows the pushed counts on a bar, and a cancel keeps the stored rows and shows why the job ended', async () => {
     const dialog = await startImport();
     expect(within(dialog).getByText(t('crud.importProgress', { done: 0, total: 300 }))).toBeTruthy();

@@ -97,7 +97,7 @@ describe('live columns', () => {
     expect(applyLiveChange(rows, 'online', { value: 0, ids: ['a'], partial: false })).toBe(rows);
   });
 
-  it('change named rows in place on an open list, and read the list again when a message names only some', { timeout: 20_000 }, async () => {
+  it('change named rows in place on an open list, and read the list again when a message names only some', async () => {
     renderInConsole(<CrudScreen entity={machine} />);
     await screen.findByText('Gate one');
     expect(row('Gate one').textContent).toContain('Offline');
@@ -112,7 +112,7 @@ describe('live columns', () => {
     await waitFor(() => expect(listed).toBe(before + 1));
   });
 
-  it('read the list again once when messages name rows it lacks, as a device connecting for the first time', { timeout: 20_000 }, async () => {
+  it('read the list again once when messages name rows it lacks, as a device connecting for the first time', async () => {
     renderInConsole(<CrudScreen entity={machine} />);
     await screen.findByText('Gate one');
     const before = listed;
@@ -133,7 +133,7 @@ describe('live columns', () => {
 });
 
 describe('row commands', () => {
-  it('show a refusal as a warning when declared so, ask before a confirmed command and show its result once', { timeout: 20_000 }, async () => {
+  it('show a refusal as a warning when declared so, ask before a confirmed command and show its result once', async () => {
     renderInConsole(<CrudScreen entity={machine} />);
     await screen.findByText('Gate one');
     fireEvent.click(row('Gate one').querySelector('[data-command="capture"]')!);
@@ -149,7 +149,7 @@ describe('row commands', () => {
     expect(calls.find((c) => c.url.pathname.endsWith('/machine/approve'))).toMatchObject({ method: 'PUT', body: { id: 'm2', auditStatus: 1 } });
   });
 
-  it('are hidden without their permission', { timeout: 20_000 }, async () => {
+  it('are hidden without their permission', async () => {
     grant(['test:machine:list']);
     renderInConsole(<CrudScreen entity={machine} />);
     await screen.findByText('Gate one');

@@ -56,7 +56,7 @@ async function pick(combobox: HTMLElement, text: string) {
   fireEvent.click(options[0]!);
 }
 
-describe('the advanced query builder', { timeout: 30_000 }, () => {
+describe('the advanced query builder', () => {
   it('sends the conditions a person builds, joined by OR and then by AND', async () => {
     renderInConsole(<CrudScreen entity={positionEntity} />);
     await screen.findByText('P-01');

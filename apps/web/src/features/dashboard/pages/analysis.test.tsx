@@ -42,7 +42,7 @@ afterEach(() => vi.unstubAllGlobals());
 const figure = (key: string) => screen.getByTestId(`dashboard-${key}`).textContent;
 
 describe('home page device figures', () => {
-  it('reads the figures again when presence, door state or emergency messages arrive, once for a burst', { timeout: 20_000 }, async () => {
+  it('reads the figures again when presence, door state or emergency messages arrive, once for a burst', async () => {
     renderInConsole(<AnalysisPage />);
     await waitFor(() => expect(figure('devicesOnline')).toContain('4'));
     expect(figure('devicesOffline')).toContain('1');

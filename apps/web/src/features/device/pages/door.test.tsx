@@ -48,7 +48,7 @@ afterEach(() => vi.unstubAllGlobals());
 const row = (name: string) => screen.getByText(name).closest('tr')!;
 
 describe('doors screen', () => {
-  it('names each door’s device and area, and opens a door after asking: sent, then the device’s acknowledgement', { timeout: 40_000 }, async () => {
+  it('names each door’s device and area, and opens a door after asking: sent, then the device’s acknowledgement', async () => {
     renderInConsole(<DoorPage />);
     await screen.findByText('Front gate');
     await waitFor(() => expect(row('Front gate').textContent).toContain('Lobby controller'));
@@ -73,7 +73,7 @@ describe('doors screen', () => {
     expect(calls.filter((c) => c.url.pathname.endsWith('/sysDoor/command')).length).toBe(asked);
   });
 
-  it('offers no remote opening without device:door:open', { timeout: 40_000 }, async () => {
+  it('offers no remote opening without device:door:open', async () => {
     grant(['device:door:list']);
     renderInConsole(<DoorPage />);
     await screen.findByText('Front gate');

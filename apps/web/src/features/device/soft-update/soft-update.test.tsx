@@ -66,7 +66,7 @@ const row = (text: string) => screen.getByText(text).closest('tr')!;
 const dialog = () => screen.getByRole('dialog');
 
 describe('soft update screen', () => {
-  it('sends the form’s fields before the package and shows the server’s refusal under the file, keeping the form open', { timeout: 40_000 }, async () => {
+  it('sends the form’s fields before the package and shows the server’s refusal under the file, keeping the form open', async () => {
     renderInConsole(<DeviceEntityScreen entity={softUpdateEntity} />);
     await screen.findByText('2.1.0');
     // adding is the upload: no generic add
@@ -90,7 +90,7 @@ describe('soft update screen', () => {
     expect((form.get('file') as File).name).toBe('notes.apk');
   });
 
-  it('moves each device’s bar from the real-time messages and ends it ok, or failed with the device’s error', { timeout: 40_000 }, async () => {
+  it('moves each device’s bar from the real-time messages and ends it ok, or failed with the device’s error', async () => {
     renderInConsole(<DeviceEntityScreen entity={softUpdateEntity} />);
     await screen.findByText('2.1.0');
     fireEvent.click(row('2.1.0').querySelector('[data-command="progress"]')!);
@@ -121,7 +121,7 @@ describe('soft update screen', () => {
     expect(calls.filter((c) => c.url.pathname.endsWith('/sysSoftUpdate/pushes')).length).toBe(reads);
   });
 
-  it('pushes to the devices ticked in the picker, of the package’s model, then shows the progress', { timeout: 40_000 }, async () => {
+  it('pushes to the devices ticked in the picker, of the package’s model, then shows the progress', async () => {
     renderInConsole(<DeviceEntityScreen entity={softUpdateEntity} />);
     await screen.findByText('2.1.0');
     fireEvent.click(row('2.1.0').querySelector('[data-command="push"]')!);
@@ -145,7 +145,7 @@ describe('soft update screen', () => {
 });
 
 describe('alarms screen', () => {
-  it('acknowledges an alarm after asking, with device:alarm:handle, and reads the list again', { timeout: 40_000 }, async () => {
+  it('acknowledges an alarm after asking, with device:alarm:handle, and reads the list again', async () => {
     renderInConsole(<DeviceEntityScreen entity={alarmEntity} />);
     await screen.findByText('TAMPER');
     expect(row('TAMPER').textContent).toContain(i18n.t('alarm.state.open'));
@@ -158,7 +158,7 @@ describe('alarms screen', () => {
     await waitFor(() => expect(row('TAMPER').textContent).toContain(i18n.t('alarm.state.acknowledged')));
   });
 
-  it('offers neither acknowledging nor closing without device:alarm:handle', { timeout: 40_000 }, async () => {
+  it('offers neither acknowledging nor closing without device:alarm:handle', async () => {
     grant(['device:alarm:list']);
     renderInConsole(<DeviceEntityScreen entity={alarmEntity} />);
     await screen.findByText('TAMPER');
