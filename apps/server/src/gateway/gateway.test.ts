@@ -24,7 +24,7 @@ describe.each(cases)('device link on $dialect with the $broker broker', ({ diale
   const row = (sn: string) => t.app.db.selectFrom('sys_device').selectAll().where('sn', '=', sn).executeTakeFirst();
   /** the device row once the hello of `sn` has been handled */
   const deviceIdOf = async (sn: string) => {
-    await until(async () => (await row(sn))?.online === 1, 3000, `hello of ${sn}`);
+    await until(async () => (await row(sn))?.online === 1, 15_000, `hello of ${sn}`);
     return (await row(sn))!.id;
   };
 
@@ -85,7 +85,7 @@ describe.each(cases)('device link on $dialect with the $broker broker', ({ diale
       await sim.start();
       await sim.emit(DeviceEventKind.alarm);
     }
-    await until(() => t.app.deviceGateway.handled - before >= 8, 5000, 'every message read');
+    await until(() => t.app.deviceGateway.handled - before >= 8, 15_000, 'every message read');
     await t.app.deviceGateway.flush();
     const rows = await t.app.db.selectFrom('sys_device').select(['sn', 'online']).where('sn', 'in', [stranger.sn, pendingSn, withdrawnSn, goodSn]).execute();
     expect(rows).toEqual([{ sn: goodSn, online: 1 }]);
@@ -104,7 +104,7 @@ describe.each(cases)('device link on $dialect with the $broker broker', ({ diale
 
     const forged = { id: 'forged', seq: 1, time: Date.now(), kind: DeviceEventKind.alarm, data: {} };
     await a.publishRaw(deviceUpTopic(snB, 'event'), JSON.stringify(forged));
-    await until(() => !a.online, 3000, 'the forging device disconnected');
+    await until(() => !a.online, 15_000, 'the forging device disconnected');
     await b.emit(DeviceEventKind.alarm);
     const idB = await deviceIdOf(snB);
     await until(async () => {
@@ -117,7 +117,8 @@ describe.each(cases)('device link on $dialect with the $broker broker', ({ diale
     expect(stored.map((r) => Number(r.seq))).toEqual([1]);
   });
 
-  it('tells an open console when devices connect and drop off, coalesced', async () => {
+  // how a window coalesces changes is presence-notifier.test.ts's; here devices started together may span two windows
+  it('tells an open console when devices connect and drop off, each device once', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
     const base = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}${t.app.settings.apiPrefix}`;
@@ -127,15 +128,15 @@ describe.each(cases)('device link on $dialect with the $broker broker', ({ diale
     const sims = await Promise.all(sns.map(async (sn) => device(sn, await approvedKey(t.app, sn, admin))));
     await Promise.all(sims.map((s) => s.start()));
     const lists = (m: RealtimeMessage, sn: string) => ((m.data as DevicePresenceNotice | undefined)?.devices ?? []).some((d) => d.sn === sn);
-    await socket.next((m) => m.cmd === RealtimeCmd.deviceConnect && lists(m, sns[2]!), 3000);
-    // devices coming online in one window make one message
+    await socket.next((m) => m.cmd === RealtimeCmd.deviceConnect && lists(m, sns[2]!), 15_000);
+    await until(() => sns.every((sn) => socket.messages.some((m) => m.cmd === RealtimeCmd.deviceConnect && lists(m, sn))), 15_000, 'every device announced');
     const connects = socket.messages.filter((m) => m.cmd === RealtimeCmd.deviceConnect && sns.some((sn) => lists(m, sn)));
-    expect(connects).toHaveLength(1);
-    expect(sns.every((sn) => lists(connects[0]!, sn))).toBe(true);
+    expect(connects.length).toBeLessThanOrEqual(sns.length);
+    expect(sns.map((sn) => connects.filter((m) => lists(m, sn)).length)).toEqual([1, 1, 1]);
     expect((await row(sns[0]!))!.online).toBe(1);
 
     sims[0]!.dropOffNetwork();
-    const dropped = await socket.next((m) => m.cmd === RealtimeCmd.deviceDisConnect && lists(m, sns[0]!), 3000);
+    const dropped = await socket.next((m) => m.cmd === RealtimeCmd.deviceDisConnect && lists(m, sns[0]!), 15_000);
     expect(dropped).toMatchObject({ msgId: (await row(sns[0]!))!.id, msgTxt: sns[0], data: { count: 1 } });
     expect((await row(sns[0]!))!.online).toBe(0);
     expect((await row(sns[1]!))!.online).toBe(1);
@@ -153,9 +154,9 @@ describe.each(cases)('device link on $dialect with the $broker broker', ({ diale
       ['vein', true],
       ['quake', true],
     ]);
-    await until(async () => (await row(sns[1]!))?.system_type === 'quake', 3000, 'fleet hello');
+    await until(async () => (await row(sns[1]!))?.system_type === 'quake', 15_000, 'fleet hello');
     await fleet.stop();
-    await until(async () => (await row(sns[1]!))?.online === 0, 3000, 'fleet goodbye');
+    await until(async () => (await row(sns[1]!))?.online === 0, 15_000, 'fleet goodbye');
   });
 
   it('stores events in batches and drops repeated ones', async () => {
@@ -218,7 +219,7 @@ describe.each(cases)('device commands on $dialect with the $broker broker', ({ d
     const first = new SimDevice({ url: t.mqttUrl, sn, key, kind: 'door', topicRoot });
     await first.start();
     await first.stop();
-    await until(async () => (await t.app.db.selectFrom('sys_device').select('id').where('sn', '=', sn).executeTakeFirst()) !== undefined, 3000, 'device row');
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('id').where('sn', '=', sn).executeTakeFirst()) !== undefined, 15_000, 'device row');
     const deviceId = (await t.app.db.selectFrom('sys_device').select('id').where('sn', '=', sn).executeTakeFirstOrThrow()).id;
     await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('id', '=', deviceId).executeTakeFirstOrThrow()).online === 0);
     const commandId = await t.app.deviceGateway.enqueueCommand(deviceId, 'openDoor', { door: 1 }, 'admin');
@@ -233,11 +234,11 @@ describe.each(cases)('device commands on $dialect with the $broker broker', ({ d
     const memory = newMemory();
     const mute = new SimDevice({ url: t.mqttUrl, sn, key, kind: 'door', memory, withholdAcks: true, topicRoot });
     await mute.start();
-    await until(() => mute.received.length === 1, 3000, 'first delivery');
+    await until(() => mute.received.length === 1, 15_000, 'first delivery');
     expect((await status()).status).toBe(DeviceCommandStatus.sent);
     // unacknowledged, it is sent again after its backoff
     t.clock.advance(2500);
-    await until(() => mute.received.length === 2, 3000, 'retry');
+    await until(() => mute.received.length === 2, 15_000, 'retry');
     expect(mute.received.map((c) => c.attempt)).toEqual([1, 2]);
 
     // the simulator restarts (memory kept, as a device's flash): the server delivers again on hello; the device
@@ -245,7 +246,7 @@ describe.each(cases)('device commands on $dialect with the $broker broker', ({ d
     mute.dropOffNetwork();
     const back = new SimDevice({ url: t.mqttUrl, sn, key, kind: 'door', memory, topicRoot });
     await back.start();
-    await until(async () => (await status()).status === DeviceCommandStatus.acked, 3000, 'acknowledgement');
+    await until(async () => (await status()).status === DeviceCommandStatus.acked, 15_000, 'acknowledgement');
     expect(back.received).toHaveLength(1);
     expect(memory.effects).toEqual([{ id: commandId, kind: 'openDoor', payload: { door: 1 } }]);
     expect((await status()).attempts).toBe(3);
@@ -277,12 +278,12 @@ describe.runIf(brokers.includes('external'))('external broker (MQTT_URL) with a 
     const key = await approvedKey(one.app, sn);
     const sim = new SimDevice({ url: EXTERNAL_MQTT_URL, sn, key, kind: 'quake', topicRoot: root });
     await sim.start();
-    await until(async () => (await one.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 3000, 'device row');
+    await until(async () => (await one.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 15_000, 'device row');
     for (let i = 0; i < 40; i += 1) await sim.emit();
     const handled = () => one.app.deviceGateway.handled + two.app.deviceGateway.handled;
-    await until(() => handled() >= 41, 5000, 'all messages handled');
+    await until(() => handled() >= 41, 15_000, 'all messages handled');
     await sim.stop();
-    await until(() => handled() >= 42, 3000, 'goodbye handled');
+    await until(() => handled() >= 42, 15_000, 'goodbye handled');
     await Promise.all([one.app.deviceGateway.flush(), two.app.deviceGateway.flush()]);
     await new Promise((resolve) => setTimeout(resolve, 200));
     // hello, 40 events and the goodbye: each handled by exactly one of the two servers

@@ -29,7 +29,7 @@ describe.each(dialects)('access synchronisation to devices on %s', (dialect) => 
     const sim = new SimDevice({ url: t.mqttUrl, sn, key, kind: 'door', accessDir: dir, doorOpenMs: 0, syncDelayMs });
     sims.push(sim);
     await sim.start();
-    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 3000, `hello of ${sn}`);
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 15_000, `hello of ${sn}`);
     return sim;
   }
 
@@ -80,7 +80,7 @@ describe.each(dialects)('access synchronisation to devices on %s', (dialect) => 
     expect(opening.allowed).toBe(true);
     expect(opening.event).toMatchObject({ kind: DeviceEventKind.opening, data: { door: 1, method: 'card', peopleId: alice } });
     await until(async () => !!(await t.app.db.selectFrom('sys_device_event').select('id').where('device_id', '=', deviceId).where('kind', '=', 'opening').executeTakeFirst()), 2000, 'the opening stored');
-    await until(() => syncNotices(deviceId).some((m) => m.data.state === DeviceSyncState.succeeded), 3000, 'sync succeeded notice');
+    await until(() => syncNotices(deviceId).some((m) => m.data.state === DeviceSyncState.succeeded), 15_000, 'sync succeeded notice');
 
     // removed from the role: refused within 2 s
     expect((await call('PUT', '/deviceRole/edit', { id: roleId, peopleIds: '' })).success).toBe(true);
@@ -94,7 +94,7 @@ describe.each(dialects)('access synchronisation to devices on %s', (dialect) => 
 
     // the device goes away; the role changes meanwhile; the restarted device (its commands memory lost) catches up
     await sim.stop();
-    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('id', '=', deviceId).executeTakeFirstOrThrow()).online === 0, 3000, 'offline');
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('id', '=', deviceId).executeTakeFirstOrThrow()).online === 0, 15_000, 'offline');
     const bob = await person('Bob Offline', 'CARD20260002');
     expect((await call('PUT', '/deviceRole/edit', { id: roleId, peopleIds: `${alice},${bob}`, timeSetting: '{"mode":"permanent"}' })).success).toBe(true);
     await t.app.accessSync.settled();
@@ -133,9 +133,9 @@ describe.each(dialects)('access synchronisation to devices on %s', (dialect) => 
     await t.app.db.insertInto('sys_device_role_depart').values({ id: randomUUID(), create_by: 'test', create_time: now, update_by: null, update_time: null, role_id: roleId, depart_id: departId }).execute();
 
     // killed once part of it arrived
-    await until(() => sim.access.entries.size >= 200, 5000, 'part of the sync');
+    await until(() => sim.access.entries.size >= 200, 15_000, 'part of the sync');
     sim.kill();
-    await until(() => syncNotices(deviceId).some((m) => m.data.state === DeviceSyncState.disconnected), 3000, 'failure notice');
+    await until(() => syncNotices(deviceId).some((m) => m.data.state === DeviceSyncState.disconnected), 15_000, 'failure notice');
     const failure = syncNotices(deviceId).find((m) => m.data.state === DeviceSyncState.disconnected)!;
     expect(failure.data.messageKey).toBe('device.disconnected');
     expect(sim.access.entries.size).toBeLessThan(1000);
@@ -161,7 +161,7 @@ describe.each(dialects)('access synchronisation to devices on %s', (dialect) => 
     const ids = [await person('Cap One', 'CAP0000001'), await person('Cap Two', 'CAP0000002'), await person('Cap Three', 'CAP0000003')];
     await t.app.db.updateTable('sys_device').set({ max_people: 2 }).where('id', '=', deviceId).execute();
     expect((await call('POST', '/deviceRole/add', { roleName: 'Capacity', roleType: '1', deviceIds: deviceId, peopleIds: ids.join(','), timeSetting: '{"mode":"permanent"}' })).success).toBe(true);
-    await until(() => syncNotices(deviceId).some((m) => m.data.state === DeviceSyncState.succeeded), 3000, 'sync');
+    await until(() => syncNotices(deviceId).some((m) => m.data.state === DeviceSyncState.succeeded), 15_000, 'sync');
     expect(sim.access.entries.size).toBe(2);
     expect(syncNotices(deviceId).at(-1)!.data.overCapacity).toBe(1);
 
@@ -170,15 +170,15 @@ describe.each(dialects)('access synchronisation to devices on %s', (dialect) => 
     const before = syncNotices(deviceId).length;
     const started = await call<{ commandId: string }>('POST', AccessSyncPath.resync, { id: deviceId });
     expect(started).toMatchObject({ success: true, message: 'Synchronisation started: the device reports what it holds and gets the difference' });
-    await until(() => sim.access.entries.size === 2 && syncNotices(deviceId).slice(before).some((m) => m.data.state === DeviceSyncState.succeeded), 3000, 'aligned');
+    await until(() => sim.access.entries.size === 2 && syncNotices(deviceId).slice(before).some((m) => m.data.state === DeviceSyncState.succeeded), 15_000, 'aligned');
 
     // full mode: cleared, then everything
     expect((await call('POST', AccessSyncPath.resync, { id: deviceId, mode: 'full' })).success).toBe(true);
-    await until(() => sim.memory.effects.some((e) => (e.payload as { op?: string } | null)?.op === 'clear'), 3000, 'full send');
-    await until(() => sim.access.entries.size === 2, 3000, 'full send done');
+    await until(() => sim.memory.effects.some((e) => (e.payload as { op?: string } | null)?.op === 'clear'), 15_000, 'full send');
+    await until(() => sim.access.entries.size === 2, 15_000, 'full send done');
 
     await sim.stop();
-    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('id', '=', deviceId).executeTakeFirstOrThrow()).online === 0, 3000, 'offline');
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('id', '=', deviceId).executeTakeFirstOrThrow()).online === 0, 15_000, 'offline');
     const refused = await call('POST', AccessSyncPath.resync, { id: deviceId });
     expect(refused).toMatchObject({ success: false, code: 500, message: 'Sync Fail, Device disconnected, please reconnect to the platform' });
   });
@@ -194,7 +194,7 @@ describe.each(dialects)('access synchronisation to devices on %s', (dialect) => 
     await sim.swipe('UNKNOWN999');
     await sim.emit(DeviceEventKind.doorState, { door: 1, state: 'open' });
     await sim.emit(DeviceEventKind.alarm, { code: 'tamper', level: 'M' });
-    await until(async () => (await t.app.db.selectFrom('sys_access_event').select('id').where('device_id', '=', deviceId).execute()).length === 3, 3000, 'three access events');
+    await until(async () => (await t.app.db.selectFrom('sys_access_event').select('id').where('device_id', '=', deviceId).execute()).length === 3, 15_000, 'three access events');
     const stored = await t.app.db.selectFrom('sys_access_event').selectAll().where('device_id', '=', deviceId).execute();
     expect(JSON.stringify(stored)).not.toContain('EVCARD0001');
 

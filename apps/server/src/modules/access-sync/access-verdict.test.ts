@@ -64,7 +64,7 @@ describe.each(dialects)('server-side evaluation of access events on %s', (dialec
   }
   const stored = (seq: number) => t.app.db.selectFrom('sys_access_event').selectAll().where('device_id', '=', deviceId).where('seq', '=', seq).executeTakeFirst();
   async function storedEvent(seq: number) {
-    await until(async () => !!(await stored(seq)), 3000, `event ${seq} stored`);
+    await until(async () => !!(await stored(seq)), 15_000, `event ${seq} stored`);
     return (await stored(seq))!;
   }
 
@@ -76,7 +76,7 @@ describe.each(dialects)('server-side evaluation of access events on %s', (dialec
     // the device reads time settings in the site's zone, as the server does
     sim = new SimDevice({ url: t.mqttUrl, sn, key, kind: 'door', accessDir: dir, doorOpenMs: 0, site: { timeZone: t.app.settings.timeZone } });
     await sim.start();
-    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 3000, 'hello');
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 15_000, 'hello');
     deviceId = (await t.app.db.selectFrom('sys_device').select('id').where('sn', '=', sn).executeTakeFirstOrThrow()).id;
     await call('POST', crudPath(doorEntity, 'add'), { doorName: 'Verdict door 1', deviceId, doorNo: 1 });
     await call('POST', crudPath(doorEntity, 'add'), { doorName: 'Verdict door 2', deviceId, doorNo: 2 });
@@ -108,7 +108,7 @@ describe.each(dialects)('server-side evaluation of access events on %s', (dialec
     await t.app.db.insertInto('sys_device_role_area').values({ id: randomUUID(), ...audit, role_id: roleId, area_id: areaId }).execute();
     await t.app.db.insertInto('sys_device_role_depart').values({ id: randomUUID(), ...audit, role_id: roleId, depart_id: departId }).execute();
 
-    await until(() => ['night', 'weekend', 'bounded', 'grouped', 'doorOnly'].every((who) => sim.access.entries.has(ids[who as Who])), 5000, 'the people on the device');
+    await until(() => ['night', 'weekend', 'bounded', 'grouped', 'doorOnly'].every((who) => sim.access.entries.has(ids[who as Who])), 15_000, 'the people on the device');
     expect(sim.access.entries.has(ids.frozen)).toBe(false);
     expect(sim.access.entries.has(ids.outsider)).toBe(false);
   });
@@ -151,7 +151,7 @@ describe.each(dialects)('server-side evaluation of access events on %s', (dialec
 
     // each flagged opening is an open alarm of the device, once
     await sim.publishEvent(forged);
-    await until(async () => (await t.app.db.selectFrom('sys_device_alarm').select('id').where('device_id', '=', deviceId).execute()).length === 2, 3000, 'two alarms');
+    await until(async () => (await t.app.db.selectFrom('sys_device_alarm').select('id').where('device_id', '=', deviceId).execute()).length === 2, 15_000, 'two alarms');
     const alarms = await t.app.db.selectFrom('sys_device_alarm').selectAll().where('device_id', '=', deviceId).orderBy('event_seq').execute();
     expect(alarms.map((a) => [Number(a.event_seq), a.code, a.level, a.state])).toEqual([
       [other.event.seq, SERVER_REFUSED_OPENING_ALARM, 'H', 0],

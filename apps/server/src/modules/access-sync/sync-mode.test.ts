@@ -26,7 +26,7 @@ describe.each(dialects)('data sync mode of a device on %s', (dialect) => {
     const sim = new SimDevice({ url: t.mqttUrl, sn, key, kind: 'door', accessDir: dir, doorOpenMs: 0 });
     sims.push(sim);
     await sim.start();
-    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 3000, `hello of ${sn}`);
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 15_000, `hello of ${sn}`);
     return sim;
   }
   async function person(name: string, cardNo: string): Promise<string> {
@@ -66,7 +66,7 @@ describe.each(dialects)('data sync mode of a device on %s', (dialect) => {
     const cid = await person('Cid Full', 'SMCARD0003');
     expect((await call('POST', '/deviceRole/add', { roleName: 'Mode door', roleType: '1', deviceIds: deviceId, peopleIds: ann, timeSetting: '{"mode":"permanent"}' })).success).toBe(true);
     const roleId = (await t.app.db.selectFrom('sys_device_role').select('id').where('role_name', '=', 'Mode door').executeTakeFirstOrThrow()).id;
-    await until(() => sim.access.entries.has(ann), 3000, 'Ann on the device');
+    await until(() => sim.access.entries.has(ann), 15_000, 'Ann on the device');
     expect(opsOf(sim)).toEqual(['upsert']);
 
     // switched to full: audited, and nothing is sent until the list changes
@@ -84,7 +84,7 @@ describe.each(dialects)('data sync mode of a device on %s', (dialect) => {
     sim.access.apply({ op: 'upsert', people: [{ id: 'stray-person', name: 'Stray', userNo: null, cardNo: 'STRAY0002', palm: {}, times: ['{"mode":"permanent"}'], version: 'x' }] });
     const mark = sim.memory.effects.length;
     expect((await call('PUT', '/deviceRole/edit', { id: roleId, peopleIds: `${ann},${ben}` })).success).toBe(true);
-    await until(async () => sim.access.entries.has(ben) && (await holdsExactly(sim, deviceId)), 3000, 'the full replacement');
+    await until(async () => sim.access.entries.has(ben) && (await holdsExactly(sim, deviceId)), 15_000, 'the full replacement');
     expect(opsOf(sim, mark)).toEqual(['clear', 'upsert']);
     expect(sim.access.entries.has('stray-person')).toBe(false);
     expect((await sim.swipe('STRAY0002')).allowed).toBe(false);
@@ -97,13 +97,13 @@ describe.each(dialects)('data sync mode of a device on %s', (dialect) => {
 
     // reconnecting: the whole list again, even though nothing changed meanwhile (its flash lost Ann, kept a stray)
     await sim.stop();
-    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('id', '=', deviceId).executeTakeFirstOrThrow()).online === 0, 3000, 'offline');
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('id', '=', deviceId).executeTakeFirstOrThrow()).online === 0, 15_000, 'offline');
     const file = join(dir, `${sn}.access.json`);
     const flash = (JSON.parse(readFileSync(file, 'utf8')) as AccessEntry[]).filter((e) => e.id !== ann);
     flash.push({ id: 'stray-again', name: 'Stray', userNo: null, cardNo: 'STRAY0003', palm: {}, times: ['{"mode":"permanent"}'], version: 'x' });
     writeFileSync(file, JSON.stringify(flash));
     const back = await startSim(sn, key);
-    await until(async () => opsOf(back).includes('clear') && (await holdsExactly(back, deviceId)), 3000, 'the replacement on reconnect');
+    await until(async () => opsOf(back).includes('clear') && (await holdsExactly(back, deviceId)), 15_000, 'the replacement on reconnect');
     // a clear, then everyone (a sync that was still being followed when it left may add a second such replacement)
     expect(opsOf(back)[0]).toBe('clear');
     expect(new Set(opsOf(back))).toEqual(new Set(['clear', 'upsert']));
@@ -115,7 +115,7 @@ describe.each(dialects)('data sync mode of a device on %s', (dialect) => {
     expect(logList.result.records.map((r) => r.logContent)).toContainEqual(expect.stringContaining('切换为增量同步'));
     const mark2 = back.memory.effects.length;
     expect((await call('PUT', '/deviceRole/edit', { id: roleId, peopleIds: `${ann},${cid}` })).success).toBe(true);
-    await until(async () => back.access.entries.has(cid) && (await holdsExactly(back, deviceId)), 3000, 'the increment');
+    await until(async () => back.access.entries.has(cid) && (await holdsExactly(back, deviceId)), 15_000, 'the increment');
     expect(opsOf(back, mark2).sort()).toEqual(['remove', 'upsert']);
   });
 

@@ -29,7 +29,7 @@ describe.each(dialects)('the home page device figures on %s', (dialect) => {
       const sim = new SimDevice({ url: t.mqttUrl, sn, key: await approvedKey(t.app, sn, admin), kind: 'door', doorOpenMs: 0 });
       sims.push(sim);
       await sim.start();
-      await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 3000, `hello of ${sn}`);
+      await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 15_000, `hello of ${sn}`);
       const deviceId = (await t.app.db.selectFrom('sys_device').select('id').where('sn', '=', sn).executeTakeFirstOrThrow()).id;
       await injectAs(t.app, admin, { method: 'POST', url: api(t.app, crudPath(doorEntity, 'add')), payload: { doorName: `Door ${sn}`, deviceId, doorNo: 1 } });
       return { sim, deviceId };
@@ -45,7 +45,7 @@ describe.each(dialects)('the home page device figures on %s', (dialect) => {
       await t.app.deviceGateway.flush();
       const now = await figures();
       return now.devicesOffline === before.devicesOffline + 1 && now.doorsOpen === before.doorsOpen + 1 && now.openAlarms === before.openAlarms + 1;
-    }, 5000, 'figures');
+    }, 15_000, 'figures');
     const after = await figures();
     expect(after.devicesOnline).toBe(before.devicesOnline + 2);
     expect(after.eventsByHour).toHaveLength(24);

@@ -24,7 +24,7 @@ describe.each(cases)('doors and device settings on $dialect with the $broker bro
     const sim = new SimDevice({ url: t.mqttUrl, sn, key: await approvedKey(t.app, sn, admin), kind: 'door', doorOpenMs: options.doorOpenMs ?? 0, topicRoot });
     sims.push(sim);
     await sim.start();
-    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 3000, `hello of ${sn}`);
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 15_000, `hello of ${sn}`);
     const deviceId = (await t.app.db.selectFrom('sys_device').select('id').where('sn', '=', sn).executeTakeFirstOrThrow()).id;
     const added = await injectAs<{ id: string }>(t.app, admin, { method: 'POST', url: api(t.app, crudPath(doorEntity, 'add')), payload: { doorName, deviceId, doorNo: 1 } });
     expect(added.envelope.success, added.envelope.message).toBe(true);
@@ -53,10 +53,10 @@ describe.each(cases)('doors and device settings on $dialect with the $broker bro
 
     // the device's acknowledgement is reflected in the command's state
     const state = () => injectAs<{ status: string; ackedTime: string | null }>(t.app, admin, { method: 'GET', url: `${api(t.app, DoorPath.command)}?id=${commandId}` });
-    await until(async () => (await state()).envelope.result.status === DeviceCommandStatus.acked, 3000, 'acknowledgement');
+    await until(async () => (await state()).envelope.result.status === DeviceCommandStatus.acked, 15_000, 'acknowledgement');
     expect((await state()).envelope.result.ackedTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(sim.memory.effects.map((e) => e.kind)).toEqual(['openDoor']);
-    await until(async () => (await t.app.db.selectFrom('sys_door').select('state').where('id', '=', door.id).executeTakeFirstOrThrow()).state === DoorState.open, 3000, 'door open');
+    await until(async () => (await t.app.db.selectFrom('sys_door').select('state').where('id', '=', door.id).executeTakeFirstOrThrow()).state === DoorState.open, 15_000, 'door open');
 
     // audited with a message key and its parameters, read in the reader's language
     const log = await t.app.db.selectFrom('sys_log').selectAll().where('log_params', 'like', '%log.doorOpened%').where('log_params', 'like', `%${commandId}%`).execute();
@@ -118,7 +118,7 @@ describe.each(cases)('doors and device settings on $dialect with the $broker bro
     const late = { id: 'late-1', seq: sim.memory.seq + 1, time: event.time - 60_000, kind: DeviceEventKind.doorState, data: { door: 1, state: 'open' } };
     sim.memory.seq += 1;
     await sim.publishEvent(late);
-    await until(async () => (await t.app.db.selectFrom('sys_device_event').select('id').where('device_id', '=', deviceId).execute()).length >= 3 || (await t.app.deviceGateway.flush(), false), 3000, 'events stored');
+    await until(async () => (await t.app.db.selectFrom('sys_device_event').select('id').where('device_id', '=', deviceId).execute()).length >= 3 || (await t.app.deviceGateway.flush(), false), 15_000, 'events stored');
     expect((await t.app.db.selectFrom('sys_door').select('state').where('id', '=', door.id).executeTakeFirstOrThrow()).state).toBe(DoorState.closed);
 
     const status = await injectAs<DoorStatusRow[]>(t.app, admin, { method: 'GET', url: api(t.app, DoorPath.status) });

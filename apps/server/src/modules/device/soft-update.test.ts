@@ -157,7 +157,7 @@ describe.each(dialects)('soft update, run logs and alarms on %s', (dialect) => {
       const seen = new Map<string, SoftUpdatePushRow>();
       for (const m of socket.messages) if (m.cmd === RealtimeCmd.softUpdate) for (const p of (m.data as SoftUpdateNotice).pushes) seen.set(p.id, p);
       return seen.size === 20 && [...seen.values()].every((p) => p.state === SoftUpdateState.ok || p.state === SoftUpdateState.failed);
-    }, 3000, 'final states over the socket').catch((error: Error) => {
+    }, 15_000, 'final states over the socket').catch((error: Error) => {
       const seen = socket.messages.filter((m) => m.cmd === RealtimeCmd.softUpdate).flatMap((m) => (m.data as SoftUpdateNotice).pushes);
       throw new Error(`${error.message}: ${JSON.stringify(seen.slice(-25))}`);
     });
@@ -186,7 +186,7 @@ describe.each(dialects)('soft update, run logs and alarms on %s', (dialect) => {
     await sim.emit(DeviceEventKind.alarm, { code: 'tamper', level: 'H' });
     type Page = { records: Array<Record<string, unknown>>; total: number };
     const list = (path: string, query: string, lang = 'en-US') => injectAs<Page>(t.app, admin, { method: 'GET', url: `${api(t.app, path)}?${query}`, headers: { lang } });
-    await until(async () => (await list(crudPath(deviceRunLogEntity, 'list'), `deviceId=${deviceId}`)).envelope.result.total === 1 && (await list(crudPath(alarmEntity, 'list'), `deviceId=${deviceId}`)).envelope.result.total === 1, 3000, 'run log and alarm');
+    await until(async () => (await list(crudPath(deviceRunLogEntity, 'list'), `deviceId=${deviceId}`)).envelope.result.total === 1 && (await list(crudPath(alarmEntity, 'list'), `deviceId=${deviceId}`)).envelope.result.total === 1, 15_000, 'run log and alarm');
     const [entry] = (await list(crudPath(deviceRunLogEntity, 'list'), `deviceId=${deviceId}&errorType=sensor`)).envelope.result.records;
     expect(entry).toMatchObject({ errorType: 'sensor', code: 'E104', content: 'sensor read timeout', reportIp: '10.0.3.17', state: 0 });
     expect(String(entry!.errorTime)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);

@@ -18,7 +18,7 @@ describe.each(dialects)('the emergency (quake) scenario on %s', (dialect) => {
     const sim = new SimDevice({ url: t.mqttUrl, sn, key: await approvedKey(t.app, sn, admin), kind, doorOpenMs: 0 });
     sims.push(sim);
     await sim.start();
-    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 3000, `hello of ${sn}`);
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 15_000, `hello of ${sn}`);
     const deviceId = (await t.app.db.selectFrom('sys_device').select('id').where('sn', '=', sn).executeTakeFirstOrThrow()).id;
     return { sim, sn, deviceId };
   }
@@ -109,7 +109,7 @@ describe.each(dialects)('the emergency (quake) scenario on %s', (dialect) => {
     await entry.sim.emit(DeviceEventKind.opening, { door: 1, method: 'card', cardNo: 'C55557777', direction: 'in' });
     await entry.sim.emit(DeviceEventKind.opening, { door: 1, method: 'card', cardNo: 'C11112222', direction: 'in' });
     await entry.sim.emit(DeviceEventKind.opening, { door: 1, method: 'card', cardNo: 'C11112222', direction: 'out' });
-    await until(async () => (await t.app.db.selectFrom('sys_device_event').select('id').where('device_id', '=', entry.deviceId).where('kind', '=', 'opening').execute()).length === 4 || (await t.app.deviceGateway.flush(), false), 3000, 'events stored');
+    await until(async () => (await t.app.db.selectFrom('sys_device_event').select('id').where('device_id', '=', entry.deviceId).where('kind', '=', 'opening').execute()).length === 4 || (await t.app.deviceGateway.flush(), false), 15_000, 'events stored');
 
     await createTestUser(t.app, 'musterbystander', { roles: [] });
     const bystander = await login(t.app, 'musterbystander', USER_PASSWORD);
@@ -119,7 +119,7 @@ describe.each(dialects)('the emergency (quake) scenario on %s', (dialect) => {
 
     const quake = await online('quake');
     await quake.sim.emit(DeviceEventKind.quakeReading, { pga: 0.3, intensity: 9 });
-    await until(async () => (await current()).active, 2000, 'scenario');
+    await until(async () => (await current()).active, 15_000, 'scenario');
     const areas = (await muster(bystander)).envelope.result;
     const people = areas.flatMap((a) => a.people).filter((p) => p.doorName === 'Lobby');
     expect(people.map((p) => [p.name, p.userNo]).sort()).toEqual([
@@ -134,7 +134,7 @@ describe.each(dialects)('the emergency (quake) scenario on %s', (dialect) => {
     const quake = await online('quake');
     expect((await setting(admin, { enabled: true, threshold: 5, egressDoorIds: [gate.door.id] })).envelope.success).toBe(true);
     await quake.sim.emit(DeviceEventKind.quakeReading, { pga: 0.3, intensity: 5 });
-    await until(async () => (await current()).active, 2000, 'scenario');
+    await until(async () => (await current()).active, 15_000, 'scenario');
     const state = await current();
     if (!state.active) throw new Error('no scenario');
 
