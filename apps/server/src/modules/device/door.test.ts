@@ -107,7 +107,7 @@ describe.each(cases)('doors and device settings on $dialect with the $broker bro
     const socket = await openSocket(wsBase(t), adminId, admin);
     const bystander = await openSocket(wsBase(t), nobodyId, await login(t.app, 'nodoors', USER_PASSWORD));
     const event = await sim.emit(DeviceEventKind.doorState, { door: 1, state: 'alarm' });
-    const message = await socket.next((m) => m.cmd === RealtimeCmd.doorState && (m.data as DoorStateNotice).doors.some((d) => d.id === door.id), 3000);
+    const message = await socket.next((m) => m.cmd === RealtimeCmd.doorState && (m.data as DoorStateNotice).doors.some((d) => d.id === door.id), 15_000);
     expect(message).toMatchObject({ msgId: door.id, msgTxt: 'Warehouse' });
     expect((message.data as DoorStateNotice).doors).toEqual([{ id: door.id, doorName: 'Warehouse', deviceId, state: DoorState.alarm, stateTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) }]);
     const row = await t.app.db.selectFrom('sys_door').selectAll().where('id', '=', door.id).executeTakeFirstOrThrow();
@@ -136,7 +136,7 @@ describe.each(cases)('doors and device settings on $dialect with the $broker bro
     expect(await t.app.deviceGateway.markSilentOffline()).toBeGreaterThanOrEqual(1);
     expect((await t.app.db.selectFrom('sys_device').select('online').where('id', '=', deviceId).executeTakeFirstOrThrow()).online).toBe(0);
     await t.app.deviceGateway.flush();
-    await socket.next((m) => m.cmd === RealtimeCmd.deviceDisConnect && ((m.data as DevicePresenceNotice).devices ?? []).some((d) => d.sn === sn), 3000);
+    await socket.next((m) => m.cmd === RealtimeCmd.deviceDisConnect && ((m.data as DevicePresenceNotice).devices ?? []).some((d) => d.sn === sn), 15_000);
     await socket.close();
   });
 

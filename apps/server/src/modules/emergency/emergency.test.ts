@@ -80,7 +80,7 @@ describe.each(dialects)('the emergency (quake) scenario on %s', (dialect) => {
     expect(heldAfterMs).toBeLessThan(1000);
     await until(async () => (await t.app.db.selectFrom('sys_door').select('state').where('id', '=', gate.door.id).executeTakeFirstOrThrow()).state === DoorState.open, 2000, 'door reported open');
 
-    const message = await socket.next((m) => m.cmd === RealtimeCmd.emergency, 3000);
+    const message = await socket.next((m) => m.cmd === RealtimeCmd.emergency, 15_000);
     const notice = message.data as EmergencyNotice;
     expect(notice).toMatchObject({ active: true, scenario: { deviceId: quake.deviceId, intensity: 6, doorCount: 2, endTime: null } });
     expect(await current(bystander)).toMatchObject({ active: true, scenario: { id: notice.scenario!.id, intensity: 6 } });
@@ -150,7 +150,7 @@ describe.each(dialects)('the emergency (quake) scenario on %s', (dialect) => {
     const ended = await injectAs(t.app, admin, { method: 'POST', url: api(t.app, EmergencyPath.end), payload: { id: state.scenario.id }, headers: { lang: 'en-US' } });
     expect(ended.envelope).toMatchObject({ success: true, message: 'The emergency scenario is ended', result: { id: state.scenario.id, endBy: 'admin' } });
     expect(await current()).toEqual({ active: false });
-    expect((await socket.next((m) => m.cmd === RealtimeCmd.emergency, 3000)).data).toMatchObject({ active: false, scenario: { id: state.scenario.id, endBy: 'admin' } });
+    expect((await socket.next((m) => m.cmd === RealtimeCmd.emergency, 15_000)).data).toMatchObject({ active: false, scenario: { id: state.scenario.id, endBy: 'admin' } });
     expect((await holdCommands(gate.deviceId)).map((c) => JSON.parse(c.payload!)).sort((a, b) => Number(b.open) - Number(a.open))).toEqual([
       { door: 1, open: true },
       { door: 1, open: false },

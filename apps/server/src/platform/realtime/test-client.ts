@@ -43,7 +43,7 @@ export function openSocket(base: string, userId: string, token: string | null): 
       resolve({
         socket,
         messages,
-        next: (match, timeoutMs = 1000) =>
+        next: (match, timeoutMs = 10_000) =>
           new Promise((done, fail) => {
             const seen = messages.find(match);
             if (seen) return done(seen);
