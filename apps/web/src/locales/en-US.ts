@@ -196,6 +196,7 @@ export const enUS = {
   'crud.detailTitle': '{{entity}} · Record details',
   'crud.save': 'Save',
   'crud.close': 'Close',
+  'crud.importRefusedDownload': 'Download refused rows',
   'crud.discardTitle': 'Discard your changes?',
   'crud.discardContent': 'What you entered in this form will be lost.',
   'crud.discard': 'Discard',

@@ -196,6 +196,7 @@ export const jaJP: Record<MessageKey, string> = {
   'crud.detailTitle': '{{entity}}・詳細',
   'crud.save': '保存',
   'crud.close': '閉じる',
+  'crud.importRefusedDownload': '却下された行をダウンロード',
   'crud.discardTitle': '変更を破棄しますか？',
   'crud.discardContent': 'このフォームに入力した内容は失われます。',
   'crud.discard': '破棄',

@@ -196,6 +196,7 @@ export const zhCN: Record<MessageKey, string> = {
   'crud.detailTitle': '{{entity}} - 详情',
   'crud.save': '保存',
   'crud.close': '关闭',
+  'crud.importRefusedDownload': '下载失败的行',
   'crud.discardTitle': '确定放弃修改吗？',
   'crud.discardContent': '表单中填写的内容将会丢失。',
   'crud.discard': '放弃',

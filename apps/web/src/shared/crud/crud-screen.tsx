@@ -309,7 +309,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
     <>
       {formState ? <EntityFormModal entity={entity} mode={formState.mode} row={formState.row} fixed={fixed} addons={extension?.FormAddons} onClose={() => setFormState(null)} /> : null}
       {detailRow ? <DetailDrawer entity={entity} row={detailRow} onClose={() => setDetailRow(null)} /> : null}
-      {report ? <ImportReportModal report={report} onClose={() => setReport(null)} /> : null}
+      {report ? <ImportReportModal entity={entity} report={report} onClose={() => setReport(null)} /> : null}
       {superQueryOpen ? (
         <SuperQueryModal
           entity={entity}

@@ -38,6 +38,10 @@ beforeEach(() => {
       if (url.pathname.endsWith('/sys/position/list')) return Response.json(ok({ records: [], total: 0, size: 10, current: 1, pages: 0 }));
       if (url.pathname.includes('/sys/dict/getDictItems/')) return Response.json(ok([]));
       if (url.pathname.endsWith('/sys/position/importExcel')) return Response.json(ok(job(), 'Import started: 300 rows are being added in the background'));
+      if (url.pathname.endsWith(importJobPath(positionEntity, 'refused'))) {
+        calls.push({ method, path: `${url.pathname}?${url.searchParams.toString()}`, body: null });
+        return new Response(new Blob(['xlsx']), { headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'content-disposition': 'attachment; filename="refused.xlsx"' } });
+      }
       if (url.pathname.endsWith(importJobPath(positionEntity, 'status'))) return Response.json(ok(current, current.message));
       if (url.pathname.endsWith(importJobPath(positionEntity, 'cancel'))) {
         current = job({ state: ImportJobState.cancelled, done: 120, added: 100, failed: 20, rows: [{ row: 2, success: false, message: 'Position code already exists' }], message: 'Import cancelled after 120 of 300 rows' });
@@ -80,6 +84,13 @@ describe('import progress', () => {
     expect(within(report).getByText('Position code already exists')).toBeTruthy();
     expect(within(report).queryByText(t('common.cancel'))).toBeNull();
     expect(screen.queryByRole('dialog', { name: t('crud.importProgressTitle', { entity: t(positionEntity.title) }) })).toBeNull();
+
+    // the refused rows download as a spreadsheet of this job, to correct and import again
+    const saved = vi.fn(() => 'blob:refused');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: saved, revokeObjectURL: vi.fn() }));
+    fireEvent.click(within(report).getByRole('button', { name: new RegExp(t('crud.importRefusedDownload')) }));
+    await waitFor(() => expect(saved).toHaveBeenCalledTimes(1));
+    expect(calls.some((c) => c.method === 'GET' && c.path.includes(`${importJobPath(positionEntity, 'refused')}?jobId=job-1&`))).toBe(true);
   });
 
   it('hands the finished job on as the report once the channel says it ended', async () => {
@@ -90,6 +101,8 @@ describe('import progress', () => {
     expect(within(report).getByText(t('crud.importSummary', { count: 300, total: 300, added: 300, failed: 0 }))).toBeTruthy();
     // a finished job shows no warning, and the list is read again
     expect(within(report).queryByText('Import finished')).toBeNull();
+    // nothing refused, nothing to download
+    expect(within(report).queryByText(t('crud.importRefusedDownload'))).toBeNull();
     await waitFor(() => expect(calls.filter((c) => c.path.endsWith('/sys/position/list')).length).toBeGreaterThan(1));
   });
 });

@@ -1,4 +1,4 @@
-import { crudPath, type EntityDeclaration } from '@isps/contract';
+import { crudPath, importJobPath, type EntityDeclaration } from '@isps/contract';
 import { useMutation } from '@tanstack/react-query';
 import { http } from '../../api/index.ts';
 import type { ListParams } from '../query-params.ts';
@@ -25,4 +25,12 @@ export async function exportEntities(entity: EntityDeclaration, params: ListPara
 
 export function useExportEntities(entity: EntityDeclaration) {
   return useMutation({ mutationFn: (params: ListParams) => exportEntities(entity, params) });
+}
+
+/** Downloads the refused rows of an import job as xlsx: their values as read and the reason of each. */
+export async function downloadRefusedRows(entity: EntityDeclaration, jobId: string): Promise<string> {
+  const { blob, fileName } = await http.download(importJobPath(entity, 'refused'), { jobId });
+  const name = fileName ?? `${entity.name}-refused.xlsx`;
+  saveBlob(blob, name);
+  return name;
 }
