@@ -186,11 +186,14 @@ describe.each(dialects)('device roles on %s', (dialect) => {
     const device = (await app.db.selectFrom('sys_device').select('id').where('device_name', '=', 'Gone device').executeTakeFirstOrThrow()).id;
     await call(admin, 'POST', crudPath(doorEntity, 'add'), { doorName: 'Gone door', deviceId: ids['N-1'], doorNo: 2 });
     const door = (await app.db.selectFrom('sys_door').select('id').where('door_name', '=', 'Gone door').executeTakeFirstOrThrow()).id;
+    // a door that leaves with its device
+    await call(admin, 'POST', crudPath(doorEntity, 'add'), { doorName: 'Door of gone device', deviceId: device, doorNo: 1 });
+    const deviceDoor = (await app.db.selectFrom('sys_door').select('id').where('door_name', '=', 'Door of gone device').executeTakeFirstOrThrow()).id;
     const user = await createTestUser(app, 'drole-leaver', {});
     const person = randomUUID();
     const tenant = (await app.db.selectFrom('sys_tenant').select('id').where('code', '=', 'default').executeTakeFirstOrThrow()).id;
     await app.db.insertInto('sys_people').values({ id: person, name: 'Leaving Person', id_card: null, card_no: null, card_no_masked: null, user_no: null, sex: null, depart_id: null, picture: null, palm_left: 0, palm_right: 0, password: null, status: 1, del_flag: 0, tenant_id: tenant, create_by: 'test', create_time: null, update_by: null, update_time: null }).execute();
-    const role = await added(admin, '/deviceRole/add', { roleName: 'Leavers', areaIds: `${area},${ids.North}`, deviceIds: device, doorIds: door, userIds: `${user},${ids.holder}`, peopleIds: `${person},${ids['Pat Person']}` });
+    const role = await added(admin, '/deviceRole/add', { roleName: 'Leavers', areaIds: `${area},${ids.North}`, deviceIds: device, doorIds: `${door},${deviceDoor}`, userIds: `${user},${ids.holder}`, peopleIds: `${person},${ids['Pat Person']}` });
 
     for (const [entity, id] of [[areaEntity, area], [deviceEntity, device], [doorEntity, door]] as const) {
       const gone = await call(admin, 'DELETE', `${crudPath(entity, 'delete')}?id=${id}`);
@@ -210,5 +213,6 @@ describe.each(dialects)('device roles on %s', (dialect) => {
     expect(row).toMatchObject({ areaIds: ids.North, deviceIds: '', doorIds: '', userIds: ids.holder, peopleIds: ids['Pat Person'] });
     const left = await app.db.selectFrom('sys_device_role_device').select('id').where('device_id', '=', device).execute();
     expect(left).toHaveLength(0);
+    expect(await linksOf(role, 'sys_device_role_door')).toBe(0);
   });
 });

@@ -53,6 +53,8 @@ export const deviceEntityRoutes: FastifyPluginAsyncZod = async (app) => {
       await trx.deleteFrom('sys_device_command').where('device_id', 'in', ids).execute();
       const doors = trx.selectFrom('sys_door').select('id').where('device_id', 'in', ids);
       await trx.deleteFrom('sys_door_depart').where('door_id', 'in', doors).execute();
+      // its doors leave the device roles that bound them, as a door deleted on its own does
+      await trx.deleteFrom('sys_device_role_door').where('door_id', 'in', doors).execute();
       await trx.deleteFrom('sys_door').where('device_id', 'in', ids).execute();
     },
   });
