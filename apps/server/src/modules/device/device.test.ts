@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { areaEntity, crudPath, DevicePath, deviceEntity, deviceTypeEntity, permissionCode, type CaptureDeviceList, type Page } from '@isps/contract';
+import { areaEntity, crudPath, DevicePath, deviceEntity, deviceTypeEntity, doorEntity, permissionCode, translate, type CaptureDeviceList, type Page } from '@isps/contract';
 import { adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
 import { createRoleWith } from '../../test/crud-helpers.ts';
 
@@ -91,6 +91,26 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('device scree
     expect((await call(admin, 'DELETE', `${crudPath(areaEntity, 'delete')}?id=${area.envelope.result.id}`)).envelope.success).toBe(true);
     const stays = await t.app.db.selectFrom('sys_device').select('area_id').where('id', '=', kept.envelope.result.id).executeTakeFirstOrThrow();
     expect(stays.area_id).toBeNull();
+  });
+
+  it('refuses to move a door to a device that has its number, or an area under a parent that has its name, even when only the group is sent', async () => {
+    const [one, two] = [await addDevice(admin, device(21)), await addDevice(admin, device(22))].map((d) => d.envelope.result.id);
+    const door = async (deviceId: string | undefined) => (await call<{ id: string }>(admin, 'POST', crudPath(doorEntity, 'add'), { doorName: `Door of ${deviceId}`, deviceId, doorNo: 1 })).envelope.result.id;
+    await door(one);
+    const second = await door(two);
+    for (const lang of ['zh-CN', 'en-US', 'ja-JP'] as const) {
+      const moved = await call(admin, 'PUT', crudPath(doorEntity, 'edit'), { id: second, deviceId: one }, lang);
+      expect(moved.envelope).toMatchObject({ success: false, message: translate(lang, 'door.duplicateNo') });
+    }
+    expect((await t.app.db.selectFrom('sys_door').select('device_id').where('id', '=', second).executeTakeFirstOrThrow()).device_id).toBe(two);
+
+    const parent = (await call<{ id: string }>(admin, 'POST', crudPath(areaEntity, 'add'), { areaName: 'Campus' })).envelope.result.id;
+    await call(admin, 'POST', crudPath(areaEntity, 'add'), { areaName: 'Lobby', parentArea: parent });
+    const root = (await call<{ id: string }>(admin, 'POST', crudPath(areaEntity, 'add'), { areaName: 'Lobby' })).envelope.result.id;
+    const under = await call(admin, 'PUT', crudPath(areaEntity, 'edit'), { id: root, parentArea: parent });
+    expect(under.envelope).toMatchObject({ success: false, message: translate('en-US', 'duplicate.areaName') });
+    // a move to where nothing shares the value goes through
+    expect((await call(admin, 'PUT', crudPath(doorEntity, 'edit'), { id: second, deviceId: one, doorNo: 2 })).envelope.success).toBe(true);
   });
 
   it('lists capture devices and sets one only when it is online, with the capture permission', async () => {

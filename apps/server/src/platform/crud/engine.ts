@@ -658,6 +658,14 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         await checkLinks(ctx, values);
         checkOfferedValues(entity, ctx.lang, values);
         await hooks.beforeEdit?.(ctx, values, existing);
+        // a row moved into another group keeps its unique value and must not meet its twin there (a door number on
+        // another device, an area name under another parent); checked after the hooks, which decide whether it may move
+        const moved = (entity.unique ?? []).filter((u) => !Object.hasOwn(values, u.field) && (u.within ?? []).some((other) => Object.hasOwn(values, other)));
+        if (moved.length > 0) {
+          const after = { ...toApiRow(entity, existing), ...values };
+          const kept = Object.fromEntries(moved.map((u) => [u.field, after[u.field]]));
+          await checkUnique(ctx.lang, kept, entity.tenantScoped ? ((values.tenantId as string | undefined) || (existing.tenant_id ?? null)) : null, id, after);
+        }
             await db.transaction().execute(async (trx) => {
           await applyScope(entity, ctx.caller, trx.updateTable(table).set({ ...toColumns(entity, values), update_by: ctx.caller.username, update_time: nowIso(app) }) as UpdateQueryBuilder<Row, string, string, Row>)
             .where('id', '=', id)
