@@ -21,7 +21,9 @@ async function usersFile(prefix: string): Promise<string> {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('users');
   sheet.addRow(['user.field.username', 'user.field.realname', 'user.field.roles'].map((key) => entityLabel('en-US', key)));
-  for (let i = 0; i < ROWS; i++) sheet.addRow([`${prefix}${i}`, `Imported ${i}`, 'Clerk']);
+  // one row a person got wrong: the administrator's own user name, refused as taken
+  sheet.addRow(['admin', 'Taken name', 'Clerk']);
+  for (let i = 1; i < ROWS; i++) sheet.addRow([`${prefix}${i}`, `Imported ${i}`, 'Clerk']);
   const file = join(folder, `${prefix}.xlsx`);
   writeFileSync(file, Buffer.from(await workbook.xlsx.writeBuffer()));
   return file;
@@ -67,8 +69,13 @@ describe('a large import runs in the background', () => {
       await screenshot(page, `import-progress-${lang}-${viewport}`);
       await progress.getByRole('button', { name: t('crud.importCancel') }).click();
       const report = page.locator('.ant-modal-wrap:visible .ant-modal').filter({ hasText: t('crud.importTitle') });
-      await report.locator('.ant-alert-warning').waitFor();
+      await report.locator('.ant-alert-warning').first().waitFor();
       await screenshot(page, `import-report-${lang}-${viewport}`);
+      // the refused row comes as a spreadsheet to correct and import again
+      const [download] = await Promise.all([page.waitForEvent('download'), report.getByRole('button', { name: t('crud.importRefusedDownload') }).click()]);
+      const refused = new ExcelJS.Workbook();
+      await refused.xlsx.readFile(await download.path());
+      expect(refused.worksheets[0]!.getRow(2).values).toContain('admin');
       const added = await api<{ total: number }>(server, 'GET', `/sys/user/list?username=${prefix}*&pageSize=1`, { token });
       expect(added.body.result.total).toBeGreaterThan(0);
       expect(added.body.result.total).toBeLessThan(ROWS);
