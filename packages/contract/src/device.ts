@@ -19,7 +19,7 @@ export const DeviceUpKind = {
 } as const;
 export type DeviceUpKind = (typeof DeviceUpKind)[keyof typeof DeviceUpKind];
 
-export const DeviceDownKind = { command: 'command' } as const;
+export const DeviceDownKind = { command: 'command', receipt: 'receipt' } as const;
 export type DeviceDownKind = (typeof DeviceDownKind)[keyof typeof DeviceDownKind];
 
 export function deviceUpTopic(sn: string, kind: DeviceUpKind, root = DEVICE_TOPIC_ROOT): string {
@@ -109,6 +109,30 @@ export type DeviceEvent = z.infer<typeof deviceEvent>;
 export const DEVICE_EVENT_BATCH_MAX = 500;
 export const deviceEventMessage = z.union([deviceEvent, z.object({ id: messageId, events: z.array(deviceEvent).min(1).max(DEVICE_EVENT_BATCH_MAX) })]);
 export type DeviceEventMessage = z.infer<typeof deviceEventMessage>;
+
+/**
+ * Server → device, after the events named are stored (committed): `seqs` are inclusive ranges of sequence numbers.
+ * A device keeps every event it sent until a receipt names it, and sends those it keeps again after reconnecting (and
+ * while none comes), so an event the broker acknowledged but the server had not yet stored (a crash, a failing
+ * database) is not lost; the server stores each (device, seq) once, so sending again is harmless.
+ */
+export const deviceReceipt = z.object({
+  id: messageId,
+  seqs: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])).max(10_000),
+});
+export type DeviceReceipt = z.infer<typeof deviceReceipt>;
+
+/** Sequence numbers as sorted inclusive ranges: 1, 2, 3, 7 → [1, 3], [7, 7]. */
+export function seqRanges(seqs: Iterable<number>): Array<[number, number]> {
+  const sorted = [...new Set(seqs)].sort((a, b) => a - b);
+  const ranges: Array<[number, number]> = [];
+  for (const seq of sorted) {
+    const last = ranges.at(-1);
+    if (last && seq === last[1] + 1) last[1] = seq;
+    else ranges.push([seq, seq]);
+  }
+  return ranges;
+}
 
 /** Server → device. Delivered until acknowledged; a device runs a command id once and acknowledges it every time. */
 export const deviceCommand = z.object({

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   CaptureCommandKind,
   deviceCommand,
+  deviceReceipt,
   DeviceDownKind,
   deviceDownTopic,
   DeviceEventKind,
@@ -64,10 +65,12 @@ export interface DeviceMemory {
   effects: Array<{ id: string; kind: string; payload: unknown }>;
   /** outcome of each softUpdate command by id, once it ended */
   updates: Map<string, { ok: boolean; error?: string }>;
+  /** events sent and not yet named by a receipt of the server, by sequence number, with when they were last sent */
+  unreceipted: Map<number, { event: DeviceEvent; sentAt: number }>;
 }
 
 export function newMemory(): DeviceMemory {
-  return { seq: 0, done: new Set(), effects: [], updates: new Map() };
+  return { seq: 0, done: new Set(), effects: [], updates: new Map(), unreceipted: new Map() };
 }
 
 export interface SimDeviceOptions {
@@ -108,6 +111,8 @@ export interface SimDeviceOptions {
   enrollDelayMs?: number;
   /** capture kinds: how enrollments end (`ok` by default) */
   enrollOutcome?: EnrollOutcome;
+  /** events without a receipt this long are sent again (10 s by default); they are also sent again after reconnecting */
+  receiptWaitMs?: number;
 }
 
 function eventData(kind: DeviceEventKind, seq: number): Record<string, unknown> {
@@ -145,6 +150,9 @@ export class SimDevice {
   private stopped = true;
   /** commands received (deliveries, repeats included) */
   readonly received: DeviceCommand[] = [];
+  /** receipts read, and events sent again for want of one (what tests count) */
+  receipts = 0;
+  resent = 0;
   private readonly root: string;
   /** the people this device holds (persisted in `accessDir`) */
   readonly access: AccessList;
@@ -152,6 +160,7 @@ export class SimDevice {
   private commands: Promise<void> = Promise.resolve();
   /** killed: runs nothing more */
   private killed = false;
+  private receiptTimer: NodeJS.Timeout | null = null;
   /** the events waiting to go out as one message (batchMs), and its sending */
   private pending: { events: DeviceEvent[]; sent: Promise<void> } | null = null;
   /** the ID card on the reader (a capture device): a test lays one down or takes it away */
@@ -181,6 +190,11 @@ export class SimDevice {
   async start(): Promise<void> {
     this.stopped = false;
     await this.connect();
+    const wait = this.options.receiptWaitMs ?? 10_000;
+    this.receiptTimer ??= setInterval(() => {
+      if (this.online) void this.sendUnreceipted(wait).catch(() => undefined);
+    }, wait);
+    this.receiptTimer.unref();
     const rate = this.options.rate ?? 0;
     if (rate > 0 && !this.emitter) {
       this.emitter = setInterval(() => {
@@ -204,6 +218,8 @@ export class SimDevice {
     });
     this.client = client;
     client.on('message', (topic, payload) => {
+      // a receipt is read at once, not behind a slow command
+      if (topic === deviceDownTopic(this.sn, DeviceDownKind.receipt, this.root)) return this.onReceipt(payload);
       this.commands = this.commands.then(() => this.onMessage(topic, payload)).catch(() => undefined);
     });
     client.on('close', () => {
@@ -217,10 +233,12 @@ export class SimDevice {
     return new Promise((resolve, reject) => {
       client.once('connect', async () => {
         try {
-          const granted = await client.subscribeAsync(deviceDownTopic(this.sn, DeviceDownKind.command, this.root), { qos: 1 });
+          const granted = await client.subscribeAsync([deviceDownTopic(this.sn, DeviceDownKind.command, this.root), deviceDownTopic(this.sn, DeviceDownKind.receipt, this.root)], { qos: 1 });
           if (granted.some((g) => g.qos === 128)) throw new Error('subscription refused');
           const hello: DeviceHello = { id: randomUUID(), sessionId: this.sessionId, time: Date.now(), firmware: 'sim-1.0', model: `SIM-${this.kind.toUpperCase()}`, system: SYSTEM_OF[this.kind] };
           await client.publishAsync(deviceUpTopic(this.sn, DeviceUpKind.hello, this.root), JSON.stringify(hello), { qos: 1 });
+          // what was sent before and never receipted goes again (the server drops what it had stored)
+          void this.sendUnreceipted(0).catch(() => undefined);
           resolve();
         } catch (error) {
           reject(error as Error);
@@ -377,7 +395,47 @@ export class SimDevice {
     this.memory.seq += 1;
     const event: DeviceEvent = { id: randomUUID(), seq: this.memory.seq, time, kind: chosen, data: data ?? eventData(chosen, this.memory.seq) };
     await (this.options.batchMs ? this.queueEvent(event) : this.publishEvent(event));
+    this.sentForReceipt([event]);
     return event;
+  }
+
+  /** Events on their way, kept until a receipt names them. */
+  private sentForReceipt(events: readonly DeviceEvent[]): void {
+    const now = Date.now();
+    for (const event of events) this.memory.unreceipted.set(event.seq, { event, sentAt: now });
+  }
+
+  /** A receipt of the server: the events it names are stored, and kept no longer. */
+  private onReceipt(payload: Buffer): void {
+    let parsed: ReturnType<typeof deviceReceipt.safeParse>;
+    try {
+      parsed = deviceReceipt.safeParse(JSON.parse(payload.toString('utf8')));
+    } catch {
+      return;
+    }
+    if (!parsed.success) return;
+    this.receipts += 1;
+    const kept = this.memory.unreceipted;
+    for (const [from, to] of parsed.data.seqs) {
+      if (to - from < kept.size) for (let seq = from; seq <= to; seq++) kept.delete(seq);
+      else for (const seq of [...kept.keys()]) if (seq >= from && seq <= to) kept.delete(seq);
+    }
+  }
+
+  /** Sends again, oldest first and in batches, the events without a receipt sent at least `olderThanMs` ago. */
+  private async sendUnreceipted(olderThanMs: number): Promise<void> {
+    const due = Date.now() - olderThanMs;
+    const events = [...this.memory.unreceipted.values()].filter((kept) => kept.sentAt <= due).map((kept) => kept.event).sort((a, b) => a.seq - b.seq);
+    for (let i = 0; i < events.length; i += DEVICE_EVENT_BATCH_MAX) {
+      const batch = events.slice(i, i + DEVICE_EVENT_BATCH_MAX);
+      await this.publishEvents(batch);
+      this.resent += batch.length;
+      const now = Date.now();
+      for (const event of batch) {
+        const kept = this.memory.unreceipted.get(event.seq);
+        if (kept) kept.sentAt = now;
+      }
+    }
   }
 
   /** Adds an event to the message going out `batchMs` after its first event; resolves once that message is sent. */
@@ -485,6 +543,8 @@ export class SimDevice {
 
   private halt(): void {
     this.stopped = true;
+    if (this.receiptTimer) clearInterval(this.receiptTimer);
+    this.receiptTimer = null;
     if (this.emitter) clearInterval(this.emitter);
     this.emitter = null;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);

@@ -41,6 +41,8 @@ export interface EventWriterHooks<D extends EventDevice> {
   steps(batch: DeviceEvents<D>): EventStep[];
   /** after the batch is committed (notices, readers that write on their own) */
   stored(batch: ReadonlyArray<DeviceEvents<D>>): Promise<void>;
+  /** once the event rows of the batch are stored (not called when they could not be): the devices' receipts */
+  receipted?(batch: ReadonlyArray<DeviceEvents<D>>): void;
 }
 
 interface Waiting<D extends EventDevice> extends DeviceEvents<D> {
@@ -147,6 +149,7 @@ export class EventWriter<D extends EventDevice = EventDevice> {
     }
     const groups = batch.map(({ device, events, messages }) => ({ device, events, messages }));
     const steps = groups.map((group) => this.hooks.steps(group));
+    let stored: boolean;
     try {
       await this.db.transaction().execute(async (trx) => {
         await this.eventInsert.run(trx, values);
@@ -155,8 +158,16 @@ export class EventWriter<D extends EventDevice = EventDevice> {
         await derived.write(trx);
       });
       this.written += events;
+      stored = true;
     } catch {
-      await this.writeApart(values, events, groups, receivedAt);
+      stored = await this.writeApart(values, events, groups, receivedAt);
+    }
+    if (stored) {
+      try {
+        this.hooks.receipted?.(groups);
+      } catch (error) {
+        this.log.error({ err: error }, 'device events: receipts failed');
+      }
     }
     for (const { device } of batch) {
       const left = (this.writingDevices.get(device.id) ?? 1) - 1;
@@ -170,14 +181,18 @@ export class EventWriter<D extends EventDevice = EventDevice> {
     }
   }
 
-  /** The shared transaction failed: the rows alone, then each device's steps one by one (fresh, as they may have started). */
-  private async writeApart(values: unknown[], events: number, groups: Array<DeviceEvents<D>>, receivedAt: string): Promise<void> {
+  /**
+   * The shared transaction failed: the rows alone, then each device's steps one by one (fresh, as they may have
+   * started). Answers whether the rows are stored.
+   */
+  private async writeApart(values: unknown[], events: number, groups: Array<DeviceEvents<D>>, receivedAt: string): Promise<boolean> {
     try {
       await this.db.transaction().execute((trx) => this.eventInsert.run(trx, values));
       this.written += events;
     } catch (error) {
-      // a failing database must not stop the gateway; the failure and the number of events lost are logged
+      // a failing database must not stop the gateway; the devices get no receipt and send these events again
       this.log.error({ err: error, events }, 'device events could not be stored');
+      return false;
     }
     for (const group of groups) {
       for (const step of this.hooks.steps(group)) {
@@ -192,5 +207,6 @@ export class EventWriter<D extends EventDevice = EventDevice> {
         }
       }
     }
+    return true;
   }
 }

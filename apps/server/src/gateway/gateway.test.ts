@@ -143,6 +143,44 @@ describe.each(cases)('device link on $dialect with the $broker broker', ({ diale
     await socket.close();
   });
 
+  it('keeps an event the server took but could not store on the device until a receipt names it, then stores it once', async () => {
+    const sn = uniqueSn('R');
+    const memory = newMemory();
+    const sim = device(sn, await approvedKey(t.app, sn, admin), { memory, receiptWaitMs: 200 });
+    await sim.start();
+    const id = await deviceIdOf(sn);
+    const stored = async () => (await t.app.db.selectFrom('sys_device_event').select('seq').where('device_id', '=', id).orderBy('seq').execute()).map((r) => Number(r.seq));
+
+    // stored events come back as a receipt and leave the device's keeping
+    await sim.emit(DeviceEventKind.punch, { userNo: 'U1', hand: 'left' });
+    await sim.emit(DeviceEventKind.punch, { userNo: 'U2', hand: 'right' });
+    await until(async () => {
+      await t.app.deviceGateway.flush();
+      return memory.unreceipted.size === 0;
+    }, 15_000, 'receipts');
+    expect(await stored()).toEqual([1, 2]);
+    expect(sim.resent).toBe(0);
+
+    // the database refuses the event rows for a while (as a crash before the commit would lose them): no receipt
+    await t.app.db.schema.alterTable('sys_device_event').renameTo('sys_device_event_away').execute();
+    try {
+      await sim.emit(DeviceEventKind.punch, { userNo: 'U3', hand: 'left' });
+      await t.app.deviceGateway.flush();
+      expect([...memory.unreceipted.keys()]).toEqual([3]);
+    } finally {
+      await t.app.db.schema.alterTable('sys_device_event_away').renameTo('sys_device_event').execute();
+    }
+    // the device sends it again, alone or after reconnecting, and it is stored once
+    sim.dropOffNetwork();
+    await sim.start();
+    await until(async () => {
+      await t.app.deviceGateway.flush();
+      return memory.unreceipted.size === 0;
+    }, 15_000, 'the kept event stored');
+    expect(sim.resent).toBeGreaterThanOrEqual(1);
+    expect(await stored()).toEqual([1, 2, 3]);
+  });
+
   it('provisions simulated devices through the API and starts them as a fleet', async () => {
     const address = t.app.server.address();
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}${t.app.settings.apiPrefix}`;

@@ -12,10 +12,12 @@ import {
   DeviceUpKind,
   deviceUpFilter,
   parseDeviceUpTopic,
+  seqRanges,
   type DeviceAck,
   type DeviceCommand,
   type DeviceEvent,
   type DeviceHello,
+  type DeviceReceipt,
 } from '@isps/contract';
 import type { Kysely } from 'kysely';
 import type { DatabaseDialect } from '../config.ts';
@@ -154,7 +156,7 @@ export class DeviceGateway {
       deps.db,
       deps.dialect,
       deps.log,
-      { steps: (batch) => this.eventSteps(batch), stored: (batches) => this.eventsStored(batches) },
+      { steps: (batch) => this.eventSteps(batch), stored: (batches) => this.eventsStored(batches), receipted: (batches) => this.sendReceipts(batches) },
       deps.clock,
       options.events,
     );
@@ -555,6 +557,20 @@ export class DeviceGateway {
     for (const listener of this.eventListeners) steps.push((db, derived) => listener(device, events, db, derived));
     for (const observer of this.observers) if (observer.store) steps.push((db, derived) => observer.store!(db, device, events, derived));
     return steps;
+  }
+
+  /**
+   * The events of a batch are stored: each device is told which, and stops keeping them for sending again. QoS 0: a
+   * lost receipt makes the device send those events again, which the database drops as stored already.
+   */
+  private sendReceipts(batches: ReadonlyArray<DeviceEvents<KnownDevice>>): void {
+    const client = this.client;
+    if (!client?.connected) return;
+    for (const { device, events } of batches) {
+      if (events.length === 0) continue;
+      const receipt: DeviceReceipt = { id: randomUUID(), seqs: seqRanges(events.map((e) => e.seq)) };
+      client.publishAsync(deviceDownTopic(device.sn, DeviceDownKind.receipt, this.root), JSON.stringify(receipt), { qos: 0 }).catch(() => undefined);
+    }
   }
 
   /** A batch of events is committed: door notices go out, and the readers that act on their own read it. */
