@@ -151,23 +151,27 @@ export interface Load {
  */
 export function inFlight(server: Server): { idle(): Promise<void> } {
   let open = 0;
+  let changed = Date.now();
   server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
     open += 1;
+    changed = Date.now();
     const end = response.end;
     let ended = false;
     response.end = function (this: ServerResponse, ...args: unknown[]) {
       if (!ended) {
         ended = true;
         open -= 1;
+        changed = Date.now();
       }
       return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
     } as ServerResponse['end'];
   });
   return {
+    /** Resolves once nothing is in flight and no request came for 100 ms (a client still sending after its run would show). */
     async idle() {
       const started = Date.now();
-      while (open > 0) {
-        if (Date.now() - started > 120_000) throw new Error(`${open} requests still unanswered after two minutes`);
+      while (open > 0 || Date.now() - changed < 100) {
+        if (Date.now() - started > 120_000) throw new Error(`the server is not idle after two minutes (${open} requests in flight)`);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     },
