@@ -5,6 +5,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -143,10 +144,49 @@ export interface Load {
   failures: number;
 }
 
-/** 50 connections against one URL for `seconds`, after a short warm-up. */
-export async function load(url: string, headers: Record<string, string>, seconds = 4, connections = 50): Promise<Load> {
+/**
+ * Counts the requests a server has taken and not yet answered. A load run that ends drops its connections with
+ * requests still in flight; the server goes on working them, so the next run would pay for them: `idle()` waits until
+ * each one has been answered (its response ended, whether or not anyone still reads it).
+ */
+export function inFlight(server: Server): { idle(): Promise<void> } {
+  let open = 0;
+  let changed = Date.now();
+  server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+    open += 1;
+    changed = Date.now();
+    const end = response.end;
+    let ended = false;
+    response.end = function (this: ServerResponse, ...args: unknown[]) {
+      if (!ended) {
+        ended = true;
+        open -= 1;
+        changed = Date.now();
+      }
+      return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+    } as ServerResponse['end'];
+  });
+  return {
+    /** Resolves once nothing is in flight and no request came for 100 ms (a client still sending after its run would show). */
+    async idle() {
+      const started = Date.now();
+      while (open > 0 || Date.now() - changed < 100) {
+        if (Date.now() - started > 120_000) throw new Error(`the server is not idle after two minutes (${open} requests in flight)`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
+  };
+}
+
+/**
+ * 50 connections against one URL for `seconds`, after a short warm-up; with `drained`, the server has answered every
+ * request of the warm-up before the measured run starts and every request of the run before this answers.
+ */
+export async function load(url: string, headers: Record<string, string>, seconds = 4, connections = 50, drained?: () => Promise<void>): Promise<Load> {
   await autocannon({ url, headers, connections, duration: 1 });
+  await drained?.();
   const result = await autocannon({ url, headers, connections, duration: seconds });
+  await drained?.();
   return { requestsPerSecond: result.requests.average, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
 }
 

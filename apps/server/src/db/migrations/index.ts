@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../../config.ts';
 import { ensureDeclaredIndexes } from '../declared-indexes.ts';
+import { ensureSearchIndexes } from '../search-index.ts';
 import type { Database } from '../schema.ts';
 import { systemTables } from './0001-system.ts';
 import { systemEntityTables } from './0002-system-entities.ts';
@@ -99,8 +100,9 @@ export async function migrateToLatest(db: Kysely<Database>, dialect: DatabaseDia
   for (let attempt = 1; ; attempt += 1) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) {
-      // after every start's migrations: a screen declared since the last start gets its indexes
+      // after every start's migrations: a screen declared since the last start gets its indexes (and search indexes)
       await ensureDeclaredIndexes(db, dialect);
+      await ensureSearchIndexes(db, dialect);
       return;
     }
     const started = results?.some((r) => r.status !== 'NotExecuted') ?? false;

@@ -21,8 +21,9 @@ import {
   type TreeRow,
 } from '@isps/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely, SelectQueryBuilder, UpdateQueryBuilder, DeleteQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type SelectQueryBuilder, type UpdateQueryBuilder, type DeleteQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { SEARCH_MIN_CHARS, searchColumns, searchPhrase, searchTableOf } from '../../db/search-index.ts';
 import { callerOf, type CurrentUser } from '../access.ts';
 import { OperationType, writeOperationLog } from '../audit-log.ts';
 import { allDictionaryOptions, importDictionaryOptions } from '../dictionaries.ts';
@@ -32,7 +33,7 @@ import { checkAdminOnlyFields, tenantScoped, writeTenant } from '../tenancy.ts';
 import { activeDataRules, ruleConditions } from './data-rules.ts';
 import { openWorkbook, refusedRowsWorkbook, streamWorkbook, type SheetRow } from './excel.ts';
 import { importJobsOf, type ImportJobRun } from './import-jobs.ts';
-import { listConditions, pagingOf, sortOf, type Query } from './query.ts';
+import { likeTexts, listConditions, pagingOf, sortOf, type Query } from './query.ts';
 import { linkFields, linkIds, readableFields, toApiRow, toColumns, validateInput } from './values.ts';
 import { checkOfferedValues } from './offered-options.ts';
 import { toWire } from '../wire-time.ts';
@@ -123,6 +124,8 @@ const IMPORT_ROWS_PER_TURN = 20;
 const INSERT_CHUNK = 200;
 const EXPORT_PAGE = 200;
 const MAX_EXPORT_ROWS = 50_000;
+/** most rows a search index may name for a list to read just those (some milliseconds), not along the page's order */
+const NARROW_ROWS = 2_000;
 
 function requireId(value: unknown): string {
   const id = Array.isArray(value) ? value[0] : value;
@@ -576,22 +579,57 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     return found.length;
   }
 
+  const searched = app.dialect === 'sqlite' ? new Set(searchColumns().get(table) ?? []) : new Set<string>();
+  const searchTable = searchTableOf(table);
+  const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  /** How many rows (up to one more than the index may narrow to) the search index names for a phrase in a column. */
+  const candidatesSql = (column: string) =>
+    `select count(*) as "n" from (select rowid from ${quoted(searchTable)} where ${quoted(column)} match ? limit ${NARROW_ROWS + 1}) as "candidates"`;
+
+  /**
+   * The search index lookups that narrow a list's contains filters to a few rows (db/search-index.ts), when the
+   * index names few enough of them: a text most rows contain is found sooner by reading the rows in the page's order.
+   */
+  async function narrowings(query: Query): Promise<Array<{ column: string; phrase: string }>> {
+    const found: Array<{ column: string; phrase: string }> = [];
+    for (const { column, text } of likeTexts(entity, query)) {
+      if (!searched.has(column) || [...text].length < SEARCH_MIN_CHARS) continue;
+      const phrase = searchPhrase(text);
+      // written once per column, not compiled per request: it is asked before every page of a contains filter
+      const counting = CompiledQuery.raw(candidatesSql(column), [phrase]);
+      const candidates = await app.listCache.read(counting, async () => (await db.executeQuery<{ n: number | string }>(counting)).rows[0]);
+      if (Number(candidates?.n ?? 0) <= NARROW_ROWS) found.push({ column, phrase });
+    }
+    return found;
+  }
+
   /** The rows a list or export reads: tenant and deletion scope, the caller's data rules, then the query's filters. */
   const listRows = async (caller: CurrentUser, query: Query, deleted = false) => {
     const conditions = listConditions(entity, query, app.settings.timeZone);
     const rules = ruleConditions(await activeDataRules(app, entity, caller));
-    return registered.scoped(caller, { deleted }).where((eb) => eb.and([...rules(eb), ...conditions(eb)]));
+    const narrowing = searched.size > 0 ? await narrowings(query) : [];
+    if (narrowing.length === 0) return registered.scoped(caller, { deleted }).where((eb) => eb.and([...rules(eb), ...conditions(eb)]));
+    // read by rowid from the index's few rows, not along a scope index through every row of the tenant
+    const from = db.selectFrom(sql`${sql.table(table)} not indexed` as unknown as string).selectAll();
+    return applyScope(entity, caller, from, deleted).where((eb) =>
+      eb.and([
+        ...narrowing.map(({ column, phrase }) => eb(sql.raw('rowid'), 'in', eb.selectFrom(searchTable).select(sql.raw('rowid').as('r')).where(sql.ref(column), 'match', phrase))),
+        ...rules(eb),
+        ...conditions(eb),
+      ]),
+    );
   };
 
   async function page(caller: CurrentUser, lang: Language, query: Query, deleted = false): Promise<Page<Row>> {
     const { pageNo, pageSize } = pagingOf(query);
     const sort = sortOf(entity, query);
     // the same count and the same page are read once until a table they read is written (platform/crud/list-cache.ts)
-    const counting = (await listRows(caller, query, deleted)).clearSelect().select((eb) => eb.fn.countAll().as('n'));
+    const rowsRead = await listRows(caller, query, deleted);
+    const counting = rowsRead.clearSelect().select((eb) => eb.fn.countAll().as('n'));
     const countRow = await app.listCache.read(counting.compile(), () => counting.executeTakeFirst());
     const total = Number(countRow?.n ?? 0);
     // ties broken by the id in the sort's own direction: the declared index (scope, sort field, id) then serves the page in order
-    const paging = (await listRows(caller, query, deleted))
+    const paging = rowsRead
       .orderBy(sort.column, sort.order)
       .orderBy('id', sort.order)
       .limit(pageSize)

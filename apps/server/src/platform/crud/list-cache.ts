@@ -4,15 +4,20 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { CompiledQuery } from 'kysely';
 import { onCommittedWrite } from '../../db/database.ts';
+import { searchedTableOf } from '../../db/search-index.ts';
 import type { Clock } from '../clock.ts';
 import { linkFields } from './values.ts';
 
 // the tables a statement reads, quoted as any of the three engines quotes them
 const READ_TABLE = /\b(?:from|join)\s+[`"]?([A-Za-z_][A-Za-z0-9_]*)[`"]?/gi;
 
-/** The tables a statement reads from (its FROM and JOIN clauses, subqueries included). */
+/**
+ * The tables a statement reads from (its FROM and JOIN clauses, subqueries included); a table's search index counts as
+ * the table (triggers write it with the table, and writes are reported by the table written).
+ */
 export function readTables(text: string): string[] {
-  return [...new Set([...text.matchAll(READ_TABLE)].map((m) => (m[1] as string).toLowerCase()))];
+  const tables = [...text.matchAll(READ_TABLE)].map((m) => (m[1] as string).toLowerCase());
+  return [...new Set(tables.map((table) => searchedTableOf(table) ?? table))];
 }
 
 interface Entry {

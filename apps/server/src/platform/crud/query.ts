@@ -62,6 +62,23 @@ function like(eb: Eb, info: FieldInfo, pattern: string): Condition | undefined {
   return sql<SqlBool>`lower(${eb.ref(info.column)}) like ${pattern.toLowerCase()} escape '!'`;
 }
 
+/** The LIKE a filter text asks for: its literal text, with any characters before it (`*x`) and after it (`x*`). */
+interface LikeFilter {
+  text: string;
+  before: boolean;
+  after: boolean;
+}
+
+/** The LIKE of a trimmed, non-empty filter text (`*x*`, `x*`, `*x`, or a plain text of a contains field), if it asks for one. */
+function likeFilterOf(kind: MatchKind, text: string): LikeFilter | undefined {
+  if (text.startsWith('!') && text.length > 1) return undefined;
+  if (text.length > 2 && text.startsWith('*') && text.endsWith('*')) return { text: text.slice(1, -1), before: true, after: true };
+  if (text.length > 1 && text.endsWith('*')) return { text: text.slice(0, -1), before: false, after: true };
+  if (text.length > 1 && text.startsWith('*')) return { text: text.slice(1), before: true, after: false };
+  if (text.includes(',')) return undefined;
+  return kind === 'contains' ? { text, before: true, after: true } : undefined;
+}
+
 /** One filter parameter with the DESIGN section 5 syntax: `*x*`, `x*`, `*x`, `a,b`, `!x`; plain by match kind. */
 function filterCondition(eb: Eb, info: FieldInfo, kind: MatchKind, raw: string, timeZone: string): Condition | undefined {
   const text = raw.trim();
@@ -70,15 +87,34 @@ function filterCondition(eb: Eb, info: FieldInfo, kind: MatchKind, raw: string, 
     const value = typed(info, text.slice(1), timeZone);
     return value === undefined ? undefined : eb.or([eb(info.column, '<>', value), eb(info.column, 'is', null)]);
   }
-  if (text.length > 2 && text.startsWith('*') && text.endsWith('*')) return like(eb, info, `%${escapeLike(text.slice(1, -1))}%`);
-  if (text.length > 1 && text.endsWith('*')) return like(eb, info, `${escapeLike(text.slice(0, -1))}%`);
-  if (text.length > 1 && text.startsWith('*')) return like(eb, info, `%${escapeLike(text.slice(1))}`);
+  const liked = likeFilterOf(kind, text);
+  if (liked) {
+    const condition = like(eb, info, `${liked.before ? '%' : ''}${escapeLike(liked.text)}${liked.after ? '%' : ''}`);
+    // a plain text of a contains field on a field no LIKE reads (a number, a time) is compared as a value
+    return condition ?? (liked.before && liked.after && text === liked.text ? eqCondition(eb, info, text, timeZone) : undefined);
+  }
   if (text.includes(',')) {
     const values = text.split(',').slice(0, 100).map((v) => typed(info, v.trim(), timeZone)).filter((v) => v !== undefined && v !== '');
     return values.length > 0 ? eb(info.column, 'in', values) : undefined;
   }
-  if (kind === 'contains') return like(eb, info, `%${escapeLike(text)}%`) ?? eqCondition(eb, info, text, timeZone);
   return eqCondition(eb, info, text, timeZone);
+}
+
+/**
+ * The texts a list's filters look for with LIKE in a text column, by column: what a search index may narrow (the
+ * LIKE itself still decides). Only the filter parameters of declared search fields, as listConditions reads them.
+ */
+export function likeTexts(entity: EntityDeclaration, query: Query): Array<{ column: string; text: string }> {
+  const fields = readableFields(entity);
+  const texts: Array<{ column: string; text: string }> = [];
+  for (const [name, kind] of Object.entries(entity.search)) {
+    const info = fields.get(name);
+    if (entity.fields[name]?.link || !info || info.kind !== 'string') continue;
+    const text = single(query[name])?.trim();
+    const liked = text ? likeFilterOf(kind, text) : undefined;
+    if (liked && liked.text !== '') texts.push({ column: info.column, text: liked.text });
+  }
+  return texts;
 }
 
 function eqCondition(eb: Eb, info: FieldInfo, text: string, timeZone: string): Condition | undefined {
