@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import { randomUUID } from 'node:crypto';
@@ -6,7 +5,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { UPLOAD_MAX_BYTES } from '@isps/contract';
 import { resolveDataSourceKey, resolveTokenPepper, type Config } from './config.ts';
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
@@ -155,8 +153,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     for (const name of secureHeaders.removed) if (reply.hasHeader(name)) reply.removeHeader(name);
     done();
   });
-  // spreadsheet imports and uploads: one file per request, bounded
-  await app.register(multipart, { limits: { files: 1, fileSize: UPLOAD_MAX_BYTES, fields: 10 } });
+  // multipart bodies (spreadsheet imports, uploads) are read only by their own routes: platform/uploads.ts
   app.decorate('crudEntities', new Map());
   const rateLimitRedis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   if (rateLimitRedis) app.addHook('onClose', async () => void (await rateLimitRedis.quit()));
