@@ -112,6 +112,40 @@ describe('route declarations', () => {
     expect((await injectAs(app, null, { method: 'GET', url: '/api/docs/json' })).statusCode).toBe(401);
     expect((await injectAs(app, noPermissionToken, { method: 'GET', url: '/api/docs/json' })).statusCode).toBe(403);
     expect((await app.inject({ method: 'GET', url: '/api/docs/' })).statusCode).toBe(200);
+    const yaml = await injectAs(app, admin, { method: 'GET', url: '/api/docs/yaml' });
+    expect(yaml.statusCode).toBe(200);
+    expect(yaml.body).toContain('/api/sys/login');
+    expect((await injectAs(app, null, { method: 'GET', url: '/api/docs/yaml' })).statusCode).toBe(401);
+    expect((await injectAs(app, noPermissionToken, { method: 'GET', url: '/api/docs/yaml' })).statusCode).toBe(403);
+  });
+
+  it('serves the API docs page, its assets and its redirect as Swagger UI does, with its own content policy', async () => {
+    const page = await app.inject({ method: 'GET', url: '/api/docs' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.body).toContain('swagger-ui');
+    expect(String(page.headers['content-security-policy'])).toContain('img-src \'self\' data: validator.swagger.io');
+    // the console's other security headers stay
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    const initializer = await app.inject({ method: 'GET', url: '/api/docs/static/swagger-initializer.js' });
+    expect(initializer.statusCode).toBe(200);
+    // the console's session reaches the calls made from the page
+    expect(initializer.body).toContain('pro__Access-Token');
+    const css = await app.inject({ method: 'GET', url: '/api/docs/static/swagger-ui.css' });
+    expect(css.statusCode).toBe(200);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    const etag = String(css.headers.etag);
+    expect((await app.inject({ method: 'GET', url: '/api/docs/static/swagger-ui.css', headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+    const head = await app.inject({ method: 'HEAD', url: '/api/docs/static/swagger-ui.css' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(css.headers['content-length']);
+    expect(head.body).toBe('');
+    const redirect = await app.inject({ method: 'GET', url: '/api/docs/static/index.html' });
+    expect(redirect.statusCode).toBe(302);
+    expect(redirect.headers.location).toBe('/api/docs/');
+    const missing = await app.inject({ method: 'GET', url: '/api/docs/static/missing.js', headers: { lang: 'en-US' } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ success: false, code: 404 });
   });
 
   it('sends security headers that let the console run', async () => {

@@ -1,13 +1,10 @@
-import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Perm, UPLOAD_MAX_BYTES } from '@isps/contract';
 import { resolveDataSourceKey, resolveTokenPepper, type Config } from './config.ts';
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
@@ -24,6 +21,7 @@ import { peopleRoutes } from './modules/people/index.ts';
 import { createUser, findActiveUserById, findActiveUserByName, jobSchedulerPlugin, startSession, systemRoutes } from './modules/system/index.ts';
 import { visitorAdminRoutes, visitorRoutes } from './modules/visitor/index.ts';
 import { accessPlugin } from './platform/access.ts';
+import { apiDocs } from './platform/api-docs.ts';
 import { listCachePlugin } from './platform/crud/list-cache.ts';
 import { connectRedis, createCache } from './platform/cache.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
@@ -155,8 +153,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     for (const name of secureHeaders.removed) if (reply.hasHeader(name)) reply.removeHeader(name);
     done();
   });
-  // spreadsheet imports and uploads: one file per request, bounded
-  await app.register(multipart, { limits: { files: 1, fileSize: UPLOAD_MAX_BYTES, fields: 10 } });
+  // multipart bodies (spreadsheet imports, uploads) are read only by their own routes: platform/uploads.ts
   app.decorate('crudEntities', new Map());
   const rateLimitRedis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   if (rateLimitRedis) app.addHook('onClose', async () => void (await rateLimitRedis.quit()));
@@ -172,18 +169,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(async (docs) => {
-    docs.addHook('onRoute', (route) => {
-      route.config ??= {};
-      // the UI shell is public; the API description itself is for administrators
-      route.config.permission = /\/(json|yaml)$/.test(route.url) ? Perm.apiDocs : 'public';
-    });
-    await docs.register(swaggerUi, {
-      routePrefix: `${config.apiPrefix}/docs`,
+  // the UI shell is public, the API description itself for administrators; Swagger UI loads at the first docs request
+  await app.register(apiDocs, {
+    routePrefix: `${config.apiPrefix}/docs`,
+    ui: {
       staticCSP: true,
       // runs in the browser: an administrator signed in to the console on this origin reads the docs with that session
       uiConfig: { requestInterceptor: sendConsoleToken },
-    });
+    },
   });
 
   await app.register(

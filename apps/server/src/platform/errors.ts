@@ -3,6 +3,7 @@ import { UPLOAD_MAX_BYTES } from '@isps/contract';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FastifyError } from 'fastify';
 import { AppError, envelope, httpStatusOf } from './envelope.ts';
+import { isMultipartUpload } from './uploads.ts';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -39,7 +40,7 @@ export const errorsPlugin = fp(
         return reply.status(400).send(envelope(lang, 'badRequest', null, 'upload.tooLarge', { max: UPLOAD_MAX_BYTES / 1024 / 1024 }));
       }
       // busboy's own failures (a truncated or malformed multipart body) carry no status: bad input, not a fault
-      if (error.statusCode === undefined && request.isMultipart() && /multipart|boundary/i.test(error.message)) {
+      if (error.statusCode === undefined && isMultipartUpload(request) && /multipart|boundary/i.test(error.message)) {
         return reply.status(400).send(envelope(lang, 'badRequest', null, 'upload.malformed'));
       }
       if (status >= 400 && status < 500) {

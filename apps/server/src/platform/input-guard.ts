@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './envelope.ts';
+import { isMultipartUpload } from './uploads.ts';
 
 /** true when a text anywhere in the value holds a NUL character (depth-bounded: bodies are at most 1 MB of JSON) */
 function holdsNul(value: unknown, depth = 0): boolean {
@@ -17,7 +18,7 @@ function holdsNul(value: unknown, depth = 0): boolean {
  * one in its path, query or JSON body is bad input (400), not a database failure.
  */
 export function refuseNulCharacters(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
-  if (holdsNul(request.params) || holdsNul(request.query) || (!request.isMultipart() && holdsNul(request.body))) {
+  if (holdsNul(request.params) || holdsNul(request.query) || (!isMultipartUpload(request) && holdsNul(request.body))) {
     return done(new AppError('badRequest', 'error.badRequest', { detail: 'NUL character' }));
   }
   done();

@@ -28,6 +28,7 @@ import {
   type SoftUpdatePushRow,
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
+import { uploadRoutes } from '../../platform/uploads.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -207,53 +208,55 @@ export const softUpdateRoutes: FastifyPluginAsyncZod = async (app) => {
       await trx.deleteFrom('sys_soft_update_push').where('update_id', 'in', ids).execute();
     },
     routes: (routes, registered) => {
-      routes.post(
-        SoftUpdatePath.upload,
-        { schema: { tags, summary: 'Add a software package: fields version, deviceModel, updateLog, then the APK or tar as file' }, config: { permission: SoftUpdatePerm.add } },
-        async (request, reply) => {
-          const caller = callerOf(request);
-          const part = request.isMultipart() ? await request.file({ limits: { fileSize: SOFT_UPDATE_MAX_BYTES } }) : undefined;
-          if (!part) throw new AppError('badRequest', 'upload.noFile');
-          const fields = part.fields as Record<string, unknown>;
-          const version = fieldValue(fields, 'version');
-          const deviceModel = fieldValue(fields, 'deviceModel') ?? null;
-          const updateLog = fieldValue(fields, 'updateLog') ?? null;
-          const name = part.filename.split(/[/\\]/).pop()?.slice(0, 120) || '?';
-          if (!(SOFT_UPDATE_EXTENSIONS as readonly string[]).includes(fileExtension(part.filename))) {
-            part.file.resume();
-            refuse('softUpdate.notPackage', { name });
-          }
-          if (!version || !textSchema(64).safeParse(version).success || (deviceModel && deviceModel.length > 100) || (updateLog && updateLog.length > 2000)) {
-            part.file.resume();
-            throw new AppError('badRequest', 'validation.required', { field: 'version' });
-          }
-          const taken = await registered
-            .scoped(caller)
-            .select('id')
-            .where('version', '=', version)
-            .where((eb) => (deviceModel === null ? eb('device_model', 'is', null) : eb('device_model', '=', deviceModel)))
-            .executeTakeFirst();
-          if (taken) {
-            part.file.resume();
-            refuse('duplicate.softUpdateVersion');
-          }
-          const stored = await storeUpload(app.settings.dataDir, part, PACKAGE_FOLDER, app.clock(), {
-            types: PACKAGE_TYPES,
-            maxBytes: SOFT_UPDATE_MAX_BYTES,
-            verify: async (path) => {
-              if (!(await isSoftwarePackage(path, part.filename))) refuse('softUpdate.notPackage', { name });
-              return true;
-            },
-          });
-          const { sha256, size } = await fileDigest(`${uploadRoot(app.settings.dataDir)}/${stored}`);
-          const id = randomUUID();
-          await app.db
-            .insertInto('sys_soft_update')
-            .values({ id, create_by: caller.username, create_time: new Date(app.clock()).toISOString(), update_by: null, update_time: null, version, device_model: deviceModel, apk_file: stored, file_size: size, checksum: sha256, update_log: updateLog, tenant_id: writeTenant(caller) })
-            .execute();
-          return reply.ok({ id, apkFile: stored, fileSize: size, checksum: sha256 }, 'crud.added');
-        },
-      );
+      uploadRoutes(routes, (uploads) => {
+        uploads.post(
+          SoftUpdatePath.upload,
+          { schema: { tags, summary: 'Add a software package: fields version, deviceModel, updateLog, then the APK or tar as file' }, config: { permission: SoftUpdatePerm.add } },
+          async (request, reply) => {
+            const caller = callerOf(request);
+            const part = request.isMultipart() ? await request.file({ limits: { fileSize: SOFT_UPDATE_MAX_BYTES } }) : undefined;
+            if (!part) throw new AppError('badRequest', 'upload.noFile');
+            const fields = part.fields as Record<string, unknown>;
+            const version = fieldValue(fields, 'version');
+            const deviceModel = fieldValue(fields, 'deviceModel') ?? null;
+            const updateLog = fieldValue(fields, 'updateLog') ?? null;
+            const name = part.filename.split(/[/\\]/).pop()?.slice(0, 120) || '?';
+            if (!(SOFT_UPDATE_EXTENSIONS as readonly string[]).includes(fileExtension(part.filename))) {
+              part.file.resume();
+              refuse('softUpdate.notPackage', { name });
+            }
+            if (!version || !textSchema(64).safeParse(version).success || (deviceModel && deviceModel.length > 100) || (updateLog && updateLog.length > 2000)) {
+              part.file.resume();
+              throw new AppError('badRequest', 'validation.required', { field: 'version' });
+            }
+            const taken = await registered
+              .scoped(caller)
+              .select('id')
+              .where('version', '=', version)
+              .where((eb) => (deviceModel === null ? eb('device_model', 'is', null) : eb('device_model', '=', deviceModel)))
+              .executeTakeFirst();
+            if (taken) {
+              part.file.resume();
+              refuse('duplicate.softUpdateVersion');
+            }
+            const stored = await storeUpload(app.settings.dataDir, part, PACKAGE_FOLDER, app.clock(), {
+              types: PACKAGE_TYPES,
+              maxBytes: SOFT_UPDATE_MAX_BYTES,
+              verify: async (path) => {
+                if (!(await isSoftwarePackage(path, part.filename))) refuse('softUpdate.notPackage', { name });
+                return true;
+              },
+            });
+            const { sha256, size } = await fileDigest(`${uploadRoot(app.settings.dataDir)}/${stored}`);
+            const id = randomUUID();
+            await app.db
+              .insertInto('sys_soft_update')
+              .values({ id, create_by: caller.username, create_time: new Date(app.clock()).toISOString(), update_by: null, update_time: null, version, device_model: deviceModel, apk_file: stored, file_size: size, checksum: sha256, update_log: updateLog, tenant_id: writeTenant(caller) })
+              .execute();
+            return reply.ok({ id, apkFile: stored, fileSize: size, checksum: sha256 }, 'crud.added');
+          },
+        );
+      });
 
       routes.post(
         SoftUpdatePath.push,

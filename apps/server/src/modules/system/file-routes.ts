@@ -7,33 +7,36 @@ import { callerOf, optionalCaller } from '../../platform/access.ts';
 import { AppError, envelope } from '../../platform/envelope.ts';
 import { tenantScoped, writeTenant } from '../../platform/tenancy.ts';
 import { contentDisposition, findStoredFile, storeUpload, uploadRoot } from '../../platform/files.ts';
+import { uploadRoutes } from '../../platform/uploads.ts';
 
 const tags = ['system'];
 const uploadListQuery = z.object({ pageNo: z.coerce.number().int().min(1).default(1), pageSize: z.coerce.number().int().min(1).max(200).default(10) });
 
 /** Upload and read back files (announcement images, attachments, videos). */
 export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.post(
-    FilePath.upload,
-    {
-      schema: { tags, summary: 'Upload one file (multipart field `file`, optional `biz` sub-folder before it); message and result are its stored path' },
-      config: { permission: 'authenticated' },
-    },
-    async (request, reply) => {
-      const part = request.isMultipart() ? await request.file() : undefined;
-      if (!part) throw new AppError('badRequest', 'upload.noFile');
-      const biz = part.fields.biz;
-      const folder = biz && !Array.isArray(biz) && biz.type === 'field' ? String(biz.value) : undefined;
-      const stored = await storeUpload(app.settings.dataDir, part, folder, app.clock());
-      const caller = callerOf(request);
-      // every upload belongs to the tenant it was uploaded in
-      await app.db
-        .insertInto('sys_file')
-        .values({ id: randomUUID(), file_path: stored, tenant_id: writeTenant(caller), create_by: caller.username, create_time: new Date(app.clock()).toISOString(), update_by: null, update_time: null })
-        .execute();
-      return { ...reply.ok(stored), message: stored };
-    },
-  );
+  uploadRoutes(app, (uploads) => {
+    uploads.post(
+      FilePath.upload,
+      {
+        schema: { tags, summary: 'Upload one file (multipart field `file`, optional `biz` sub-folder before it); message and result are its stored path' },
+        config: { permission: 'authenticated' },
+      },
+      async (request, reply) => {
+        const part = request.isMultipart() ? await request.file() : undefined;
+        if (!part) throw new AppError('badRequest', 'upload.noFile');
+        const biz = part.fields.biz;
+        const folder = biz && !Array.isArray(biz) && biz.type === 'field' ? String(biz.value) : undefined;
+        const stored = await storeUpload(app.settings.dataDir, part, folder, app.clock());
+        const caller = callerOf(request);
+        // every upload belongs to the tenant it was uploaded in
+        await app.db
+          .insertInto('sys_file')
+          .values({ id: randomUUID(), file_path: stored, tenant_id: writeTenant(caller), create_by: caller.username, create_time: new Date(app.clock()).toISOString(), update_by: null, update_time: null })
+          .execute();
+        return { ...reply.ok(stored), message: stored };
+      },
+    );
+  });
 
   app.get(
     FilePath.list,

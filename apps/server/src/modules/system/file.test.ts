@@ -152,6 +152,21 @@ describe.each(await testDialects())('file upload and static reading on %s', (dia
     expect(anonymous.envelope.code).toBe(401);
   });
 
+  it('reads multipart bodies on the upload routes only: elsewhere one is bad input, and a malformed one is refused in the caller\'s language', async () => {
+    // the multipart parser and its per-request hooks belong to the upload routes' own context
+    expect(app.hasRequestDecorator('isMultipart')).toBe(false);
+    expect(app.hasContentTypeParser('multipart/form-data')).toBe(false);
+    const body = multipart(PNG, 'a.png', 'image/png');
+    const elsewhere = await injectAs(app, admin, { method: 'POST', url: api(app, '/sys/user/updatePassword'), payload: body.payload, headers: { ...body.headers, lang: 'en-US' } });
+    expect(elsewhere.statusCode).toBe(400);
+    expect(elsewhere.envelope).toMatchObject({ success: false, code: 400 });
+    for (const lang of LANGUAGES) {
+      const cut = await injectAs(app, admin, { method: 'POST', url: api(app, FilePath.upload), payload: body.payload.subarray(0, body.payload.length - 20), headers: { ...body.headers, lang } });
+      expect(cut.statusCode).toBe(400);
+      expect(cut.envelope.message).toBe(translate(lang, 'upload.malformed'));
+    }
+  });
+
   it('never reads outside the upload folder, and answers 404 for a missing file', async () => {
     const base = `${app.settings.apiPrefix}/sys/common/static/`;
     const attempts = [

@@ -29,6 +29,7 @@ import { OperationType, writeOperationLog } from '../audit-log.ts';
 import { allDictionaryOptions, importDictionaryOptions } from '../dictionaries.ts';
 import { AppError, refuse } from '../envelope.ts';
 import { showSeededRows, unchangedSeededColumns } from '../seeded-texts.ts';
+import { uploadRoutes } from '../uploads.ts';
 import { checkAdminOnlyFields, tenantScoped, writeTenant } from '../tenancy.ts';
 import { activeDataRules, ruleConditions } from './data-rules.ts';
 import { openWorkbook, refusedRowsWorkbook, streamWorkbook, type SheetRow } from './excel.ts';
@@ -819,26 +820,28 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
 
     if (actions.has('import')) {
       const jobs = importJobsOf(app);
-      routes.post(crudPath(entity, 'importExcel'), { schema: { tags, summary: `Import ${entity.name} from xlsx as a background job` }, config: { permission: perm('import') } }, async (request, reply) => {
-        const started = performance.now();
-        const ctx = contextOf(request);
-        const file = request.isMultipart() ? await request.file() : undefined;
-        if (!file) refuse('crud.importNoFile');
-        const initial = initialValues(ctx, file.fields);
-        // the bounds, the header and the first row are checked here; the rows are read and stored by the job
-        const workbook = await openWorkbook(entity, await file.toBuffer(), await importDictionaryOptions(app, ctx.lang));
-        const run = await jobs.start(ctx.caller, entity.name, workbook.rowsAtMost, async (job, progress) => {
-          try {
-            await importRows(ctx, job, workbook.rows, initial, progress);
-          } finally {
-            const { added, failed } = job.report;
-            if (added > 0) await hooks.afterChange?.(ctx);
-            await log(ctx, OperationType.import, 'log.imported', { added, failed }, started);
-          }
+      uploadRoutes(routes, (uploads) => {
+        uploads.post(crudPath(entity, 'importExcel'), { schema: { tags, summary: `Import ${entity.name} from xlsx as a background job` }, config: { permission: perm('import') } }, async (request, reply) => {
+          const started = performance.now();
+          const ctx = contextOf(request);
+          const file = request.isMultipart() ? await request.file() : undefined;
+          if (!file) refuse('crud.importNoFile');
+          const initial = initialValues(ctx, file.fields);
+          // the bounds, the header and the first row are checked here; the rows are read and stored by the job
+          const workbook = await openWorkbook(entity, await file.toBuffer(), await importDictionaryOptions(app, ctx.lang));
+          const run = await jobs.start(ctx.caller, entity.name, workbook.rowsAtMost, async (job, progress) => {
+            try {
+              await importRows(ctx, job, workbook.rows, initial, progress);
+            } finally {
+              const { added, failed } = job.report;
+              if (added > 0) await hooks.afterChange?.(ctx);
+              await log(ctx, OperationType.import, 'log.imported', { added, failed }, started);
+            }
+          });
+          // `success` and `message` as the origin's clients read them; `result` is the job to follow
+          const job: ImportJob = { jobId: run.id, state: run.state, done: 0, message: translate(ctx.lang, 'crud.importRunning', { total: run.report.total, done: 0, added: 0, failed: 0 }), ...run.report, rows: [] };
+          return { ...reply.ok(job), message: translate(ctx.lang, 'crud.importStarted', { total: workbook.rowsAtMost }) };
         });
-        // `success` and `message` as the origin's clients read them; `result` is the job to follow
-        const job: ImportJob = { jobId: run.id, state: run.state, done: 0, message: translate(ctx.lang, 'crud.importRunning', { total: run.report.total, done: 0, added: 0, failed: 0 }), ...run.report, rows: [] };
-        return { ...reply.ok(job), message: translate(ctx.lang, 'crud.importStarted', { total: workbook.rowsAtMost }) };
       });
 
       routes.get(importJobPath(entity, 'status'), { schema: { tags, summary: `An import of ${entity.name}: progress and result` }, config: { permission: perm('import') } }, async (request, reply) => {

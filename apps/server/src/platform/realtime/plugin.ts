@@ -58,11 +58,12 @@ export const realtimePlugin = fp<RealtimeOptions>(
       if (raw.headers.upgrade?.toLowerCase() === 'websocket' && !raw.socket.destroyed) raw.socket.destroy();
       done();
     });
-    // the first offered subprotocol (the token) is echoed, which browsers require before they open the socket
-    await app.register(websocket, { options: { maxPayload: 4096 } });
-
     await app.register(
       async (routes) => {
+        // in this route's context only: @fastify/websocket's hooks and its wrapper around each route's handler cost
+        // the other requests nothing. The first offered subprotocol (the token) is echoed, which browsers require
+        // before they open the socket.
+        await routes.register(websocket, { options: { maxPayload: 4096 } });
         routes.get(
           REALTIME_PATH,
           {

@@ -1,3 +1,4 @@
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPath, RealtimeClose, RealtimeCmd, UserAdminPath } from '@isps/contract';
 import { ADMIN_PASSWORD, USER_PASSWORD, adminToken, api, buildTestApp, changePassword, createTestUser, injectAs, login, tryLogin, type TestApp } from '../../test/harness.ts';
@@ -29,6 +30,22 @@ describe('real-time channel handshake', () => {
     await expect(openSocket(base, aliceId, null)).rejects.toThrow('refused 401');
     await expect(openSocket(base, aliceId, 'x'.repeat(43))).rejects.toThrow('refused 401');
     await expect(openSocket(base, aliceId, bobToken)).rejects.toThrow('refused 403');
+    expect(t.app.realtime.connectionCount()).toBe(0);
+  });
+
+  it('upgrades on the real-time path only: elsewhere a handshake gets that route\'s HTTP answer and no socket', async () => {
+    // @fastify/websocket and its per-request hooks belong to the real-time route's context
+    expect(t.app.hasRequestDecorator('ws')).toBe(false);
+    const answer = await new Promise<number>((resolve, reject) => {
+      const socket = new WebSocket(base + ApiPath.health);
+      socket.on('unexpected-response', (_request, response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      socket.on('open', () => reject(new Error('a socket opened outside the real-time path')));
+      socket.on('error', reject);
+    });
+    expect(answer).toBe(200);
     expect(t.app.realtime.connectionCount()).toBe(0);
   });
 
