@@ -91,6 +91,16 @@ describe('route declarations', () => {
     }
   });
 
+  it('answers HEAD only where a file or readiness is asked for, not on every API route', async () => {
+    const heads = app.routeCatalogue.filter((r) => r.method === 'HEAD').map((r) => r.url);
+    expect(heads.length).toBeLessThan(20);
+    expect(heads).toContain(`${app.settings.apiPrefix}${ApiPath.health}`);
+    expect((await app.inject({ method: 'HEAD', url: api(app, ApiPath.health) })).statusCode).toBe(200);
+    // an API call's HEAD is not a route: not found, never the call's work
+    const listed = await app.inject({ method: 'HEAD', url: api(app, '/sys/user/list'), headers: { 'X-Access-Token': await adminToken(app) } });
+    expect(listed.statusCode).toBe(404);
+  });
+
   it('declares only permission codes that exist as seeded buttons', async () => {
     const seeded = new Set(seededPermissionCodes());
     const declared = app.routeCatalogue.map((r) => r.permission).filter((p) => p && p !== 'public' && p !== 'authenticated');

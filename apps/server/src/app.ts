@@ -110,6 +110,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: { level: config.logLevel },
     genReqId: () => randomUUID(),
     bodyLimit: 1_048_576,
+    // HEAD is answered where a file or readiness is asked for (the console's files, uploads, packages, API docs,
+    // health: each route says so); a HEAD copy of every API route was a third of all routes registered at start
+    exposeHeadRoutes: false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -71,7 +71,7 @@ export const apiDocs: FastifyPluginAsync<ApiDocsOptions> = async (app, options) 
   });
   await app.register(
     async (docs) => {
-      for (const { url, permission } of ROUTES) docs.get(url, { schema: { hide: true }, config: { permission } }, forward);
+      for (const { url, permission } of ROUTES) docs.get(url, { schema: { hide: true }, exposeHeadRoute: true, config: { permission } }, forward);
     },
     { prefix: options.routePrefix },
   );

@@ -24,7 +24,7 @@ export const staticConsole: FastifyPluginAsync<{ root: string; apiPrefix: string
   // the build writes .br and .gz beside each text asset: sent as they are to browsers that accept them
   if (built) await app.register(fastifyStatic, { root, serve: false, preCompressed: true });
 
-  app.get('/*', { schema: { hide: true }, config: { permission: 'public' } }, async (request, reply) => {
+  app.get('/*', { schema: { hide: true }, exposeHeadRoute: true, config: { permission: 'public' } }, async (request, reply) => {
     const path = decodeURIComponent(request.url.split('?')[0] ?? '/');
     if (path === apiPrefix || path.startsWith(`${apiPrefix}/`)) return reply.callNotFound();
     if (!built) {

@@ -308,7 +308,7 @@ export const softUpdateRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   // devices, not people, fetch packages: signed with the device's serial number and key, for a package pushed to it
-  app.get(SoftUpdatePath.download, { schema: { tags, summary: 'A pushed package, for the device it was pushed to (X-Device-Sn, X-Device-Key)', querystring: idQuery }, config: { permission: 'public' } }, async (request, reply) => {
+  app.get(SoftUpdatePath.download, { schema: { tags, summary: 'A pushed package, for the device it was pushed to (X-Device-Sn, X-Device-Key)', querystring: idQuery }, exposeHeadRoute: true, config: { permission: 'public' } }, async (request, reply) => {
     const sn = request.headers[DEVICE_SN_HEADER];
     const key = request.headers[DEVICE_KEY_HEADER];
     const code = typeof sn === 'string' && typeof key === 'string' ? await approvedDeviceCode(app.db, sn, key) : null;

@@ -55,6 +55,7 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     FilePath.static,
     {
+      exposeHeadRoute: true,
       schema: { tags, summary: 'A stored file, by the path its upload answered', params: z.object({ '*': z.string().max(400) }) },
       // An <img src> in announcement HTML cannot send the X-Access-Token header, so reading is public. What keeps
       // files private is that a stored name carries 128 random bits (see storeUpload) and the listing shows only the
