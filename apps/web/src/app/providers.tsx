@@ -1,7 +1,5 @@
-import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { queryClient } from '../shared/api/index.ts';
 import { i18n, storedLanguage } from '../shared/i18n/index.ts';
 import { useLayoutSettings } from '../shared/layout-settings/index.ts';
 
@@ -16,12 +14,10 @@ function useColorWeak() {
   }, [colorWeak]);
 }
 
-/** Translations and the query cache for every page; antd's context comes by route (AntdScope). */
+/** Translations for every page; antd's context and the query cache come by route (AntdScope). */
 export function Providers({ children }: { children: ReactNode }) {
   useColorWeak();
   return (
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-    </I18nextProvider>
+    <I18nextProvider i18n={i18n}>{children}</I18nextProvider>
   );
 }

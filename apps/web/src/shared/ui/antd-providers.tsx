@@ -1,8 +1,9 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
 import { useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
-import { addNoticeCloser, hasFeedback, setFeedback } from '../api/index.ts';
+import { addNoticeCloser, hasFeedback, queryClient, setFeedback } from '../api/index.ts';
 import { i18n, loadedAntdLocale } from '../i18n/index.ts';
 import { useLayoutSettings } from '../layout-settings/index.ts';
 
@@ -75,8 +76,10 @@ function NoticeCloser() {
   return null;
 }
 
-/** The themed, localised antd context around `children`; notices and modals of the request layer go to one of
- * their own (mountFeedbackRoot), which outlives the screens. */
+/**
+ * The themed, localised antd context and the query cache around `children`; notices and modals of the request layer
+ * go to an antd context of their own (mountFeedbackRoot), which outlives the screens.
+ */
 export function AntdProviders({ children }: { children?: ReactNode }) {
   useEffect(() => {
     if (!hasFeedback()) void mountFeedbackRoot();
@@ -84,7 +87,7 @@ export function AntdProviders({ children }: { children?: ReactNode }) {
   return (
     <ThemedApp>
       <NoticeCloser />
-      {children}
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </ThemedApp>
   );
 }

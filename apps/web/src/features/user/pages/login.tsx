@@ -1,5 +1,5 @@
 import { needsSecondFactor, type LoginResult, type SecondFactorChallenge } from '@isps/contract';
-import { Suspense, lazy, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { closeNotices, feedback } from '../../../shared/api/index.ts';
@@ -9,8 +9,8 @@ import { AntdScope, prefetchAntd } from '../../../shared/ui/antd-scope.tsx';
 import { LightIcon, type LightIconName } from '../../../shared/ui/light-icon.tsx';
 import { SliderCaptcha } from '../../../shared/ui/slider-captcha.tsx';
 import { useDocumentTitle } from '../../../shared/ui/use-document-title.ts';
-import { newCheckKey, useCaptcha } from '../api/get-captcha.ts';
-import { useLogin } from '../api/login.ts';
+import { getCaptcha, newCheckKey } from '../api/get-captcha.ts';
+import { login } from '../api/login.ts';
 import { expectWelcome } from '../greeting.ts';
 import styles from './login.module.css';
 
@@ -107,6 +107,22 @@ function TextField({ icon, label, value, error, onChange, type = 'text', autoCom
   );
 }
 
+/** The captcha image of `checkKey` (a data URL), undefined while it loads or when it cannot. */
+function useCaptchaImage(checkKey: string): string | undefined {
+  const [image, setImage] = useState<{ key: string; data: string } | null>(null);
+  useEffect(() => {
+    let current = true;
+    getCaptcha(checkKey).then(
+      (data) => current && setImage({ key: checkKey, data }),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [checkKey]);
+  return image?.key === checkKey ? image.data : undefined;
+}
+
 /** The two ways in as tabs: arrows, Home and End move between them (and show them). */
 function LoginTabs({ tabs, active, onChange }: { tabs: { key: string; label: string; panel: ReactNode }[]; active: string; onChange: (key: string) => void }) {
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
@@ -162,8 +178,8 @@ export default function LoginPage() {
   const [tab, setTab] = useState('account');
   const [phoneShown, setPhoneShown] = useState(false);
   const [checkKey, setCheckKey] = useState(newCheckKey);
-  const captcha = useCaptcha(checkKey);
-  const login = useLogin();
+  const captcha = useCaptchaImage(checkKey);
+  const [pending, setPending] = useState(false);
   const signIn = useSession((s) => s.signIn);
   const navigate = useNavigate();
   const location = useLocation();
@@ -197,13 +213,14 @@ export default function LoginPage() {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (login.isPending) return;
+    if (pending) return;
     const found: Errors = Object.fromEntries(FIELDS.map((field) => [field, refusal(field, values)]));
     setErrors(found);
     if (FIELDS.some((field) => found[field])) return;
-    const answer = await login
-      .mutateAsync({ username: values.username.trim(), password: values.password, captcha: values.captcha.trim(), checkKey })
-      .catch(() => null);
+    setPending(true);
+    const answer = await login({ username: values.username.trim(), password: values.password, captcha: values.captcha.trim(), checkKey })
+      .catch(() => null)
+      .finally(() => setPending(false));
     if (!answer) {
       refreshCaptcha();
       return;
@@ -262,15 +279,15 @@ export default function LoginPage() {
           <TextField icon="safety" label={t('login.captcha')} value={values.captcha} error={errors.captcha} onChange={(v) => change('captcha', v)} autoComplete="off" maxLength={16} />
         </Item>
         <button type="button" className={styles.captchaImage} onClick={refreshCaptcha} aria-label={t('login.captchaImage')} title={t('login.captchaImage')}>
-          {captcha.data ? <img src={captcha.data} alt={t('login.captchaImage')} /> : <span className={styles.captchaLoading} />}
+          {captcha ? <img src={captcha} alt={t('login.captchaImage')} /> : <span className={styles.captchaLoading} />}
         </button>
       </div>
       <Item error={errors.slider}>
         <SliderCaptcha value={values.slider} onChange={(passed) => change('slider', passed)} />
       </Item>
       <Item>
-        <button type="submit" className={`${styles.submit} ${login.isPending ? styles.submitPending : ''}`} aria-busy={login.isPending || undefined}>
-          {login.isPending && <LightIcon name="loading" spin />}
+        <button type="submit" className={`${styles.submit} ${pending ? styles.submitPending : ''}`} aria-busy={pending || undefined}>
+          {pending && <LightIcon name="loading" spin />}
           <span>{t('login.submit')}</span>
         </button>
       </Item>
