@@ -22,17 +22,17 @@ function chunkWithImports(bundle: Rollup.OutputBundle, suffix: string): string[]
 }
 
 /**
- * The login page's chunk and the active language's catalogue are dynamic imports of the entry: without a hint the
- * browser asks for them only once the entry has run. index.html names them for the browser to fetch beside the
- * entry: the login page's chunks as modulepreload links (their styles as style sheets), the catalogue (with antd's
- * and dayjs's texts) by a tiny module that reads the stored language (pro__lang, SPEC section 9; zh-CN until one is
- * chosen) and runs before the entry (a file of its own: the server's content security policy refuses inline scripts).
+ * The active language's catalogue is a dynamic import of the entry (the login page is part of the entry): without a
+ * hint the browser asks for it only once the entry has run. index.html has a tiny script, run as soon as it is in,
+ * that reads the stored language (pro__lang, SPEC section 9; zh-CN until one is chosen) and names the catalogue's
+ * chunks for the browser to fetch beside the entry (a file of its own: the server's content security policy refuses
+ * inline scripts). antd's and dayjs's texts come later, with antd.
  */
-function preloadLoginPage(): Plugin {
+function preloadCatalogue(): Plugin {
   let outDir = '';
   let script: { file: string; source: string } | null = null;
   return {
-    name: 'isps-preload-login',
+    name: 'isps-preload-catalogue',
     apply: 'build',
     configResolved(config) {
       outDir = join(config.root, config.build.outDir);
@@ -45,28 +45,19 @@ function preloadLoginPage(): Plugin {
       handler(_html, ctx) {
         if (!ctx.bundle || !ctx.chunk) return;
         const entry = new Set(chunkWithImports(ctx.bundle, ctx.chunk.facadeModuleId ?? ''));
-        const login = chunkWithImports(ctx.bundle, 'src/features/user/pages/login.tsx').filter((f) => !entry.has(f));
         const catalogues = Object.fromEntries(
           ['zh-CN', 'en-US', 'ja-JP'].map((lang) => [
             lang,
-            [...new Set([`src/locales/${lang}.ts`, `src/locales/widgets/${lang}.ts`].flatMap((module) => chunkWithImports(ctx.bundle!, module)))].filter((f) => !entry.has(f)),
+            chunkWithImports(ctx.bundle!, `src/locales/${lang}.ts`).filter((f) => !entry.has(f)),
           ]),
         );
         const source =
-          `const c=${JSON.stringify(catalogues)};let l='zh-CN',r=null;try{r=localStorage.getItem('pro__lang');r=JSON.parse(r).value}catch{}` +
-          `if(r&&c[r])l=r;for(const f of c[l]){const k=document.createElement('link');k.rel='modulepreload';k.href='/'+f;document.head.append(k)}\n`;
+          `{const c=${JSON.stringify(catalogues)};let l='zh-CN',r=null;try{r=localStorage.getItem('pro__lang');r=JSON.parse(r).value}catch{}` +
+          `if(r&&c[r])l=r;for(const f of c[l]){const k=document.createElement('link');k.rel='modulepreload';k.href='/'+f;document.head.append(k)}}\n`;
         script = { file: `assets/catalogue-preload-${createHash('sha256').update(source).digest('hex').slice(0, 8)}.js`, source };
-        return [
-          // module scripts run in document order: this one, then the entry once its chunks are in
-          { tag: 'script', attrs: { type: 'module', src: `/${script.file}` }, injectTo: 'head-prepend' as const },
-          ...login.map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` }, injectTo: 'head' as const })),
-          // and their style sheets, which the login chunk would otherwise ask for only once it is imported
-          ...[...new Set(login.flatMap((file) => [...((ctx.bundle![file] as Rollup.OutputChunk).viteMetadata?.importedCss ?? [])]))].map((file) => ({
-            tag: 'link',
-            attrs: { rel: 'stylesheet', crossorigin: true, href: `/${file}` },
-            injectTo: 'head' as const,
-          })),
-        ];
+        // a classic script at the head's start: it runs as soon as it is in (a module script waits for the document,
+        // an async one for the browser to get round to it), while the browser fetches the entry beside it
+        return [{ tag: 'script', attrs: { src: `/${script.file}` }, injectTo: 'head-prepend' as const }];
       },
     },
   };
@@ -74,7 +65,7 @@ function preloadLoginPage(): Plugin {
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), preloadLoginPage(), precompress()],
+  plugins: [react(), preloadCatalogue(), precompress()],
   test: { setupFiles: [`${import.meta.dirname}/src/test-setup.ts`] },
   server: {
     proxy: { '/api': { target: 'http://localhost:8080', changeOrigin: true, ws: true } },

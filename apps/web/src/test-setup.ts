@@ -1,11 +1,23 @@
 import { cleanup, configure } from '@testing-library/react';
+import { Modal, message, notification } from 'antd';
 import { afterEach } from 'vitest';
 import type { Language } from '@isps/contract';
+import { setFeedback } from './shared/api/index.ts';
 import { addCatalogue, addEntityLabels, catalogues } from './shared/i18n/index.ts';
 
 // The console loads the active language's catalogue before its first render; tests switch languages freely.
 for (const [language, messages] of Object.entries(catalogues)) addCatalogue(language as Language, messages);
 addEntityLabels();
+
+// antd's static notices and modals, where the console mounts its themed antd context (tests replace them at will)
+setFeedback({
+  notify: (kind, title, description, durationSeconds) => notification[kind]({ title, description, duration: durationSeconds }),
+  modal: (kind, props) => Modal[kind](props),
+  close: () => {
+    notification.destroy();
+    message.destroy();
+  },
+});
 
 // waitFor and findBy* give up after 1 s by default: a whole page's first render in jsdom takes longer than that on a
 // machine running the server suites beside it. A real failure still fails, only later.

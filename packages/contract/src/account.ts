@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { LoginResult, UserInfo } from './auth.ts';
+import type { UserInfo } from './auth.ts';
 import { PHONE_PATTERN } from './crud/fields.ts';
 
 /** Account paths below API_PREFIX: registration, password reset, SMS codes, phone login, two-step verification, CAS, activation. */
@@ -93,18 +93,8 @@ export const resetPasswordBody = z.object({
 });
 export type ResetPasswordBody = z.infer<typeof resetPasswordBody>;
 
-/** /sys/login answers this instead of a session when the user must give a second factor. */
-export interface SecondFactorChallenge {
-  secondFactorRequired: true;
-  challenge: string;
-  /** false: the user has no authenticator yet and must enrol now (administrators when the setting says so) */
-  enrolled: boolean;
-}
-export type PasswordLoginResult = LoginResult | SecondFactorChallenge;
-
-export function needsSecondFactor(result: PasswordLoginResult): result is SecondFactorChallenge {
-  return (result as SecondFactorChallenge).secondFactorRequired === true;
-}
+// in a module without schemas: the login page needs it, and zod with the schemas would come along
+export { needsSecondFactor, type PasswordLoginResult, type SecondFactorChallenge } from './second-factor.ts';
 
 export interface TwoFactorEnrollment {
   /** base32 secret, for typing into an app by hand */

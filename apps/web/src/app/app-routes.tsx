@@ -1,15 +1,18 @@
 import { Suspense, lazy, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { isAccountPath } from '../features/user/account-paths.ts';
+import LoginPage from '../features/user/pages/login.tsx';
 import { isVisitorPath } from '../features/visitor/visitor-paths.ts';
 import { useSession } from '../shared/session/session-store.ts';
+import { AntdScope } from '../shared/ui/antd-scope.tsx';
 import { FullPageSpin } from '../shared/ui/full-page-spin.tsx';
 import { UserLayout } from './layouts/user-layout.tsx';
 import { LOGIN_PATH, guard } from './route-guard.ts';
 import { STANDALONE_PATHS } from './static-routes.ts';
 
-// The shell holds only what the login page needs; every other screen is a chunk loaded by its route (index.html
-// asks for the login page's chunk beside the entry). The screens after login show entity titles and field labels,
+// The shell holds the login page and only what it needs, and no antd: every other screen is a chunk loaded by its
+// route, inside antd's context loaded with it. The login page is no chunk of its own: a page that suspends on its
+// first render is shown only after React's pause for revealing a boundary, some 300 ms after its fallback. The screens after login show entity titles and field labels,
 // added to the catalogues when the first of them loads.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as React.lazy itself: any props
 function later<T extends ComponentType<any>>(load: () => Promise<T>) {
@@ -20,7 +23,6 @@ function later<T extends ComponentType<any>>(load: () => Promise<T>) {
   });
 }
 
-const LoginPage = lazy(() => import('../features/user/pages/login.tsx'));
 const NotFoundPage = later(() => import('./not-found-page.tsx').then((m) => m.NotFoundPage));
 const PanelPage = later(() => import('./pages/panel-page.tsx').then((m) => m.PanelPage));
 const ResultPage = later(() => import('./pages/result-page.tsx').then((m) => m.ResultPage));
@@ -33,17 +35,17 @@ function PublicRoutes() {
   return (
     <Routes>
       <Route element={<UserLayout />}>
-        <Route
-          path={LOGIN_PATH}
-          element={
-            <Suspense fallback={<FullPageSpin />}>
-              <LoginPage />
-            </Suspense>
-          }
-        />
+        <Route path={LOGIN_PATH} element={<LoginPage />} />
       </Route>
       {/* Other public screens arrive with later issues; until then they are not found. */}
-      <Route path="*" element={<NotFoundPage />} />
+      <Route
+        path="*"
+        element={
+          <AntdScope fallback={<FullPageSpin />}>
+            <NotFoundPage />
+          </AntdScope>
+        }
+      />
     </Routes>
   );
 }
@@ -74,9 +76,11 @@ function usePage(): [kind: string, page: ReactNode] {
  */
 function Page() {
   const [kind, page] = usePage();
+  // the login page (and a redirect) draw without antd; every other kind of page inside antd's context
+  const light = kind === 'public' || kind === 'redirect';
   return (
     <Suspense key={kind} fallback={<FullPageSpin />}>
-      {page}
+      {light ? page : <AntdScope fallback={<FullPageSpin />}>{page}</AntdScope>}
     </Suspense>
   );
 }

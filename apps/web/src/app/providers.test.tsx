@@ -2,7 +2,7 @@ import { act, render } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import { useEffect } from 'react';
 import { describe, expect, it } from 'vitest';
-import { Providers, TOAST_LIMIT } from './providers.tsx';
+import { AntdProviders as Providers, TOAST_LIMIT } from '../shared/ui/antd-providers.tsx';
 
 function Burst({ count }: { count: number }) {
   const { message, notification } = AntApp.useApp();

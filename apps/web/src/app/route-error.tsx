@@ -1,27 +1,37 @@
-import { Button } from 'antd';
-import type { ResultProps } from 'antd';
 import { Suspense, lazy, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { browser } from '../shared/api/index.ts';
 import styles from './route-error.module.css';
 
+interface FailureProps {
+  status: '500';
+  title: string;
+  subTitle: string;
+  reloadText: string;
+  onReload: () => void;
+}
+
 /** The same texts without antd's illustration, while it loads or when it cannot (a new release replaced the chunks). */
-function PlainResult({ title, subTitle, extra }: ResultProps) {
+function PlainResult({ title, subTitle, reloadText, onReload }: FailureProps) {
   return (
     <div className={styles.plain} role="alert">
       <div className={styles.title}>{title}</div>
       <div className={styles.subTitle}>{subTitle}</div>
-      <div className={styles.extra}>{extra}</div>
+      <div className={styles.extra}>
+        <button type="button" className={styles.reload} onClick={onReload}>
+          {reloadText}
+        </button>
+      </div>
     </div>
   );
 }
 
-// antd's Result carries its three illustrations in one module, a good part of the login page's JavaScript: it loads
-// only once a screen has failed.
+// antd (and its Result with three illustrations in one module) loads only once a screen has failed: the login page
+// draws without it.
 const IllustratedResult = lazy(
-  (): Promise<{ default: ComponentType<ResultProps> }> =>
-    import('antd/es/result').then(
-      (m) => m,
+  (): Promise<{ default: ComponentType<FailureProps> }> =>
+    import('./route-error-result.tsx').then(
+      (m) => m.ready.then(() => ({ default: m.IllustratedResult })),
       () => ({ default: PlainResult }),
     ),
 );
@@ -29,15 +39,12 @@ const IllustratedResult = lazy(
 /** A screen that failed to load or render (e.g. a page chunk after a new release): offer a reload. */
 export function RouteError() {
   const { t } = useTranslation();
-  const result: ResultProps = {
+  const result: FailureProps = {
     status: '500',
     title: t('exception.pageFailed'),
     subTitle: t('request.failed'),
-    extra: (
-      <Button type="primary" onClick={() => browser.reload()}>
-        {t('exception.reload')}
-      </Button>
-    ),
+    reloadText: t('exception.reload'),
+    onReload: () => browser.reload(),
   };
   return (
     <Suspense fallback={<PlainResult {...result} />}>

@@ -1,16 +1,17 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
-import { Copyright, LanguageSwitch } from '../../shared/ui/index.ts';
+import { Copyright } from '../../shared/ui/copyright.tsx';
+import { LightLanguageSwitch } from '../../shared/ui/light-language-switch.tsx';
 import styles from './user-layout.module.css';
 
-/** Login and other account pages: logo, product name, the page and a copyright footer. */
+/** Login and other account pages: logo, product name, the page and a copyright footer (drawn without antd). */
 export function UserLayout({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <div className={styles.page}>
       <header className={styles.top}>
-        <LanguageSwitch />
+        <LightLanguageSwitch />
       </header>
       <main className={styles.main}>
         <div className={styles.brand}>

@@ -1,6 +1,5 @@
 import type { Language } from '@isps/contract';
 import type { Locale } from 'antd/es/locale';
-import dayjs from 'dayjs';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { MessageKey } from '../../locales/en-US.ts';
@@ -32,7 +31,7 @@ interface WidgetLocale {
   dayjsLocale: string;
 }
 
-/** antd's and dayjs's texts in each language, a chunk of its own beside the catalogue. */
+/** antd's and dayjs's texts in each language, a chunk of its own, loaded with antd (the login page needs neither). */
 const widgetLoaders: Record<Language, () => Promise<WidgetLocale>> = {
   'zh-CN': () => import('../../locales/widgets/zh-CN.ts'),
   'en-US': () => import('../../locales/widgets/en-US.ts'),
@@ -41,7 +40,7 @@ const widgetLoaders: Record<Language, () => Promise<WidgetLocale>> = {
 
 let antdLocale: Locale | undefined;
 
-/** antd's texts in the loaded language (undefined until loadCatalogue: antd's own English). */
+/** antd's texts in the loaded language (undefined until loadWidgetTexts: antd's own English). */
 export function loadedAntdLocale(): Locale | undefined {
   return antdLocale;
 }
@@ -51,15 +50,24 @@ export function addCatalogue(language: Language, messages: Record<string, string
   i18n.addResourceBundle(language, 'translation', messages, true, true);
 }
 
-/**
- * Downloads and adds the console messages of `language`, and antd's and dayjs's texts in it; the console renders
- * once they are in.
- */
+/** Downloads and adds the console messages of `language`; the console renders once they are in. */
 export async function loadCatalogue(language: Language): Promise<void> {
-  const [messages, widgets] = await Promise.all([catalogueLoaders[language](), widgetLoaders[language]()]);
-  addCatalogue(language, messages);
-  antdLocale = widgets.antdLocale;
-  dayjs.locale(widgets.dayjsLocale);
+  addCatalogue(language, await catalogueLoaders[language]());
+}
+
+const widgetTexts = new Map<Language, Promise<void>>();
+
+/** Downloads antd's and dayjs's texts in `language` (once): antd's context waits for them before it draws. */
+export function loadWidgetTexts(language: Language): Promise<void> {
+  let loading = widgetTexts.get(language);
+  if (!loading) {
+    loading = Promise.all([widgetLoaders[language](), import('dayjs')]).then(([widgets, { default: dayjs }]) => {
+      antdLocale = widgets.antdLocale;
+      dayjs.locale(widgets.dayjsLocale);
+    });
+    widgetTexts.set(language, loading);
+  }
+  return loading;
 }
 
 /** A menu title is a catalogue key; one without an entry is shown as written. */

@@ -1,11 +1,20 @@
-import { Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
+import styles from './full-page-spin.module.css';
 
+/** A page that is loading: antd's large spinner drawn without antd (it shows while antd itself loads). */
 export function FullPageSpin() {
   const { t } = useTranslation();
   return (
-    <div style={{ minHeight: '60vh', display: 'grid', placeItems: 'center' }} role="status" aria-live="polite">
-      <Spin size="large" description={t('app.loading')} />
+    <div className={styles.page} role="status" aria-live="polite">
+      <div className={styles.spin}>
+        <span className={styles.dots} aria-hidden>
+          <i />
+          <i />
+          <i />
+          <i />
+        </span>
+        {t('app.loading')}
+      </div>
     </div>
   );
 }

@@ -1,6 +1,6 @@
-import { CheckOutlined, DoubleRightOutlined } from '@ant-design/icons';
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LightIcon } from './light-icon.tsx';
 import styles from './slider-captcha.module.css';
 
 export interface SliderCaptchaProps {
@@ -108,7 +108,7 @@ export function SliderCaptcha({ value = false, onChange }: SliderCaptchaProps) {
         }}
         onKeyDown={onKeyDown}
       >
-        {value ? <CheckOutlined aria-hidden /> : <DoubleRightOutlined aria-hidden />}
+        <LightIcon name={value ? 'check' : 'doubleRight'} />
       </div>
     </div>
   );

@@ -1,7 +1,9 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setFeedback, type Feedback } from '../../../shared/api/index.ts';
+import { i18n } from '../../../shared/i18n/index.ts';
 import { useSession } from '../../../shared/session/index.ts';
 import { renderInConsole } from '../../../test-providers.tsx';
 import LoginPage from './login.tsx';
@@ -60,6 +62,18 @@ async function fillAndSubmit(password = 'secret') {
 }
 
 describe('login page', () => {
+  it('draws the account form without antd (and without a query cache)', async () => {
+    const router = createMemoryRouter([{ path: '/user/login', element: <LoginPage /> }], { initialEntries: ['/user/login'] });
+    render(
+      <I18nextProvider i18n={i18n}>
+        <RouterProvider router={router} />
+      </I18nextProvider>,
+    );
+    await waitFor(() => expect(screen.getByRole('img', { name: '验证码图片，点击刷新' })).toBeTruthy());
+    expect(screen.getByRole('button', { name: '登录' })).toBeTruthy();
+    expect(document.querySelector('[class*="ant-"]')).toBeNull();
+  });
+
   it('labels its fields and refuses to submit empty ones', async () => {
     renderLogin();
     await waitFor(() => expect(screen.getByRole('img', { name: '验证码图片，点击刷新' })).toBeTruthy());
@@ -96,4 +110,70 @@ describe('login page', () => {
     expect(JSON.parse(localStorage.getItem('pro__Access-Token') ?? '{}')).toMatchObject({ value: 'tok' });
     expect(JSON.parse(localStorage.getItem('pro__Login_Userinfo') ?? '{}').value.username).toBe('admin');
   });
+
+  it('checks a field as it changes, and shows the pending state while the server answers', async () => {
+    let answer: (value: Response) => void = () => undefined;
+    loginAnswer = envelope(null, false, 'no');
+    renderLogin();
+    await waitFor(() => expect(captchaCalls).toBe(1));
+    const username = screen.getByRole('textbox', { name: '账号' });
+    fireEvent.change(username, { target: { value: 'a' } });
+    expect(screen.queryByText('请输入账号')).toBeNull();
+    fireEvent.change(username, { target: { value: '  ' } });
+    expect(screen.getByText('请输入账号')).toBeTruthy();
+    expect(username.getAttribute('aria-invalid')).toBe('true');
+    vi.mocked(fetch).mockImplementationOnce(() => new Promise<Response>((resolve) => (answer = resolve)));
+    await fillAndSubmit();
+    const submit = screen.getByRole('button', { name: '登录' });
+    expect(submit.getAttribute('aria-busy')).toBe('true');
+    await act(async () => answer(Response.json(loginAnswer)));
+    await waitFor(() => expect(submit.getAttribute('aria-busy')).toBeNull());
+  });
+
+  it('submits by the form (Enter in a field) with the slider moved by the keyboard', async () => {
+    loginAnswer = envelope(null, false, '用户名或密码错误');
+    renderLogin();
+    await waitFor(() => expect(captchaCalls).toBe(1));
+    fireEvent.change(screen.getByRole('textbox', { name: '账号' }), { target: { value: 'admin' } });
+    fireEvent.change(screen.getByLabelText('密码'), { target: { value: 'secret' } });
+    fireEvent.change(screen.getByRole('textbox', { name: '验证码' }), { target: { value: 'ab12' } });
+    const slider = screen.getByRole('slider', { name: '滑块验证' });
+    fireEvent.keyDown(slider, { key: 'ArrowRight' });
+    fireEvent.keyDown(slider, { key: 'End' });
+    expect(slider.getAttribute('aria-valuenow')).toBe('100');
+    await act(async () => {
+      fireEvent.submit(screen.getByRole('textbox', { name: '账号' }).closest('form')!);
+    });
+    await waitFor(() => expect(loginBodies).toHaveLength(1));
+  });
+
+  it('moves between the account and phone tabs with the arrow keys', async () => {
+    renderLogin();
+    const account = screen.getByRole('tab', { name: '账号密码登录' });
+    expect(account.getAttribute('aria-selected')).toBe('true');
+    account.focus();
+    fireEvent.keyDown(account, { key: 'ArrowRight' });
+    const phone = screen.getByRole('tab', { name: '手机验证码登录' });
+    expect(phone.getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(phone);
+    expect(await screen.findByLabelText('手机号', undefined, { timeout: 20_000 })).toBeTruthy();
+    expect(screen.queryByRole('textbox', { name: '账号' })).toBeNull();
+    fireEvent.keyDown(phone, { key: 'ArrowLeft' });
+    expect(account.getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('textbox', { name: '账号' })).toBeTruthy();
+  }, 30_000);
+
+  it('asks for the second factor when the server does, and goes back to the form', async () => {
+    loginAnswer = envelope({ secondFactorRequired: true, challenge: 'ch-1', enrolled: true });
+    renderLogin();
+    await waitFor(() => expect(captchaCalls).toBe(1));
+    await fillAndSubmit();
+    expect(await screen.findByLabelText('6 位验证码', undefined, { timeout: 20_000 })).toBeTruthy();
+    expect(screen.queryByRole('textbox', { name: '账号' })).toBeNull();
+    expect(useSession.getState().token).toBeNull();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '返回登录' }));
+    });
+    expect(await screen.findByRole('textbox', { name: '账号' })).toBeTruthy();
+  }, 30_000);
 });

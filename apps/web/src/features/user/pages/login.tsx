@@ -1,22 +1,21 @@
-import { LockOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Form, Skeleton, Tabs } from 'antd';
-// the two inputs by their own paths: antd's Input barrel brings TextArea, Search and OTP along
-import Input from 'antd/es/input/Input';
-import PasswordInput from 'antd/es/input/Password';
-import { Suspense, lazy, useState } from 'react';
+import { needsSecondFactor, type LoginResult, type SecondFactorChallenge } from '@isps/contract';
+import { Suspense, lazy, useEffect, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { needsSecondFactor, type LoginResult, type SecondFactorChallenge } from '@isps/contract';
-import { feedback } from '../../../shared/api/index.ts';
+import { closeNotices, feedback } from '../../../shared/api/index.ts';
+import { useLayoutSettings } from '../../../shared/layout-settings/index.ts';
 import { redirectTarget, useSession } from '../../../shared/session/index.ts';
-import { SliderCaptcha, useDocumentTitle } from '../../../shared/ui/index.ts';
-import { newCheckKey, useCaptcha } from '../api/get-captcha.ts';
-import { useLogin } from '../api/login.ts';
+import { AntdScope, prefetchAntd } from '../../../shared/ui/antd-scope.tsx';
+import { LightIcon, type LightIconName } from '../../../shared/ui/light-icon.tsx';
+import { SliderCaptcha } from '../../../shared/ui/slider-captcha.tsx';
+import { useDocumentTitle } from '../../../shared/ui/use-document-title.ts';
+import { getCaptcha, newCheckKey } from '../api/get-captcha.ts';
+import { login } from '../api/login.ts';
 import { expectWelcome } from '../greeting.ts';
-import { useCloseNotices } from '../use-close-notices.ts';
 import styles from './login.module.css';
 
-// The phone tab and the second step (with its QR code) load when first shown: the password form comes first.
+// The login page draws without antd: plain fields styled like antd's. The phone tab and the second step (with its
+// QR code) load antd and their forms when first shown, a notice loads antd's notices: the password form comes first.
 const PhoneLoginForm = lazy(() => import('../components/phone-login-form.tsx').then((m) => ({ default: m.PhoneLoginForm })));
 const SecondFactorStep = lazy(() => import('../components/second-factor-step.tsx').then((m) => ({ default: m.SecondFactorStep })));
 
@@ -27,32 +26,201 @@ interface LoginForm {
   slider: boolean;
 }
 
+type Field = keyof LoginForm;
+type Errors = Partial<Record<Field, string>>;
+
+const EMPTY: LoginForm = { username: '', password: '', captcha: '', slider: false };
+const FIELDS: readonly Field[] = ['username', 'password', 'captcha', 'slider'];
+
+/** A skeleton's grey bars while a part of the page loads. */
+function Loading() {
+  return (
+    <div className={styles.skeleton} aria-hidden>
+      <span />
+      <span />
+      <span />
+    </div>
+  );
+}
+
+/** A field and the message under it when its value is refused. */
+function Item({ error, className, children }: { error?: string; className?: string; children: ReactNode }) {
+  return (
+    <div className={`${styles.item} ${error ? styles.itemWithError : ''} ${className ?? ''}`}>
+      {children}
+      {error && (
+        <div className={styles.explain} role="alert">
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}
+
+interface TextFieldProps {
+  icon: LightIconName;
+  label: string;
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+  type?: 'text' | 'password';
+  autoComplete: string;
+  autoFocus?: boolean;
+  maxLength?: number;
+}
+
+/** A large input with an icon before it, as antd's; a password field can show what was typed. */
+function TextField({ icon, label, value, error, onChange, type = 'text', autoComplete, autoFocus, maxLength }: TextFieldProps) {
+  const [visible, setVisible] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <span
+      className={`${styles.affix} ${error ? styles.affixError : ''}`}
+      // a press on the icons keeps the focus in the field, as antd's affix wrapper does
+      onMouseDown={(event) => {
+        if (event.target !== input.current) event.preventDefault();
+      }}
+      onClick={() => input.current?.focus()}
+    >
+      <span className={styles.prefix}>
+        <LightIcon name={icon} />
+      </span>
+      <input
+        ref={input}
+        className={styles.input}
+        type={type === 'password' && !visible ? 'password' : 'text'}
+        value={value}
+        placeholder={label}
+        aria-label={label}
+        aria-invalid={error ? true : undefined}
+        autoComplete={autoComplete}
+        autoFocus={autoFocus}
+        maxLength={maxLength}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      {type === 'password' && (
+        <span className={styles.suffix} onClick={() => setVisible((shown) => !shown)} aria-hidden>
+          <LightIcon name={visible ? 'eye' : 'eyeInvisible'} />
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** The captcha image of `checkKey` (a data URL), undefined while it loads or when it cannot. */
+function useCaptchaImage(checkKey: string): string | undefined {
+  const [image, setImage] = useState<{ key: string; data: string } | null>(null);
+  useEffect(() => {
+    let current = true;
+    getCaptcha(checkKey).then(
+      (data) => current && setImage({ key: checkKey, data }),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [checkKey]);
+  return image?.key === checkKey ? image.data : undefined;
+}
+
+/** The two ways in as tabs: arrows, Home and End move between them (and show them). */
+function LoginTabs({ tabs, active, onChange }: { tabs: { key: string; label: string; panel: ReactNode }[]; active: string; onChange: (key: string) => void }) {
+  const buttons = useRef<(HTMLButtonElement | null)[]>([]);
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const at = tabs.findIndex((tab) => tab.key === active);
+    let next: number | null = null;
+    if (event.key === 'ArrowRight' || event.key === 'ArrowDown') next = (at + 1) % tabs.length;
+    else if (event.key === 'ArrowLeft' || event.key === 'ArrowUp') next = (at - 1 + tabs.length) % tabs.length;
+    else if (event.key === 'Home') next = 0;
+    else if (event.key === 'End') next = tabs.length - 1;
+    if (next === null) return;
+    event.preventDefault();
+    onChange(tabs[next]!.key);
+    buttons.current[next]?.focus();
+  }
+  return (
+    <div className={styles.tabs}>
+      <div role="tablist" className={styles.tabList} onKeyDown={onKeyDown}>
+        {tabs.map((tab, index) => (
+          <button
+            key={tab.key}
+            ref={(element) => {
+              buttons.current[index] = element;
+            }}
+            type="button"
+            role="tab"
+            id={`login-tab-${tab.key}`}
+            aria-selected={tab.key === active}
+            aria-controls={`login-panel-${tab.key}`}
+            tabIndex={tab.key === active ? 0 : -1}
+            className={`${styles.tab} ${tab.key === active ? styles.tabActive : ''}`}
+            onClick={() => onChange(tab.key)}
+          >
+            {tab.label}
+          </button>
+        ))}
+      </div>
+      {tabs.map((tab) => (
+        <div key={tab.key} role="tabpanel" id={`login-panel-${tab.key}`} aria-labelledby={`login-tab-${tab.key}`} hidden={tab.key !== active}>
+          {tab.panel}
+        </div>
+      ))}
+    </div>
+  );
+}
+
 export default function LoginPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('login.pageTitle'));
-  const [form] = Form.useForm<LoginForm>();
+  const primary = useLayoutSettings((s) => s.settings.primaryColor);
+  const [values, setValues] = useState<LoginForm>(EMPTY);
+  const [errors, setErrors] = useState<Errors>({});
+  const [tab, setTab] = useState('account');
+  const [phoneShown, setPhoneShown] = useState(false);
   const [checkKey, setCheckKey] = useState(newCheckKey);
-  const captcha = useCaptcha(checkKey);
-  const login = useLogin();
+  const captcha = useCaptchaImage(checkKey);
+  const [pending, setPending] = useState(false);
   const signIn = useSession((s) => s.signIn);
   const navigate = useNavigate();
   const location = useLocation();
   const [challenge, showChallenge] = useState<SecondFactorChallenge | null>(null);
-  const closeNotices = useCloseNotices();
   const setChallenge = (next: SecondFactorChallenge | null) => {
     closeNotices();
     showChallenge(next);
   };
 
-  function refreshCaptcha() {
-    setCheckKey(newCheckKey());
-    form.setFieldsValue({ captcha: '', slider: false });
+  /** SPEC section 2's rules of the account form: each field required, the slider dragged to the end. */
+  function refusal(field: Field, form: LoginForm): string | undefined {
+    if (field === 'username' && !form.username.trim()) return t('login.usernameRequired');
+    if (field === 'password' && !form.password) return t('login.passwordRequired');
+    if (field === 'captcha' && !form.captcha.trim()) return t('login.captchaRequired');
+    if (field === 'slider' && form.slider !== true) return t('sliderCaptcha.required');
+    return undefined;
   }
 
-  async function submit(values: LoginForm) {
-    const answer = await login
-      .mutateAsync({ username: values.username.trim(), password: values.password, captcha: values.captcha.trim(), checkKey })
-      .catch(() => null);
+  // a changed field is checked at once, as antd's form does
+  function change<F extends Field>(field: F, value: LoginForm[F]) {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    setErrors((shown) => ({ ...shown, [field]: refusal(field, next) }));
+  }
+
+  function refreshCaptcha() {
+    setCheckKey(newCheckKey());
+    setValues((form) => ({ ...form, captcha: '', slider: false }));
+    setErrors((shown) => ({ ...shown, captcha: undefined, slider: undefined }));
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    const found: Errors = Object.fromEntries(FIELDS.map((field) => [field, refusal(field, values)]));
+    setErrors(found);
+    if (FIELDS.some((field) => found[field])) return;
+    setPending(true);
+    const answer = await login({ username: values.username.trim(), password: values.password, captcha: values.captcha.trim(), checkKey })
+      .catch(() => null)
+      .finally(() => setPending(false));
     if (!answer) {
       refreshCaptcha();
       return;
@@ -78,85 +246,75 @@ export default function LoginPage() {
     navigate(redirectTarget(location.search), { replace: true });
   }
 
-  const accountForm = (
-    <Form<LoginForm> form={form} size="large" onFinish={(values) => void submit(values)} autoComplete="on">
-      <Form.Item name="username" rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}>
-        <Input
-          prefix={<UserOutlined aria-hidden />}
-          placeholder={t('login.username')}
-          aria-label={t('login.username')}
-          autoComplete="username"
-          autoFocus
-        />
-      </Form.Item>
-      <Form.Item name="password" rules={[{ required: true, message: t('login.passwordRequired') }]}>
-        <PasswordInput
-          prefix={<LockOutlined aria-hidden />}
-          placeholder={t('login.password')}
-          aria-label={t('login.password')}
-          autoComplete="current-password"
-        />
-      </Form.Item>
-      <div className={styles.captchaRow}>
-        <Form.Item name="captcha" className={styles.captchaInput} rules={[{ required: true, whitespace: true, message: t('login.captchaRequired') }]}>
-          <Input
-            prefix={<SafetyCertificateOutlined aria-hidden />}
-            placeholder={t('login.captcha')}
-            aria-label={t('login.captcha')}
-            autoComplete="off"
-            maxLength={16}
-          />
-        </Form.Item>
-        <button type="button" className={styles.captchaImage} onClick={refreshCaptcha} aria-label={t('login.captchaImage')} title={t('login.captchaImage')}>
-          {captcha.data ? <img src={captcha.data} alt={t('login.captchaImage')} /> : <Skeleton.Button active block />}
-        </button>
-      </div>
-      <Form.Item
-        name="slider"
-        initialValue={false}
-        rules={[{ validator: (_rule, passed) => (passed === true ? Promise.resolve() : Promise.reject(new Error(t('sliderCaptcha.required')))) }]}
-      >
-        <SliderCaptcha />
-      </Form.Item>
-      <Form.Item>
-        <Button type="primary" htmlType="submit" block loading={login.isPending}>
-          {t('login.submit')}
-        </Button>
-      </Form.Item>
-    </Form>
-  );
+  const pageStyle = { '--isps-primary': primary } as CSSProperties;
 
   if (challenge) {
     return (
-      <Suspense fallback={<Skeleton active />}>
-        <SecondFactorStep
-          challenge={challenge}
-          onDone={enter}
-          onCancel={() => {
-            setChallenge(null);
-            refreshCaptcha();
-          }}
-        />
-      </Suspense>
+      <AntdScope fallback={<Loading />}>
+        <Suspense fallback={<Loading />}>
+          <SecondFactorStep
+            challenge={challenge}
+            onDone={enter}
+            onCancel={() => {
+              setChallenge(null);
+              refreshCaptcha();
+            }}
+          />
+        </Suspense>
+      </AntdScope>
     );
   }
 
+  const accountForm = (
+    // antd's context (for the console and its notices) starts loading once a person starts on the form
+    <form className={styles.form} onSubmit={(event) => void submit(event)} onInput={prefetchAntd} autoComplete="on" noValidate>
+      <Item error={errors.username}>
+        <TextField icon="user" label={t('login.username')} value={values.username} error={errors.username} onChange={(v) => change('username', v)} autoComplete="username" autoFocus />
+      </Item>
+      <Item error={errors.password}>
+        <TextField icon="lock" type="password" label={t('login.password')} value={values.password} error={errors.password} onChange={(v) => change('password', v)} autoComplete="current-password" />
+      </Item>
+      <div className={styles.captchaRow}>
+        <Item error={errors.captcha} className={styles.captchaInput}>
+          <TextField icon="safety" label={t('login.captcha')} value={values.captcha} error={errors.captcha} onChange={(v) => change('captcha', v)} autoComplete="off" maxLength={16} />
+        </Item>
+        <button type="button" className={styles.captchaImage} onClick={refreshCaptcha} aria-label={t('login.captchaImage')} title={t('login.captchaImage')}>
+          {captcha ? <img src={captcha} alt={t('login.captchaImage')} /> : <span className={styles.captchaLoading} />}
+        </button>
+      </div>
+      <Item error={errors.slider}>
+        <SliderCaptcha value={values.slider} onChange={(passed) => change('slider', passed)} />
+      </Item>
+      <Item>
+        <button type="submit" className={`${styles.submit} ${pending ? styles.submitPending : ''}`} aria-busy={pending || undefined}>
+          {pending && <LightIcon name="loading" spin />}
+          <span>{t('login.submit')}</span>
+        </button>
+      </Item>
+    </form>
+  );
+
   return (
-    <div className={styles.login}>
+    <div className={styles.login} style={pageStyle}>
       {/* a plain heading: antd's Typography (copy, edit, ellipsis) is more than the login page needs */}
       <h2 className={styles.heading}>{t('login.heading')}</h2>
-      <Tabs
-        centered
-        className={styles.tabs}
-        items={[
-          { key: 'account', label: t('login.tabAccount'), children: accountForm },
+      <LoginTabs
+        active={tab}
+        onChange={(key) => {
+          setTab(key);
+          if (key === 'phone') setPhoneShown(true);
+        }}
+        tabs={[
+          { key: 'account', label: t('login.tabAccount'), panel: accountForm },
           {
             key: 'phone',
             label: t('login.tabPhone'),
-            children: (
-              <Suspense fallback={<Skeleton active />}>
-                <PhoneLoginForm onDone={enter} onChallenge={setChallenge} />
-              </Suspense>
+            panel: phoneShown && (
+              <AntdScope fallback={<Loading />}>
+                <Suspense fallback={<Loading />}>
+                  <PhoneLoginForm onDone={enter} onChallenge={setChallenge} />
+                </Suspense>
+              </AntdScope>
             ),
           },
         ]}
