@@ -69,6 +69,18 @@ export interface DeviceMemory {
   unreceipted: Map<number, { event: DeviceEvent; sentAt: number }>;
 }
 
+/** A server message read by its schema; null when it is not JSON or not of that shape (a device ignores those). */
+function readMessage<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, payload: Buffer): T | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(payload.toString('utf8'));
+  } catch {
+    return null;
+  }
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 export function newMemory(): DeviceMemory {
   return { seq: 0, done: new Set(), effects: [], updates: new Map(), unreceipted: new Map() };
 }
@@ -254,14 +266,8 @@ export class SimDevice {
 
   private async onMessage(topic: string, payload: Buffer): Promise<void> {
     if (topic !== deviceDownTopic(this.sn, DeviceDownKind.command, this.root)) return;
-    let parsed: ReturnType<typeof deviceCommand.safeParse>;
-    try {
-      parsed = deviceCommand.safeParse(JSON.parse(payload.toString('utf8')));
-    } catch {
-      return;
-    }
-    if (!parsed.success) return;
-    const command = parsed.data;
+    const command = readMessage(deviceCommand, payload);
+    if (!command) return;
     this.received.push(command);
     if (command.kind === AccessCommandKind.syncPeople || command.kind === AccessCommandKind.accessReport) return this.onAccessCommand(command);
     if (CAPTURE_KINDS.includes(this.kind) && Object.values<string>(CaptureCommandKind).includes(command.kind)) return this.onCaptureCommand(command);
@@ -407,16 +413,11 @@ export class SimDevice {
 
   /** A receipt of the server: the events it names are stored, and kept no longer. */
   private onReceipt(payload: Buffer): void {
-    let parsed: ReturnType<typeof deviceReceipt.safeParse>;
-    try {
-      parsed = deviceReceipt.safeParse(JSON.parse(payload.toString('utf8')));
-    } catch {
-      return;
-    }
-    if (!parsed.success) return;
+    const receipt = readMessage(deviceReceipt, payload);
+    if (!receipt) return;
     this.receipts += 1;
     const kept = this.memory.unreceipted;
-    for (const [from, to] of parsed.data.seqs) {
+    for (const [from, to] of receipt.seqs) {
       if (to - from < kept.size) for (let seq = from; seq <= to; seq++) kept.delete(seq);
       else for (const seq of [...kept.keys()]) if (seq >= from && seq <= to) kept.delete(seq);
     }
