@@ -692,8 +692,10 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         for (const name of Object.keys(values)) if (keptSeeded.has(readableFields(entity).get(name)?.column ?? '')) delete values[name];
         await checkAdminOnlyFields(app, entity, ctx.caller, values);
         await checkParent(ctx.caller, values, id);
+        // the tenant the row will be in: the one the values move it to, else its own (read again after the hooks)
+        const tenantAfter = () => (entity.tenantScoped ? (values.tenantId as string | undefined) || (existing.tenant_id ?? null) : null);
         const merged = { ...toApiRow(entity, existing), ...values };
-        await checkUnique(ctx.lang, values, entity.tenantScoped ? ((values.tenantId as string | undefined) || (existing.tenant_id ?? null)) : null, id, merged);
+        await checkUnique(ctx.lang, values, tenantAfter(), id, merged);
         await checkLinks(ctx, values);
         checkOfferedValues(entity, ctx.lang, values);
         await hooks.beforeEdit?.(ctx, values, existing);
@@ -703,9 +705,9 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         if (moved.length > 0) {
           const after = { ...toApiRow(entity, existing), ...values };
           const kept = Object.fromEntries(moved.map((u) => [u.field, after[u.field]]));
-          await checkUnique(ctx.lang, kept, entity.tenantScoped ? ((values.tenantId as string | undefined) || (existing.tenant_id ?? null)) : null, id, after);
+          await checkUnique(ctx.lang, kept, tenantAfter(), id, after);
         }
-            await db.transaction().execute(async (trx) => {
+        await db.transaction().execute(async (trx) => {
           await applyScope(entity, ctx.caller, trx.updateTable(table).set({ ...toColumns(entity, values), update_by: ctx.caller.username, update_time: nowIso(app) }) as UpdateQueryBuilder<Row, string, string, Row>)
             .where('id', '=', id)
             .execute();
