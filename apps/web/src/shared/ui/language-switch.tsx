@@ -4,7 +4,7 @@ import { Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { storedLanguage, switchLanguage } from '../i18n/index.ts';
 
-/** Header and login-page control; each language is named in its own words. */
+/** The console header's and the visitor pages' control (the login and account pages draw LightLanguageSwitch, without antd); each language is named in its own words. */
 export function LanguageSwitch({ className }: { className?: string }) {
   const { t } = useTranslation();
   const current = storedLanguage();
