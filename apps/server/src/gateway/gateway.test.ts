@@ -143,7 +143,9 @@ describe.each(cases)('device link on $dialect with the $broker broker', ({ diale
     await socket.close();
   });
 
-  it('keeps an event the server took but could not store on the device until a receipt names it, then stores it once', async () => {
+  // the store is refused by renaming its table: on SQLite (a file of this suite's own) only, as on a shared server
+  // PostgreSQL the other suites' migrators read every schema's tables and trip over one renamed in the middle
+  it.runIf(dialect === 'sqlite')('keeps an event the server took but could not store on the device until a receipt names it, then stores it once', async () => {
     const sn = uniqueSn('R');
     const memory = newMemory();
     const sim = device(sn, await approvedKey(t.app, sn, admin), { memory, receiptWaitMs: 200 });
@@ -222,6 +224,9 @@ describe.each(cases)('device link on $dialect with the $broker broker', ({ diale
       [4, 'punch'],
     ]);
     expect(new Date(stored[0]!.device_time).getTime()).toBe(first.time);
+    // the stored events, repeated ones too, come back to the device as receipts: it keeps none of them
+    await until(() => sim.memory.unreceipted.size === 0, 15_000, 'receipts');
+    expect(sim.receipts).toBeGreaterThan(0);
   });
 
   it('takes the events a device sends together as one message (batchMs), every one stored once', async () => {
