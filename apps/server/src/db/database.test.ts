@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createNamespace, testConfig, testDialects, type TestNamespace } from '../test/harness.ts';
 import { cachingStatements, createDatabase, onCommittedWrite, writtenTables, type DatabaseHandle } from './database.ts';
+import { migrateToLatest } from './migrations/index.ts';
 
 describe('the tables a statement writes', () => {
   it('names the target of inserts, updates and deletes in any engine quoting, and nothing for a read', () => {
@@ -68,5 +69,35 @@ describe.each(await testDialects())('committed writes on %s', (dialect) => {
     await sql`select id from probe`.execute(handle.db);
     expect(seen).toHaveLength(2);
     stop();
+  });
+});
+
+describe.runIf((await testDialects()).includes('postgres'))('PostgreSQL introspection', () => {
+  it("lists the tables of the connection's own schema only, so another schema's changes cannot fail our migrations", async () => {
+    const ours = await createNamespace('postgres');
+    const other = await createNamespace('postgres');
+    const mine = createDatabase(testConfig(ours));
+    const theirs = createDatabase(testConfig(other));
+    try {
+      await sql`create table probe (id varchar(36) primary key, n serial, label text default 'x', note text)`.execute(mine.db);
+      await sql`create table elsewhere (id varchar(36) primary key)`.execute(theirs.db);
+      const tables = await mine.db.introspection.getTables();
+      expect(tables.map((t) => t.name)).toEqual(['probe']);
+      expect(tables[0]?.columns).toEqual([
+        { name: 'id', dataType: 'varchar', isNullable: false, isAutoIncrementing: false, hasDefaultValue: false },
+        { name: 'n', dataType: 'int4', isNullable: false, isAutoIncrementing: true, hasDefaultValue: true },
+        { name: 'label', dataType: 'text', isNullable: true, isAutoIncrementing: false, hasDefaultValue: true },
+        { name: 'note', dataType: 'text', isNullable: true, isAutoIncrementing: false, hasDefaultValue: false },
+      ]);
+      // the migrator's own tables are named only when asked for
+      await migrateToLatest(mine.db, 'postgres');
+      expect((await mine.db.introspection.getTables()).some((t) => t.name.startsWith('kysely_migration'))).toBe(false);
+      expect((await mine.db.introspection.getTables({ withInternalKyselyTables: true })).some((t) => t.name === 'kysely_migration')).toBe(true);
+    } finally {
+      await mine.destroy();
+      await theirs.destroy();
+      await ours.drop();
+      await other.drop();
+    }
   });
 });

@@ -9,10 +9,13 @@ import {
   sql,
   type CompiledQuery,
   type DatabaseConnection,
+  type DatabaseIntrospector,
+  type DatabaseMetadataOptions,
   type Dialect,
   type Driver,
   type QueryResult,
   type SqliteDatabase,
+  type TableMetadata,
   type TransactionSettings,
 } from 'kysely';
 import type { DatabaseDialect } from '../config.ts';
@@ -172,7 +175,50 @@ function postgresDialect(url: string): Dialect {
       max: 10,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
-  return new PostgresDialect({ pool });
+  const dialect = new PostgresDialect({ pool });
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => dialect.createDriver(),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => ownSchemaIntrospector(dialect.createIntrospector(db), db),
+  };
+}
+
+/**
+ * Tables of the connection's own schema only (the one `?schema=` names). kysely's PostgreSQL introspector reads every
+ * schema of the database, and the migrator asks it at every start whether its tables exist: a table another console
+ * or test alters or drops in its own schema at that moment failed our start ('column … does not exist', 'schema …
+ * does not exist', raised by pg_get_serial_sequence on the other schema's table).
+ */
+function ownSchemaIntrospector(inner: DatabaseIntrospector, db: Kysely<unknown>): DatabaseIntrospector {
+  const getTables = async (options: DatabaseMetadataOptions = { withInternalKyselyTables: false }): Promise<TableMetadata[]> => {
+    // pg_catalog itself, not information_schema (whose privilege checks run on every schema's rows)
+    const { rows } = await sql<{ table: string; schema: string; view: boolean; column: string | null; type: string; nullable: boolean; hasDefault: boolean; serial: boolean }>`
+      select c.relname as "table", n.nspname as "schema", c.relkind = 'v' as "view", a.attname as "column", t.typname as "type",
+             not a.attnotnull as "nullable", a.atthasdef as "hasDefault",
+             a.attidentity <> '' or coalesce(pg_get_expr(d.adbin, d.adrelid) like 'nextval(%', false) as "serial"
+      from pg_catalog.pg_class c
+      join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      left join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+      left join pg_catalog.pg_type t on t.oid = a.atttypid
+      left join pg_catalog.pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+      where n.nspname = current_schema() and c.relkind in ('r', 'v', 'p')
+      order by c.relname, a.attnum`.execute(db);
+    const tables = new Map<string, TableMetadata>();
+    for (const row of rows) {
+      if (!options.withInternalKyselyTables && row.table.startsWith('kysely_migration')) continue;
+      const table = tables.get(row.table) ?? { name: row.table, schema: row.schema, isView: row.view, columns: [] };
+      tables.set(row.table, table);
+      if (row.column === null) continue;
+      table.columns.push({ name: row.column, dataType: row.type, isNullable: row.nullable, isAutoIncrementing: row.serial, hasDefaultValue: row.hasDefault || row.serial });
+    }
+    return [...tables.values()];
+  };
+  return {
+    getSchemas: () => inner.getSchemas(),
+    getTables,
+    getMetadata: async (options) => ({ tables: await getTables(options) }),
+  };
 }
 
 function mysqlDialect(url: string): Dialect {

@@ -84,33 +84,15 @@ async function migrationSchema(db: Kysely<Database>, dialect: DatabaseDialect): 
   return schema;
 }
 
-/**
- * kysely looks for its migration table by listing the tables of every schema; on PostgreSQL that listing fails with
- * 'schema … does not exist' (3F000) when another schema of the database is dropped meanwhile (another console or test
- * going away). Nothing has run then, so the whole step is tried again.
- */
-function otherSchemaVanished(error: unknown, ours: string | undefined): boolean {
-  const cause = error as { code?: string; message?: string } | null;
-  return cause?.code === '3F000' && !(ours && cause.message?.includes(`"${ours}"`));
-}
-
 export async function migrateToLatest(db: Kysely<Database>, dialect: DatabaseDialect): Promise<void> {
   const migrationTableSchema = await migrationSchema(db, dialect);
   const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
-  for (let attempt = 1; ; attempt += 1) {
-    const { error, results } = await migrator.migrateToLatest();
-    if (!error) {
-      // after every start's migrations: a screen declared since the last start gets its indexes (and search indexes)
-      await ensureDeclaredIndexes(db, dialect);
-      await ensureSearchIndexes(db, dialect);
-      return;
-    }
-    const started = results?.some((r) => r.status !== 'NotExecuted') ?? false;
-    if (!started && attempt < 5 && otherSchemaVanished(error, migrationTableSchema)) {
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-      continue;
-    }
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`Database migration ${failed} failed`, { cause: error });
   }
+  // after every start's migrations: a screen declared since the last start gets its indexes (and search indexes)
+  await ensureDeclaredIndexes(db, dialect);
+  await ensureSearchIndexes(db, dialect);
 }
