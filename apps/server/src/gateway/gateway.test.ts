@@ -267,7 +267,12 @@ describe.each(cases)('device commands on $dialect with the $broker broker', ({ d
     await first.stop();
     await until(async () => (await t.app.db.selectFrom('sys_device').select('id').where('sn', '=', sn).executeTakeFirst()) !== undefined, 15_000, 'device row');
     const deviceId = (await t.app.db.selectFrom('sys_device').select('id').where('sn', '=', sn).executeTakeFirstOrThrow()).id;
-    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('id', '=', deviceId).executeTakeFirstOrThrow()).online === 0);
+    // offline after its hello was taken: the row is made offline before the hello marks it online (with its session)
+    const wentAway = async () => {
+      const row = await t.app.db.selectFrom('sys_device').select(['online', 'session_id']).where('id', '=', deviceId).executeTakeFirstOrThrow();
+      return row.online === 0 && row.session_id !== null;
+    };
+    await until(wentAway, 15_000, 'device offline after its hello');
     const commandId = await t.app.deviceGateway.enqueueCommand(deviceId, 'openDoor', { door: 1 }, 'admin');
     const status = async () => (await t.app.db.selectFrom('sys_device_command').selectAll().where('id', '=', commandId).executeTakeFirstOrThrow());
     expect(await status()).toMatchObject({ status: DeviceCommandStatus.pending, attempts: 0 });
