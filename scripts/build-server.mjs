@@ -1,8 +1,9 @@
 // Builds the server (apps/server/src/main.ts with packages/contract) to JavaScript in apps/server/dist (with source
-// maps), so the production server runs on plain `node` with nothing transpiled at start; the server's own lazily
-// loaded parts (the embedded broker) become chunks of their own.
+// maps), so the production server runs on plain `node` with nothing transpiled at start. The bundle is one CommonJS
+// script, server.cjs, started by main.js (scripts/server-entry.mjs) through V8's code cache: ES modules cannot take a
+// code cache on Node 20, and without one every start compiles again the functions the previous start compiled.
 import { build } from 'esbuild';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,25 +36,28 @@ const external = [
 export async function buildServer(outdir = serverDist) {
   rmSync(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: { main: join(root, 'apps/server/src/main.ts') },
-    outdir,
+    entryPoints: [join(root, 'apps/server/src/main.ts')],
+    outfile: join(outdir, 'server.cjs'),
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
+    // import() of an external package becomes a require when called: a script compiled by node:vm has no import()
+    // without an experimental loader, and the optional packages are CommonJS (they still load only when called)
+    supported: { 'dynamic-import': false },
     platform: 'node',
     target: 'node20',
     sourcemap: true,
     // less source to parse at start; names are not changed, so stack traces stay readable without the source map
     minifyWhitespace: true,
     minifySyntax: true,
-    chunkNames: 'chunks/[name]-[hash]',
     // the dependencies' licence notices go to a file beside each output (they name authors in any script; see below)
     legalComments: 'external',
     external,
-    // bundled CommonJS packages require node's modules (and the external packages) through a real require
-    banner: { js: "import { createRequire as __isps_createRequire } from 'node:module'; const require = __isps_createRequire(import.meta.url);" },
+    // the sources' import.meta.url (the server locates the console's build from it) is the bundle's own URL
+    define: { 'import.meta.url': '__isps_import_meta_url' },
+    banner: { js: "var __isps_import_meta_url=require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   });
+  copyFileSync(join(root, 'scripts/server-entry.mjs'), join(outdir, 'main.js'));
   refuseNonAscii(outdir);
 }
 
@@ -64,7 +68,7 @@ export async function buildServer(outdir = serverDist) {
 function refuseNonAscii(dir) {
   for (const entry of readdirSync(dir, { recursive: true })) {
     const file = join(dir, String(entry));
-    if (!file.endsWith('.js')) continue;
+    if (!/\.c?js$/.test(file)) continue;
     const text = readFileSync(file, 'latin1');
     const at = text.search(/[\u0080-\u00ff]/);
     if (at >= 0) throw new Error(`${file} holds a character that is not ASCII near "${text.slice(Math.max(0, at - 40), at + 10)}"; write it as an escape (\\uXXXX) in the source`);

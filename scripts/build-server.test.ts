@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,7 +12,8 @@ import { buildServer, root } from './build-server.mjs';
 const outdir = join(root, '.tmp', `server-build-${randomBytes(4).toString('hex')}`);
 const work = mkdtempSync(join(tmpdir(), 'isps-build-'));
 
-// records every module specifier the server resolves (ESM imports and the packages they pull in)
+// records every module specifier the server resolves: ESM imports through the hooks, require() calls (the bundle is
+// CommonJS) in the probe
 const hooks = `
 import { appendFileSync } from 'node:fs';
 let file;
@@ -22,8 +23,14 @@ export async function resolve(specifier, context, next) {
   return next(specifier, context);
 }`;
 const probe = (log: string) => `
-import { register } from 'node:module';
-register(${JSON.stringify(pathToFileURL(join(work, 'hooks.mjs')).href)}, { data: { file: ${JSON.stringify(log)} } });`;
+import { appendFileSync } from 'node:fs';
+import Module, { register } from 'node:module';
+register(${JSON.stringify(pathToFileURL(join(work, 'hooks.mjs')).href)}, { data: { file: ${JSON.stringify(log)} } });
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  appendFileSync(${JSON.stringify(log)}, request + '\\n');
+  return load.call(this, request, ...rest);
+};`;
 
 beforeAll(async () => {
   await buildServer(outdir);
@@ -37,13 +44,13 @@ afterAll(() => {
 
 
 /** Starts the built server with plain node until it is ready, signs in as admin, stops it; answers what it loaded. */
-async function startAndSignIn(env: Record<string, string>): Promise<{ loaded: string[]; signedIn: boolean; exitCode: number | null }> {
+async function startAndSignIn(env: Record<string, string>, nodeOptions: string[] = []): Promise<{ loaded: string[]; signedIn: boolean; exitCode: number | null }> {
   const dataDir = join(work, `data-${randomBytes(3).toString('hex')}`);
   mkdirSync(dataDir);
   const log = join(work, `loaded-${randomBytes(3).toString('hex')}.txt`);
   writeFileSync(log, '');
   writeFileSync(join(work, 'probe.mjs'), probe(log));
-  const child = spawn(process.execPath, ['--import', pathToFileURL(join(work, 'probe.mjs')).href, join(outdir, 'main.js')], {
+  const child = spawn(process.execPath, [...nodeOptions, '--import', pathToFileURL(join(work, 'probe.mjs')).href, join(outdir, 'main.js')], {
     env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ADMIN_PASSWORD: 'Build#Pass1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -83,5 +90,22 @@ describe('the built server', { timeout: 60_000 }, () => {
     expect(run.loaded).toContain('aedes');
     expect(run.loaded).not.toContain('mqtt');
     expect(run.loaded).not.toContain('pg');
+  });
+
+  it('starts with the code cache an earlier start wrote beside the bundle, and without it when source maps are on', async () => {
+    const caches = () => readdirSync(outdir).filter((name) => name.endsWith('.v8cache'));
+    expect((await startAndSignIn({ LOGIN_CAPTCHA: 'off', MQTT_PORT: '0' })).signedIn).toBe(true);
+    const [cache] = caches();
+    expect(cache).toMatch(/^server\.cjs\..+\.v8cache$/);
+    const written = statSync(join(outdir, cache!)).mtimeMs;
+    // a cache V8 refused would be written again at exit
+    const cached = await startAndSignIn({ LOGIN_CAPTCHA: 'off', MQTT_PORT: '0' });
+    expect(cached.signedIn).toBe(true);
+    expect(cached.exitCode).toBe(0);
+    expect(caches()).toEqual([cache]);
+    expect(statSync(join(outdir, cache!)).mtimeMs).toBe(written);
+    const mapped = await startAndSignIn({ LOGIN_CAPTCHA: 'off', MQTT_PORT: '0' }, ['--enable-source-maps']);
+    expect(mapped.signedIn).toBe(true);
+    expect(mapped.loaded).toContain(join(outdir, 'server.cjs'));
   });
 });

@@ -12,7 +12,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = join(root, 'apps/web/dist/index.html');
 const sources = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/contract/src'].map((p) => join(root, p));
 const serverMain = join(root, 'apps/server/dist/main.js');
-const serverSources = ['apps/server/src', 'packages/contract/src', 'scripts/build-server.mjs'].map((p) => join(root, p));
+const serverSources = ['apps/server/src', 'packages/contract/src', 'scripts/build-server.mjs', 'scripts/server-entry.mjs'].map((p) => join(root, p));
 
 // runs at every start over some 700 files: one stat per file, directories known from their listing
 function newestChange(path) {

@@ -58,4 +58,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// not awaited at the top level: the production build is a CommonJS script (scripts/build-server.mjs)
+void main();
