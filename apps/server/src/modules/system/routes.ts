@@ -106,8 +106,9 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // every select of every form asks this: the answer's result is kept serialised until the dictionaries change
     async (request, reply) => {
-      const result = await dictOptionsJson(app, request.params.code, request.lang, callerOf(request));
-      return reply.type(JSON_CONTENT_TYPE).send(okEnvelopeJson(request.lang, result));
+      const lang = request.lang;
+      const result = await dictOptionsJson(app, request.params.code, lang, callerOf(request));
+      return reply.type(JSON_CONTENT_TYPE).send(okEnvelopeJson(lang, result));
     },
   );
 
