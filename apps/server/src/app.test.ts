@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPath, MENU_TITLE_KEYS, Perm } from '@isps/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { requestLogger } from './app.ts';
 import { seededMenuTitleKeys, seededPermissionCodes } from './db/seed/menus.ts';
 import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, type TestApp } from './test/harness.ts';
 
@@ -12,6 +13,25 @@ import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs,
 function concrete(url: string): string {
   return url.replace(/:[A-Za-z]+/g, 'sample').replace(/\*$/, 'sample');
 }
+
+describe('request logger', () => {
+  const logger = (level: string) => {
+    const made: unknown[] = [];
+    const parent = { level, child: (bindings: unknown) => (made.push(bindings), { level, bindings }) } as unknown as FastifyBaseLogger;
+    return { parent, made };
+  };
+
+  it('binds each request id to its lines at every level that writes, and makes no child at level silent', () => {
+    for (const level of ['info', 'warn', 'error']) {
+      const { parent, made } = logger(level);
+      expect(requestLogger(parent, { reqId: 'r1' }, {})).not.toBe(parent);
+      expect(made).toEqual([{ reqId: 'r1' }]);
+    }
+    const { parent, made } = logger('silent');
+    expect(requestLogger(parent, { reqId: 'r1' }, {})).toBe(parent);
+    expect(made).toEqual([]);
+  });
+});
 
 describe('route declarations', () => {
   let t: TestApp;

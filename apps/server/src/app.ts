@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { resolveDataSourceKey, resolveTokenPepper, type Config } from './config.ts';
@@ -91,6 +91,11 @@ function helmetHeaders(policy: typeof contentSecurityPolicy): { set: Record<stri
   return { set: Object.fromEntries([...set].map(([name, value]) => [name.toLowerCase(), value])), removed: [...removed] };
 }
 
+/** A request's logger carries its id; at level silent nothing is ever written, so no child is made per request. */
+export function requestLogger(logger: FastifyBaseLogger, bindings: Parameters<FastifyBaseLogger['child']>[0], options: Parameters<FastifyBaseLogger['child']>[1]): FastifyBaseLogger {
+  return logger.level === 'silent' ? logger : logger.child(bindings, options);
+}
+
 /** Swagger UI request hook (serialised into the docs page): adds the console's stored token to every call. */
 function sendConsoleToken(request: { [key: string]: unknown }) {
   try {
@@ -109,6 +114,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: { level: config.logLevel },
     genReqId: () => randomUUID(),
+    childLoggerFactory: requestLogger,
     bodyLimit: 1_048_576,
     // HEAD is answered where a file or readiness is asked for (the console's files, uploads, packages, API docs,
     // health: each route says so); a HEAD copy of every API route was a third of all routes registered at start

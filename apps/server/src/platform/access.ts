@@ -160,7 +160,7 @@ export class AccessCache {
     if (!session || session.expiresAt <= this.app.clock()) return null;
     const profile = await this.profiles.get(session.userId, () => loadProfile(this.app.db, session.userId));
     if (!profile) return null;
-    return { ...profile, tenantScope: await this.scopeOf(request, profile) };
+    return sharedCaller(profile, await this.scopeOf(request, profile));
   }
 
   /**
@@ -175,15 +175,33 @@ export class AccessCache {
     const profile = this.profiles.peek(session.userId);
     if (profile === undefined) return undefined;
     if (profile === null) return null;
-    if (!profile.systemAdmin) return { ...profile, tenantScope: profile.tenantId };
+    if (!profile.systemAdmin) return sharedCaller(profile, profile.tenantId);
     const scope = this.scopes.peek(scopeKey(request, profile));
-    return scope === undefined ? undefined : { ...profile, tenantScope: scope.scope };
+    return scope === undefined ? undefined : sharedCaller(profile, scope.scope);
   }
 
   private async scopeOf(request: FastifyRequest, profile: AccessProfile): Promise<string | null> {
     if (!profile.systemAdmin) return profile.tenantId;
     return (await this.scopes.get(scopeKey(request, profile), async () => ({ scope: await tenantScopeOf(this.app, request, profile) }))).scope;
   }
+}
+
+/** The caller a profile is in each tenant scope, made once: a kept profile is replaced, never changed, on every change. */
+const callersByScope = new WeakMap<AccessProfile, Map<string | null, CurrentUser>>();
+
+/** The caller of a profile working in a tenant scope; shared by the requests of that caller, so frozen. */
+function sharedCaller(profile: AccessProfile, tenantScope: string | null): CurrentUser {
+  let byScope = callersByScope.get(profile);
+  if (!byScope) {
+    byScope = new Map();
+    callersByScope.set(profile, byScope);
+  }
+  let caller = byScope.get(tenantScope);
+  if (!caller) {
+    caller = Object.freeze({ ...profile, tenantScope });
+    byScope.set(tenantScope, caller);
+  }
+  return caller;
 }
 
 const TENANT_HEADER_NAME = TENANT_HEADER.toLowerCase();

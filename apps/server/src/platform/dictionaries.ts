@@ -1,5 +1,6 @@
 import { LANGUAGES, TENANT_DICT, dictItemText, shownSeededText, type DictOption, type Language } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
+import { toWire } from './wire-time.ts';
 
 const CACHE_KEY = 'dict:all:2';
 // a safety net only: every change through the console drops the cached copy at once
@@ -41,6 +42,8 @@ interface Parsed {
   loaded: Loaded;
   shown: Map<string, DictOption[]>;
   all: Map<Language, Record<string, DictOption[]>>;
+  /** option lists as JSON with their times on the wire, by language, code and reader */
+  json: Map<string, string>;
 }
 const parsed = new WeakMap<FastifyInstance, Parsed>();
 
@@ -59,7 +62,7 @@ async function current(app: FastifyInstance): Promise<Parsed> {
     text = JSON.stringify(all);
     await app.cache.set(CACHE_KEY, text, CACHE_TTL_MS);
   }
-  const next = { text, loaded: all, shown: new Map<string, DictOption[]>(), all: new Map<Language, Record<string, DictOption[]>>() };
+  const next = { text, loaded: all, shown: new Map<string, DictOption[]>(), all: new Map<Language, Record<string, DictOption[]>>(), json: new Map<string, string>() };
   parsed.set(app, next);
   return next;
 }
@@ -120,6 +123,28 @@ export async function dictionaryOptions(app: FastifyInstance, code: string, lang
     if (Object.hasOwn(all, code)) shown.set(key, options);
   }
   return options;
+}
+
+/**
+ * A dictionary's options as the JSON an answer carries (times on the wire, as every answer's are), made once per
+ * change for each language, code and `reader` (what else the options depend on: who reads the tenant dictionary).
+ */
+export async function dictionaryOptionsJson(
+  app: FastifyInstance,
+  code: string,
+  lang: Language,
+  reader: string,
+  options: (shown: readonly DictOption[]) => readonly DictOption[],
+): Promise<string> {
+  const memo = await current(app);
+  const key = `${lang}\u0000${code}\u0000${reader}`;
+  let json = memo.json.get(key);
+  if (json === undefined) {
+    json = JSON.stringify(toWire(options(await dictionaryOptions(app, code, lang)), app.settings.timeZone));
+    // codes nobody has are not remembered: a caller cannot grow the map with made-up codes
+    if (Object.hasOwn(memo.loaded.options, code)) memo.json.set(key, json);
+  }
+  return json;
 }
 
 /** Drops the cached options; the next read loads them again. Called on every dictionary or item change. */

@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { ApiPath, ID_PATTERN, loginBody, needsSecondFactor, selectDepartBody, updatePasswordBody } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf } from '../../platform/access.ts';
-import { refuse } from '../../platform/envelope.ts';
-import { dictOptions } from './dict-service.ts';
+import { JSON_CONTENT_TYPE, okEnvelopeJson, refuse } from '../../platform/envelope.ts';
+import { dictOptionsJson } from './dict-service.ts';
 import { systemEntityRoutes } from './entity-routes.ts';
 import { roleRoutes } from './role-routes.ts';
 import { userRoutes } from './user-routes.ts';
@@ -104,7 +104,12 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, summary: 'Options of a dictionary', params: z.object({ code: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/) }) },
       config: { permission: 'authenticated' },
     },
-    async (request, reply) => reply.ok(await dictOptions(app, request.params.code, request.lang, callerOf(request))),
+    // every select of every form asks this: the answer's result is kept serialised until the dictionaries change
+    async (request, reply) => {
+      const lang = request.lang;
+      const result = await dictOptionsJson(app, request.params.code, lang, callerOf(request));
+      return reply.type(JSON_CONTENT_TYPE).send(okEnvelopeJson(lang, result));
+    },
   );
 
   await app.register(systemEntityRoutes);
