@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPath, crudPath, tenantEntity, userEntity, type CrudVerbName, type Page, type PermissionResult } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { adminToken, api, buildTestApp, createTestUser, injectAs, testDialects, type TestApp } from '../test/harness.ts';
-import { envelopeToWire, formatWireTime, isTimeZone, parseWireTime, toWire } from './wire-time.ts';
+import { envelopeToWire, formatWireTime, isStoredInstant, isTimeZone, parseWireTime, toWire } from './wire-time.ts';
 
 describe('wire times', () => {
   it('formats a stored instant as yyyy-MM-dd HH:mm:ss in the zone, with and without summer time', () => {
@@ -85,6 +85,26 @@ describe('wire times', () => {
     for (const zone of zones) {
       const wrong = instants.filter((ms) => formatWireTime(ms, zone) !== intl(ms, zone)).slice(0, 3);
       expect(wrong.map((ms) => [zone, new Date(ms).toISOString(), formatWireTime(ms, zone), intl(ms, zone)])).toEqual([]);
+    }
+  });
+
+  it('rewrites exactly the stored instants, each text in each zone on its own (its wire text is remembered)', () => {
+    const texts = [
+      ['2024-01-15T03:04:05Z', true],
+      ['2024-01-15T03:04:05.123456789+09:00', true],
+      ['2024-01-15T03:04:05.1234567890+09:00', false],
+      ['2024-01-15 03:04:05', false],
+      ['2024-01-15T03:04:05', false],
+      ['2024-13-15T03:04:05Z', false],
+      ['2024/01/15T03:04:05Z', false],
+      ['Chen 12988 2024-01-15', false],
+      ['', false],
+    ] as const;
+    for (const [text, instant] of texts) expect([text, isStoredInstant(text)]).toEqual([text, instant]);
+    for (let round = 0; round < 2; round++) {
+      expect(toWire(['2024-01-15T23:30:00.000Z', 'Wang 1'], 'Asia/Tokyo')).toEqual(['2024-01-16 08:30:00', 'Wang 1']);
+      expect(toWire(['2024-01-15T23:30:00.000Z', 'Wang 1'], 'Europe/Berlin')).toEqual(['2024-01-16 00:30:00', 'Wang 1']);
+      expect(toWire('2024-01-15T23:30:00.000Z', 'UTC')).toBe('2024-01-15 23:30:00');
     }
   });
 

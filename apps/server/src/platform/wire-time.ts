@@ -176,7 +176,30 @@ export function formatWireTime(value: Date | string | number, zone: string): str
 /** Whether a value is a stored instant (an ISO string with Z or an offset, or a Date), which the wire rewrites. */
 export function isStoredInstant(value: unknown): value is Date | string {
   if (value instanceof Date) return !Number.isNaN(value.getTime());
-  return typeof value === 'string' && value.length <= 35 && INSTANT.test(value) && !Number.isNaN(Date.parse(value));
+  // most strings of an answer are names: the shape's dashes and T rule them out before the pattern runs
+  if (typeof value !== 'string' || value.length < 20 || value.length > 35) return false;
+  if (value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45 || value.charCodeAt(10) !== 84) return false;
+  return INSTANT.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+/** Stored instants already written for the wire, by zone: a list page shows the same rows' times to every reader. */
+const wireTexts = new Map<string, Map<string, string>>();
+const WIRE_TEXTS_KEPT = 20_000;
+
+/** formatWireTime of a stored instant's text, remembered. */
+function wireTextOf(value: string, zone: string): string {
+  let texts = wireTexts.get(zone);
+  if (!texts) {
+    texts = new Map();
+    wireTexts.set(zone, texts);
+  }
+  let text = texts.get(value);
+  if (text === undefined) {
+    text = formatWireTime(value, zone);
+    if (texts.size >= WIRE_TEXTS_KEPT) texts.clear();
+    texts.set(value, text);
+  }
+  return text;
 }
 
 function isPlainObject(value: object): value is Record<string, unknown> {
@@ -189,7 +212,7 @@ function isPlainObject(value: object): value is Record<string, unknown> {
  * envelope's timestamp, dates, user text) is kept. Only arrays and plain objects are entered.
  */
 export function toWire<T>(value: T, zone: string, depth = 0): T {
-  if (isStoredInstant(value)) return formatWireTime(value, zone) as T;
+  if (isStoredInstant(value)) return (typeof value === 'string' ? wireTextOf(value, zone) : formatWireTime(value, zone)) as T;
   if (value === null || typeof value !== 'object' || depth > 32) return value;
   // copied only where an instant is rewritten: an answer without times (options, trees of names) leaves as it is
   if (Array.isArray(value)) {
