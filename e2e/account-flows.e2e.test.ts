@@ -12,6 +12,7 @@ import {
   freePort,
   launchBrowser,
   newContext,
+  openLoginPage,
   passSliderCaptcha,
   responseTo,
   screenshot,
@@ -172,7 +173,7 @@ const combos = [
 
 /** Fills the account form of the login page and submits it, as a person does. */
 async function signIn(page: Page, lang: UiLanguage, username: string, password: string) {
-  await page.goto(`${server.url}/user/login`);
+  await openLoginPage(page, server.url);
   await page.getByLabel(text(lang, 'login.username'), { exact: true }).fill(username);
   await page.getByLabel(text(lang, 'login.password'), { exact: true }).fill(password);
   await page.getByLabel(text(lang, 'login.captcha'), { exact: true }).fill('abcd');
@@ -210,7 +211,7 @@ describe('account pages', () => {
   it('registers, shows the result and logs the new user in', async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
-    await page.goto(`${server.url}/user/login`);
+    await openLoginPage(page, server.url);
     await page.getByRole('link', { name: en('login.register') }).click();
     await page.waitForURL(/\/user\/register$/);
 
@@ -286,7 +287,7 @@ describe('account pages', () => {
     const expectNotices = async (expected: string[], at: string) => {
       await expect.poll(async () => (await notices()).map((n) => expected.find((e) => n.includes(e)) ?? n), { message: at, timeout: 1000 }).toEqual(expected);
     };
-    await page.goto(`${server.url}/user/login`);
+    await openLoginPage(page, server.url);
     await page.getByRole('link', { name: en('login.forgotPassword') }).click();
     await page.waitForURL(/\/user\/alteration$/);
     // the login form makes way at once: its field of the same name must not take what is meant for the reset form
@@ -387,7 +388,7 @@ describe('login by phone and two-step verification', () => {
   it('asks for the slider on the account form: refused until dragged, a jump does not count, a failed login resets it', async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
-    await page.goto(`${server.url}/user/login`);
+    await openLoginPage(page, server.url);
     await page.getByLabel(en('login.username'), { exact: true }).fill('walker');
     await page.getByLabel(en('login.password'), { exact: true }).fill('Wrong#Pass000');
     await page.getByLabel(en('login.captcha'), { exact: true }).fill('abcd');
@@ -418,7 +419,7 @@ describe('login by phone and two-step verification', () => {
   it('logs in with a phone number and an SMS code: bad input is explained, the code button counts down', async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
-    await page.goto(`${server.url}/user/login`);
+    await openLoginPage(page, server.url);
     await page.getByRole('tab', { name: en('login.tabPhone') }).click();
     const phone = page.getByLabel(en('login.phone'), { exact: true });
     await submitButton(page, 'en-US').click();
@@ -536,7 +537,7 @@ describe('login by phone and two-step verification', () => {
       for (const viewport of ['desktop', 'mobile'] as const) {
         const context = await newContext(browser, { lang, viewport });
         const page = await context.newPage();
-        await page.goto(`${server.url}/user/login`);
+        await openLoginPage(page, server.url);
         await page.getByRole('tab', { name: text(lang, 'login.tabPhone') }).click();
         await page.getByLabel(text(lang, 'login.phone'), { exact: true }).waitFor();
         await settle(page);
@@ -719,7 +720,7 @@ describe('two-step verification required for administrators', () => {
     try {
       const context = await newContext(browser, { lang: 'en-US' });
       const page = await context.newPage();
-      await page.goto(`${server.url}/user/login`);
+      await openLoginPage(page, server.url);
       await page.getByRole('tab', { name: en('login.tabPhone') }).click();
       await page.getByLabel(en('login.phone'), { exact: true }).fill('13700000300');
       await page.getByRole('button', { name: en('register.sendCode') }).click();

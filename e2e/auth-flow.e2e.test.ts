@@ -124,3 +124,52 @@ describe('signing in, the first password change, deep links and signing out', ()
     await context.close();
   });
 });
+
+describe('the login page of a first visit', () => {
+  it('shows before the console script has run, keeps what was typed, and sends nothing until the console is there', async () => {
+    const context = await newContext(browser, { lang: 'ja-JP' });
+    // the console's script is held back until released, as on a slow line
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await context.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const sent: string[] = [];
+    context.on('request', (request) => {
+      if (request.url().includes('/api/')) sent.push(request.url());
+    });
+    const ja = (key: Parameters<typeof text>[1]) => text('ja-JP', key);
+
+    // any other address waits for the console
+    const other = await context.newPage();
+    await other.goto(`${server.url}/dashboard/analysis`, { waitUntil: 'commit' });
+    // parsed (the held module script keeps DOMContentLoaded back)
+    await other.waitForFunction(() => document.readyState !== 'loading');
+    expect(await other.locator('#root').innerHTML()).toBe('');
+    await other.close();
+
+    const page = await context.newPage();
+    await page.goto(`${server.url}/user/login`, { waitUntil: 'commit' });
+    const username = page.getByLabel(ja('login.username'), { exact: true });
+    const password = page.getByLabel(ja('login.password'), { exact: true });
+    await password.waitFor();
+    expect(await page.locator('#root').getAttribute('data-login-shell')).toBe('');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja-JP');
+    expect(await page.locator('footer').textContent()).toContain(String(new Date().getFullYear()));
+    // the caret is in the user name, as on the console's page; Enter sends nothing before the console is there
+    await page.keyboard.type('admin');
+    await password.click();
+    await page.keyboard.type('Secret#9');
+    await page.keyboard.press('Enter');
+    expect(new URL(page.url()).search).toBe('');
+
+    release();
+    await page.locator('#root:not([data-login-shell]) input[name=password]').waitFor();
+    expect(await username.inputValue()).toBe('admin');
+    expect(await password.inputValue()).toBe('Secret#9');
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('password');
+    expect(sent.filter((url) => url.includes('/sys/login'))).toEqual([]);
+    await context.close();
+  });
+});

@@ -133,6 +133,15 @@ export async function newContext(
   return context;
 }
 
+/**
+ * Opens the login page and waits until the console has drawn it: a first visit shows the page drawn at build time
+ * before the console's script has run (its slider and button work only once the console has taken over).
+ */
+export async function openLoginPage(page: Page, url: string, search = ''): Promise<void> {
+  await page.goto(`${url}/user/login${search}`);
+  await page.locator('#root:not([data-login-shell]) input[name=password]').waitFor();
+}
+
 /** Waits until no finite animation runs (dialogs, drawers and popovers have finished opening or closing). */
 export async function animationsSettled(page: Page): Promise<void> {
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity));

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogues, text, type UiLanguage } from './catalogues.ts';
 import { label, searchForm } from './crud-page.ts';
-import { ADMIN_PASSWORD, changeAdminPassword, launchBrowser, newContext, passSliderCaptcha, screenshot, startServer, type RunningServer } from './harness.ts';
+import { ADMIN_PASSWORD, changeAdminPassword, launchBrowser, newContext, openLoginPage, passSliderCaptcha, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Shots#Pass4';
 const languages = Object.keys(catalogues) as UiLanguage[];
@@ -98,7 +98,7 @@ describe.each(languages)('login and home in %s', (lang) => {
     const t = (key: Parameters<typeof text>[1]) => text(lang, key);
     const context = await newContext(browser, { lang, viewport });
     const page = await context.newPage();
-    await page.goto(`${server.url}/user/login`);
+    await openLoginPage(page, server.url);
     await page.getByRole('img', { name: t('login.captchaImage') }).waitFor();
     expect(await page.getAttribute('html', 'lang')).toBe(lang);
     await expectLoginFits(page, lang);

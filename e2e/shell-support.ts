@@ -1,11 +1,11 @@
 /** Shared steps of the shell browser tests: signing in like a person and reading the layout settings. */
 import type { Page } from 'playwright-core';
 import { text, type UiLanguage } from './catalogues.ts';
-import { passSliderCaptcha } from './harness.ts';
+import { openLoginPage, passSliderCaptcha } from './harness.ts';
 
 export async function signIn(page: Page, url: string, lang: UiLanguage, password: string, username = 'admin'): Promise<void> {
   const t = (key: Parameters<typeof text>[1]) => text(lang, key);
-  await page.goto(`${url}/user/login`);
+  await openLoginPage(page, url);
   await page.getByLabel(t('login.username'), { exact: true }).fill(username);
   await page.getByLabel(t('login.password'), { exact: true }).fill(password);
   await page.getByLabel(t('login.captcha'), { exact: true }).fill('abcd');

@@ -1,10 +1,14 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineConfig, type Plugin, type Rollup } from 'vite';
+import { pathToFileURL } from 'node:url';
+import { build, defineConfig, type Plugin, type Rollup } from 'vite';
 import { precompress } from '../../scripts/precompress.mjs';
+import { SHELL_MARK } from './src/features/user/login-shell.ts';
+import { LOGIN_PATH } from './src/shared/session/redirect-target.ts';
 
 /** The chunk built from the module whose path ends with `suffix`, and the chunks it imports, transitively. */
 function chunkWithImports(bundle: Rollup.OutputBundle, suffix: string): string[] {
@@ -54,7 +58,7 @@ function preloadCatalogue(): Plugin {
         const source =
           `{const c=${JSON.stringify(catalogues)};let l='zh-CN',r=null;try{r=localStorage.getItem('pro__lang');r=JSON.parse(r).value}catch{}` +
           `if(r&&c[r])l=r;for(const f of c[l]){const k=document.createElement('link');k.rel='modulepreload';k.href='/'+f;document.head.append(k)}}\n`;
-        script = { file: `assets/catalogue-preload-${createHash('sha256').update(source).digest('hex').slice(0, 8)}.js`, source };
+        script = assetScript('catalogue-preload', source);
         // a classic script at the head's start: it runs as soon as it is in (a module script waits for the document,
         // an async one for the browser to get round to it), while the browser fetches the entry beside it
         return [{ tag: 'script', attrs: { src: `/${script.file}` }, injectTo: 'head-prepend' as const }];
@@ -63,9 +67,97 @@ function preloadCatalogue(): Plugin {
   };
 }
 
+/** A classic script's file named by its content, as the server caches assets for good. */
+function assetScript(name: string, source: string): { file: string; source: string } {
+  return { file: `assets/${name}-${createHash('sha256').update(source).digest('hex').slice(0, 8)}.js`, source };
+}
+
+/** A `localStorage` in memory, for code of the console's that runs in Node at build time. */
+function memoryStorage(): Storage {
+  const items = new Map<string, string>();
+  return {
+    get length() {
+      return items.size;
+    },
+    clear: () => items.clear(),
+    getItem: (key) => items.get(key) ?? null,
+    key: (index) => [...items.keys()][index] ?? null,
+    removeItem: (key) => void items.delete(key),
+    setItem: (key, value) => void items.set(key, String(value)),
+  };
+}
+
+/** The login page in every language, rendered by its own components (render-login-shells.tsx, built for Node here). */
+async function renderLoginShells(root: string): Promise<{ year: number; shells: Record<string, string> }> {
+  const out = mkdtempSync(join(tmpdir(), 'isps-login-shell-'));
+  try {
+    await build({
+      root,
+      configFile: false,
+      logLevel: 'silent',
+      plugins: [react()],
+      ssr: { noExternal: true },
+      build: { ssr: 'src/app/login-shell/render-login-shells.tsx', outDir: out, emptyOutDir: true, minify: false, rolldownOptions: { output: { entryFileNames: 'render.mjs' } } },
+    });
+    const had = Object.getOwnPropertyDescriptor(globalThis, 'localStorage');
+    Object.defineProperty(globalThis, 'localStorage', { value: memoryStorage(), configurable: true, writable: true });
+    try {
+      const module = (await import(pathToFileURL(join(out, 'render.mjs')).href)) as { renderLoginShells: () => Promise<{ year: number; shells: Record<string, string> }> };
+      return await module.renderLoginShells();
+    } finally {
+      if (had) Object.defineProperty(globalThis, 'localStorage', had);
+      else delete (globalThis as { localStorage?: Storage }).localStorage;
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The login page of a first visit shows before the console's script has come and run: a classic script at the end of
+ * the body (the server's content security policy refuses inline scripts) puts the page, rendered at build time in the
+ * stored language (zh-CN until one is chosen), into #root when the address is the login page and no one is signed in,
+ * and marks it (login-shell.ts); the console then draws the page over it, keeping what was typed. The form cannot be
+ * sent before that: a press on Enter does nothing until the console is there.
+ */
+function loginShell(): Plugin {
+  let outDir = '';
+  let root = '';
+  let script: { file: string; source: string } | null = null;
+  return {
+    name: 'isps-login-shell',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      outDir = join(config.root, config.build.outDir);
+    },
+    writeBundle() {
+      if (script) writeFileSync(join(outDir, script.file), script.source);
+    },
+    transformIndexHtml: {
+      order: 'post',
+      async handler(_html, ctx) {
+        if (!ctx.bundle) return;
+        const { year, shells } = await renderLoginShells(root);
+        script = assetScript(
+          'login-shell',
+          `{const s=${JSON.stringify(shells)},r=document.getElementById('root');let l='zh-CN',v=null,t=null;` +
+            `try{t=localStorage.getItem('pro__Access-Token');v=JSON.parse(localStorage.getItem('pro__lang')).value}catch{}` +
+            `if(s[v])l=v;if(r&&!r.firstChild&&!t&&[${JSON.stringify(LOGIN_PATH)},${JSON.stringify(`${LOGIN_PATH}/`)}].includes(location.pathname)){` +
+            `r.innerHTML=s[l];r.setAttribute(${JSON.stringify(SHELL_MARK)},'');document.documentElement.lang=l;` +
+            `const y=r.querySelector('footer');if(y)y.textContent=y.textContent.replace('${year}',String(new Date().getFullYear()));` +
+            `for(const f of r.querySelectorAll('form'))f.addEventListener('submit',e=>e.preventDefault());` +
+            `const u=r.querySelector('[autofocus]');if(u){u.removeAttribute('autofocus');u.focus()}}}\n`,
+        );
+        return [{ tag: 'script', attrs: { src: `/${script.file}` }, injectTo: 'body' as const }];
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), preloadCatalogue(), precompress()],
+  plugins: [react(), preloadCatalogue(), loginShell(), precompress()],
   test: { setupFiles: [`${import.meta.dirname}/src/test-setup.ts`] },
   server: {
     proxy: { '/api': { target: 'http://localhost:8080', changeOrigin: true, ws: true } },

@@ -1,5 +1,5 @@
 import { needsSecondFactor, type LoginResult, type SecondFactorChallenge } from '@isps/contract';
-import { Suspense, lazy, useEffect, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { Suspense, lazy, useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { closeNotices, feedback } from '../../../shared/api/index.ts';
@@ -12,6 +12,7 @@ import { useDocumentTitle } from '../../../shared/ui/use-document-title.ts';
 import { getCaptcha, newCheckKey } from '../api/get-captcha.ts';
 import { login } from '../api/login.ts';
 import { expectWelcome } from '../greeting.ts';
+import { endShell, shellForm, type ShellField } from '../login-shell.ts';
 import styles from './login.module.css';
 
 // The login page draws without antd: plain fields styled like antd's. The phone tab and the second step (with its
@@ -59,6 +60,7 @@ function Item({ error, className, children }: { error?: string; className?: stri
 
 interface TextFieldProps {
   icon: LightIconName;
+  name: ShellField;
   label: string;
   value: string;
   error?: string;
@@ -70,7 +72,7 @@ interface TextFieldProps {
 }
 
 /** A large input with an icon before it, as antd's; a password field can show what was typed. */
-function TextField({ icon, label, value, error, onChange, type = 'text', autoComplete, autoFocus, maxLength }: TextFieldProps) {
+function TextField({ icon, name, label, value, error, onChange, type = 'text', autoComplete, autoFocus, maxLength }: TextFieldProps) {
   const [visible, setVisible] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   return (
@@ -88,6 +90,7 @@ function TextField({ icon, label, value, error, onChange, type = 'text', autoCom
       <input
         ref={input}
         className={styles.input}
+        name={name}
         type={type === 'password' && !visible ? 'password' : 'text'}
         value={value}
         placeholder={label}
@@ -173,7 +176,11 @@ export default function LoginPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('login.pageTitle'));
   const primary = useLayoutSettings((s) => s.settings.primaryColor);
-  const [values, setValues] = useState<LoginForm>(EMPTY);
+  // what was typed into the page drawn before the script came (index.html's shell), and the field the caret was in
+  const [shell] = useState(shellForm);
+  const [values, setValues] = useState<LoginForm>(() => (shell ? { ...EMPTY, ...shell.values } : EMPTY));
+  const focused = shell?.focused ?? (shell ? null : 'username');
+  useLayoutEffect(endShell, []);
   const [errors, setErrors] = useState<Errors>({});
   const [tab, setTab] = useState('account');
   const [phoneShown, setPhoneShown] = useState(false);
@@ -269,14 +276,14 @@ export default function LoginPage() {
     // antd's context (for the console and its notices) starts loading once a person starts on the form
     <form className={styles.form} onSubmit={(event) => void submit(event)} onInput={prefetchAntd} autoComplete="on" noValidate>
       <Item error={errors.username}>
-        <TextField icon="user" label={t('login.username')} value={values.username} error={errors.username} onChange={(v) => change('username', v)} autoComplete="username" autoFocus />
+        <TextField icon="user" name="username" label={t('login.username')} value={values.username} error={errors.username} onChange={(v) => change('username', v)} autoComplete="username" autoFocus={focused === 'username'} />
       </Item>
       <Item error={errors.password}>
-        <TextField icon="lock" type="password" label={t('login.password')} value={values.password} error={errors.password} onChange={(v) => change('password', v)} autoComplete="current-password" />
+        <TextField icon="lock" name="password" type="password" label={t('login.password')} value={values.password} error={errors.password} onChange={(v) => change('password', v)} autoComplete="current-password" autoFocus={focused === 'password'} />
       </Item>
       <div className={styles.captchaRow}>
         <Item error={errors.captcha} className={styles.captchaInput}>
-          <TextField icon="safety" label={t('login.captcha')} value={values.captcha} error={errors.captcha} onChange={(v) => change('captcha', v)} autoComplete="off" maxLength={16} />
+          <TextField icon="safety" name="captcha" label={t('login.captcha')} value={values.captcha} error={errors.captcha} onChange={(v) => change('captcha', v)} autoComplete="off" maxLength={16} autoFocus={focused === 'captcha'} />
         </Item>
         <button type="button" className={styles.captchaImage} onClick={refreshCaptcha} aria-label={t('login.captchaImage')} title={t('login.captchaImage')}>
           {captcha ? <img src={captcha} alt={t('login.captchaImage')} /> : <span className={styles.captchaLoading} />}
