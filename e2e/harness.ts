@@ -1,4 +1,4 @@
-/** Starts the real server (built console + API) on a free port with a fresh data folder, and Debian's Chromium. */
+/** Starts the real server (built console + compiled API) on a free port with a fresh data folder, and Debian's Chromium. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -40,7 +40,8 @@ export async function startServer(env: Record<string, string> = {}, dataDir?: st
   const port = options.port ?? (await freePort());
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'isps-e2e-'));
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'apps/server/src/main.ts')], {
+  // the compiled server, as `npm start` runs it (global-setup.ts has built what was stale)
+  const child: ChildProcess = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
     cwd: root,
     env: {
       ...process.env,

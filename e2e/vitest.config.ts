@@ -6,6 +6,7 @@ export default defineConfig({
     name: 'e2e',
     root: import.meta.dirname,
     include: ['**/*.e2e.test.ts'],
+    globalSetup: ['./global-setup.ts'],
     environment: 'node',
     fileParallelism: false,
     testTimeout: 60_000,

@@ -1,0 +1,42 @@
+// Builds the console (apps/web) and the server (apps/server) when their builds are missing or older than their
+// sources: `npm start` runs it before starting the compiled server, the browser tests before starting theirs.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bundle = join(root, 'apps/web/dist/index.html');
+const sources = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/contract/src'].map((p) => join(root, p));
+export const serverMain = join(root, 'apps/server/dist/main.js');
+const serverSources = ['apps/server/src', 'packages/contract/src', 'scripts/build-server.mjs', 'scripts/server-entry.mjs'].map((p) => join(root, p));
+
+// runs at every start over some 700 files: one stat per file, directories known from their listing
+function newestChange(path) {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const child = join(path, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestChange(child) : statSync(child).mtimeMs);
+  }
+  return newest;
+}
+
+const builtAt = (file) => (existsSync(file) ? statSync(file).mtimeMs : 0);
+
+/** Builds what is stale; false when the console's build failed (its output has said why). */
+export async function ensureBuilt() {
+  if (builtAt(bundle) < Math.max(...sources.map(newestChange))) {
+    console.log('Building the console (apps/web) ...');
+    const build = spawnSync('npm', ['run', 'build', '--workspace', 'apps/web'], { cwd: root, stdio: 'inherit' });
+    if (build.status !== 0) return false;
+  }
+  if (builtAt(serverMain) < Math.max(...serverSources.map(newestChange))) {
+    console.log('Building the server (apps/server) ...');
+    const { buildServer } = await import('./build-server.mjs');
+    await buildServer();
+  }
+  return true;
+}
