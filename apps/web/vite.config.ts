@@ -144,8 +144,9 @@ function loginShell(): Plugin {
           `{const s=${JSON.stringify(shells)},r=document.getElementById('root');let l='zh-CN',v=null,t=null;` +
             `try{t=localStorage.getItem('pro__Access-Token');v=JSON.parse(localStorage.getItem('pro__lang')).value}catch{}` +
             `if(s[v])l=v;if(r&&!r.firstChild&&!t&&[${JSON.stringify(LOGIN_PATH)},${JSON.stringify(`${LOGIN_PATH}/`)}].includes(location.pathname)){` +
-            `r.innerHTML=s[l];r.setAttribute(${JSON.stringify(SHELL_MARK)},'');document.documentElement.lang=l;` +
-            `const y=r.querySelector('footer');if(y)y.textContent=y.textContent.replace('${year}',String(new Date().getFullYear()));` +
+            // the language and the visitor's year go in before the page does: one style and layout pass, not three
+            `document.documentElement.lang=l;r.setAttribute(${JSON.stringify(SHELL_MARK)},'');` +
+            `r.innerHTML=s[l].replace(${JSON.stringify(`© ${year}`)},'© '+new Date().getFullYear());` +
             `for(const f of r.querySelectorAll('form'))f.addEventListener('submit',e=>e.preventDefault());` +
             `const u=r.querySelector('[autofocus]');if(u){u.removeAttribute('autofocus');u.focus()}}}\n`,
         );
