@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { SysPermission } from '../../db/schema.ts';
 import { heldBy } from '../../platform/access.ts';
+import { toWire } from '../../platform/wire-time.ts';
 
 type Row = Selectable<SysPermission>;
 
@@ -84,4 +85,28 @@ export async function permissionResultOf(app: FastifyInstance, user: { id: strin
     auth: granted.filter((r) => Number(r.menu_type) === 2 && r.perms).map(toAuthItem),
     allAuth: allButtons.filter((r) => r.perms).map(toAuthItem),
   };
+}
+
+// The answer's result as JSON, kept per caller, language and zone. The access hook's caller object is made anew
+// whenever anything that decides who may do what is written (menus and buttons included: sys_permission is one of
+// those tables), here and on every other instance, so a kept text is never older than the caller it was made for.
+const keptResults = new WeakMap<object, Map<string, string>>();
+
+/**
+ * `getUserPermissionByToken`'s result as its JSON text (times on the wire in `zone`, then `timeZone`): the menu tree
+ * and buttons of the caller, built once per caller and language instead of on every sign-in and page load.
+ */
+export async function permissionResultJson(app: FastifyInstance, caller: { id: string; orgCode: string | null }, lang: Language, zone: string): Promise<string> {
+  let byLanguage = keptResults.get(caller);
+  if (!byLanguage) {
+    byLanguage = new Map();
+    keptResults.set(caller, byLanguage);
+  }
+  const key = `${lang}\n${zone}`;
+  let json = byLanguage.get(key);
+  if (json === undefined) {
+    json = JSON.stringify(toWire(await permissionResultOf(app, caller, lang), zone));
+    byLanguage.set(key, json);
+  }
+  return `${json.slice(0, -1)},"timeZone":${JSON.stringify(zone)}}`;
 }

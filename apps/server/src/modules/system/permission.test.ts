@@ -55,6 +55,11 @@ describe.each(await testDialects())('menus, permissions and data rules on %s', (
   });
 
   it('adds menus, submenus and buttons that the administrator holds at once, as a tree', async () => {
+    // the answer is kept per caller and language: asked before the change, it must not be what comes after it
+    const menus = async (lang = 'en-US') => (await call<PermissionResult>(admin, 'GET', ApiPath.userPermission, undefined, lang)).envelope.result;
+    const before = await menus();
+    expect(before.menu.some((m) => m.path === '/reports')).toBe(false);
+    expect(before.timeZone).toBe(app.settings.timeZone);
     const top = await add(permissionEntity, { menuType: 0, name: 'Reports', url: '/reports', component: 'layouts/RouteView', icon: 'bar-chart', sortNo: 90 });
     const sub = await add(permissionEntity, { menuType: 1, name: 'Monthly', parentId: top, url: '/reports/monthly', component: 'reports/monthly', sortNo: 1 });
     // a new button carries a code the console knows and no live entry carries: here one whose built-in button is deleted
@@ -73,6 +78,10 @@ describe.each(await testDialects())('menus, permissions and data rules on %s', (
     expect((await call(admin, 'DELETE', `${crudPath(permissionEntity, 'delete')}?id=${top}`)).envelope.message).toBe(translate('en-US', 'crud.hasChildren'));
     const print = node?.children?.[0]?.children?.[0]?.id as string;
     expect((await call(admin, 'DELETE', `${crudPath(permissionEntity, 'delete')}?id=${print}`)).envelope.success).toBe(true);
+    expect((await menus()).auth.map((a) => a.action)).not.toContain('message:order:export');
+    // each language its own answer
+    const titles = async (lang: string) => (await menus(lang)).menu.map((m) => m.meta.title).join();
+    expect(await titles('zh-CN')).not.toBe(await titles('en-US'));
     expect(await app.db.selectFrom('sys_role_permission').select('id').where('permission_id', '=', print).execute()).toHaveLength(0);
     const bad = await call(admin, 'POST', crudPath(permissionEntity, 'add'), { menuType: 7, name: 'x' });
     expect(bad.statusCode).toBe(400);

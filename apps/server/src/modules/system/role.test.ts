@@ -66,6 +66,10 @@ describe.each(await testDialects())('roles and their permissions on %s', (dialec
     // taking the permission away works on the next request
     await call(admin, 'POST', RolePath.saveRolePermission, { roleId: role.id, permissionIds: '' });
     expect((await call(guard, 'GET', '/sys/position/list')).envelope.code).toBe(510);
+    // and so does the menu the holder is shown
+    const after = (await call<PermissionResult>(guard, 'GET', ApiPath.userPermission)).envelope.result;
+    expect(after.auth).toEqual([]);
+    expect(JSON.stringify(after.menu)).not.toContain('/system/position');
   });
 
   it('applies only the edit made since loading when lastpermissionIds is sent, so two administrators keep each other\'s', async () => {

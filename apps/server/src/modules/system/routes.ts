@@ -12,7 +12,7 @@ import { permissionRoutes } from './permission-routes.ts';
 import { jobRoutes } from './job-routes.ts';
 import { fileRoutes } from './file-routes.ts';
 import { issueCaptcha, login, logout, updateOwnPassword } from './login-service.ts';
-import { permissionResultOf } from './permission-service.ts';
+import { permissionResultJson } from './permission-service.ts';
 import { findActiveUserById, setCurrentOrgCode, toUserInfo, userDeparts } from './user-service.ts';
 
 const tags = ['system'];
@@ -53,7 +53,11 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     ApiPath.userPermission,
     { schema: { tags, summary: 'Menu tree and button permissions of the caller' }, config: { permission: 'authenticated', allowWhilePasswordChangeDue: true } },
-    async (request, reply) => reply.ok({ ...(await permissionResultOf(app, callerOf(request), request.lang)), timeZone: app.settings.timeZone }),
+    async (request, reply) => {
+      const lang = request.lang;
+      const result = await permissionResultJson(app, callerOf(request), lang, app.settings.timeZone);
+      return reply.type(JSON_CONTENT_TYPE).send(okEnvelopeJson(lang, result));
+    },
   );
 
   app.get(
