@@ -33,43 +33,54 @@ function chunkWithImports(bundle: Rollup.OutputBundle, suffix: string): string[]
  * inline scripts). antd's and dayjs's texts come later, with antd.
  */
 function preloadCatalogue(): Plugin {
-  let outDir = '';
+  // a classic script at the head's start: it runs as soon as it is in (a module script waits for the document, an
+  // async one for the browser to get round to it), while the browser fetches the entry beside it
+  return classicScript('isps-preload-catalogue', 'catalogue-preload', 'head-prepend', (ctx) => {
+    if (!ctx.chunk) return null;
+    const bundle = ctx.bundle;
+    const entry = new Set(chunkWithImports(bundle, ctx.chunk.facadeModuleId ?? ''));
+    const catalogues = Object.fromEntries(
+      ['zh-CN', 'en-US', 'ja-JP'].map((lang) => [lang, chunkWithImports(bundle, `src/locales/${lang}.ts`).filter((f) => !entry.has(f))]),
+    );
+    return (
+      `{const c=${JSON.stringify(catalogues)};let l='zh-CN',r=null;try{r=localStorage.getItem('pro__lang');r=JSON.parse(r).value}catch{}` +
+      `if(r&&c[r])l=r;for(const f of c[l]){const k=document.createElement('link');k.rel='modulepreload';k.href='/'+f;document.head.append(k)}}\n`
+    );
+  });
+}
+
+/**
+ * A plugin that gives index.html a classic script of its own, `/assets/<name>-<hash of its content>.js` (the server
+ * caches assets for good; its content security policy refuses inline scripts), made by `source` from the build.
+ */
+function classicScript(
+  plugin: string,
+  name: string,
+  injectTo: 'head-prepend' | 'body',
+  source: (ctx: { bundle: Rollup.OutputBundle; chunk?: Rollup.OutputChunk }, root: string) => string | null | Promise<string | null>,
+): Plugin {
+  let root = '';
   let script: { file: string; source: string } | null = null;
   return {
-    name: 'isps-preload-catalogue',
+    name: plugin,
     apply: 'build',
     configResolved(config) {
-      outDir = join(config.root, config.build.outDir);
+      root = config.root;
     },
-    writeBundle() {
-      if (script) writeFileSync(join(outDir, script.file), script.source);
+    writeBundle(options) {
+      if (script) writeFileSync(join(options.dir ?? join(root, 'dist'), script.file), script.source);
     },
     transformIndexHtml: {
       order: 'post',
-      handler(_html, ctx) {
-        if (!ctx.bundle || !ctx.chunk) return;
-        const entry = new Set(chunkWithImports(ctx.bundle, ctx.chunk.facadeModuleId ?? ''));
-        const catalogues = Object.fromEntries(
-          ['zh-CN', 'en-US', 'ja-JP'].map((lang) => [
-            lang,
-            chunkWithImports(ctx.bundle!, `src/locales/${lang}.ts`).filter((f) => !entry.has(f)),
-          ]),
-        );
-        const source =
-          `{const c=${JSON.stringify(catalogues)};let l='zh-CN',r=null;try{r=localStorage.getItem('pro__lang');r=JSON.parse(r).value}catch{}` +
-          `if(r&&c[r])l=r;for(const f of c[l]){const k=document.createElement('link');k.rel='modulepreload';k.href='/'+f;document.head.append(k)}}\n`;
-        script = assetScript('catalogue-preload', source);
-        // a classic script at the head's start: it runs as soon as it is in (a module script waits for the document,
-        // an async one for the browser to get round to it), while the browser fetches the entry beside it
-        return [{ tag: 'script', attrs: { src: `/${script.file}` }, injectTo: 'head-prepend' as const }];
+      async handler(_html, ctx) {
+        if (!ctx.bundle) return;
+        const text = await source({ bundle: ctx.bundle, chunk: ctx.chunk }, root);
+        if (text === null) return;
+        script = { file: `assets/${name}-${createHash('sha256').update(text).digest('hex').slice(0, 8)}.js`, source: text };
+        return [{ tag: 'script', attrs: { src: `/${script.file}` }, injectTo }];
       },
     },
   };
-}
-
-/** A classic script's file named by its content, as the server caches assets for good. */
-function assetScript(name: string, source: string): { file: string; source: string } {
-  return { file: `assets/${name}-${createHash('sha256').update(source).digest('hex').slice(0, 8)}.js`, source };
 }
 
 /** A `localStorage` in memory, for code of the console's that runs in Node at build time. */
@@ -121,39 +132,19 @@ async function renderLoginShells(root: string): Promise<{ year: number; shells: 
  * sent before that: a press on Enter does nothing until the console is there.
  */
 function loginShell(): Plugin {
-  let outDir = '';
-  let root = '';
-  let script: { file: string; source: string } | null = null;
-  return {
-    name: 'isps-login-shell',
-    apply: 'build',
-    configResolved(config) {
-      root = config.root;
-      outDir = join(config.root, config.build.outDir);
-    },
-    writeBundle() {
-      if (script) writeFileSync(join(outDir, script.file), script.source);
-    },
-    transformIndexHtml: {
-      order: 'post',
-      async handler(_html, ctx) {
-        if (!ctx.bundle) return;
-        const { year, shells } = await renderLoginShells(root);
-        script = assetScript(
-          'login-shell',
-          `{const s=${JSON.stringify(shells)},r=document.getElementById('root');let l='zh-CN',v=null,t=null;` +
-            `try{t=localStorage.getItem('pro__Access-Token');v=JSON.parse(localStorage.getItem('pro__lang')).value}catch{}` +
-            `if(s[v])l=v;if(r&&!r.firstChild&&!t&&[${JSON.stringify(LOGIN_PATH)},${JSON.stringify(`${LOGIN_PATH}/`)}].includes(location.pathname)){` +
-            // the language and the visitor's year go in before the page does: one style and layout pass, not three
-            `document.documentElement.lang=l;r.setAttribute(${JSON.stringify(SHELL_MARK)},'');` +
-            `r.innerHTML=s[l].replace(${JSON.stringify(`© ${year}`)},'© '+new Date().getFullYear());` +
-            `for(const f of r.querySelectorAll('form'))f.addEventListener('submit',e=>e.preventDefault());` +
-            `const u=r.querySelector('[autofocus]');if(u){u.removeAttribute('autofocus');u.focus()}}}\n`,
-        );
-        return [{ tag: 'script', attrs: { src: `/${script.file}` }, injectTo: 'body' as const }];
-      },
-    },
-  };
+  return classicScript('isps-login-shell', 'login-shell', 'body', async (_ctx, root) => {
+    const { year, shells } = await renderLoginShells(root);
+    return (
+      `{const s=${JSON.stringify(shells)},r=document.getElementById('root');let l='zh-CN',v=null,t=null;` +
+      `try{t=localStorage.getItem('pro__Access-Token');v=JSON.parse(localStorage.getItem('pro__lang')).value}catch{}` +
+      `if(s[v])l=v;if(r&&!r.firstChild&&!t&&[${JSON.stringify(LOGIN_PATH)},${JSON.stringify(`${LOGIN_PATH}/`)}].includes(location.pathname)){` +
+      // the language and the visitor's year go in before the page does: one style and layout pass, not three
+      `document.documentElement.lang=l;r.setAttribute(${JSON.stringify(SHELL_MARK)},'');` +
+      `r.innerHTML=s[l].replace(${JSON.stringify(`© ${year}`)},'© '+new Date().getFullYear());` +
+      `for(const f of r.querySelectorAll('form'))f.addEventListener('submit',e=>e.preventDefault());` +
+      `const u=r.querySelector('[autofocus]');if(u){u.removeAttribute('autofocus');u.focus()}}}\n`
+    );
+  });
 }
 
 export default defineConfig({
