@@ -520,13 +520,22 @@ describe.each(languages)('a short page in %s', (lang) => {
     await page.evaluate(() => window.scrollTo(0, 120));
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(120);
     // a tap where the item is once the menu has opened: the driver's own scrolling into view would move the page
-    // under the opening menu
+    // under the opening menu. The menu's motion starts with a frame where it has no size and no animation runs yet,
+    // so the item is tapped once its box has a size and stays where it is between two looks.
     const tap = async (target: Locator) => {
       await target.waitFor();
-      await animationsSettled(page);
-      const found = await target.boundingBox();
+      let found: Awaited<ReturnType<Locator['boundingBox']>> = null;
+      await expect
+        .poll(async () => {
+          await animationsSettled(page);
+          const before = found;
+          found = await target.boundingBox();
+          return found !== null && found.width > 0 && JSON.stringify(found) === JSON.stringify(before);
+        })
+        .toBe(true);
       if (!found) throw new Error(`${target} is not on screen`);
-      await page.mouse.click(found.x + found.width / 2, found.y + found.height / 2);
+      const { x, y, width, height } = found;
+      await page.mouse.click(x + width / 2, y + height / 2);
     };
     // every frame from here on: where the header stands
     await header.evaluate((el) => {
