@@ -76,8 +76,9 @@ export async function pickOption(page: Page, control: Locator, optionText: strin
     .poll(
       async () => {
         if ((await list.count()) === 0) return 'closed';
-        const picked = ((await option.getAttribute('class').catch(() => '')) ?? '').includes('ant-select-item-option-selected');
-        if (!picked) await option.click({ timeout: 2000 }).catch(() => undefined);
+        // a list that closes between the two looks has no option left to read: the next look finds it closed
+        const classes = await option.getAttribute('class', { timeout: 500 }).catch(() => null);
+        if (classes !== null && !classes.includes('ant-select-item-option-selected')) await option.click({ timeout: 2000 }).catch(() => undefined);
         return 'open';
       },
       { timeout: 15_000 },
