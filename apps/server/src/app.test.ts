@@ -179,14 +179,31 @@ describe('route declarations', () => {
   });
 
   it('sends security headers that let the console run', async () => {
-    const answer = await app.inject({ method: 'GET', url: api(app, ApiPath.health) });
-    const csp = String(answer.headers['content-security-policy']);
+    const page = await app.inject({ method: 'GET', url: '/user/login' });
+    const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("style-src 'self' 'unsafe-inline'");
     expect(csp).toContain('img-src');
     expect(csp).toContain('data:');
     expect(csp).not.toContain('upgrade-insecure-requests');
-    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('sends an API answer the headers of an answer that is no page, and no header only a page needs', async () => {
+    for (const answer of [
+      await app.inject({ method: 'GET', url: api(app, ApiPath.health) }),
+      await injectAs(app, null, { method: 'GET', url: '/api/sys/no-such-call', headers: { lang: 'en-US' } }),
+    ]) {
+      expect(answer.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers['x-frame-options']).toBe('DENY');
+      expect(answer.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(answer.headers['strict-transport-security']).toContain('max-age=');
+      for (const pageOnly of ['referrer-policy', 'x-xss-protection', 'x-dns-prefetch-control', 'x-download-options', 'origin-agent-cluster', 'cross-origin-opener-policy']) {
+        expect(answer.headers[pageOnly]).toBeUndefined();
+      }
+    }
   });
 
   it('limits the login rate with an envelope', async () => {

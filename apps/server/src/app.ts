@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
+import { FilePath } from '@isps/contract';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { resolveDataSourceKey, resolveTokenPepper, type Config } from './config.ts';
 import { createDatabase } from './db/database.ts';
@@ -91,6 +92,20 @@ function helmetHeaders(policy: typeof contentSecurityPolicy): { set: Record<stri
   return { set: Object.fromEntries([...set].map(([name, value]) => [name.toLowerCase(), value])), removed: [...removed] };
 }
 
+/**
+ * The headers of an API answer (JSON, exports, device packages): no page, so no script, style or frame may come of
+ * it, it is not sniffed as another type and not read by other origins; HSTS as on the pages.
+ */
+function apiAnswerHeaders(page: Record<string, string>): Record<string, string> {
+  return {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'cross-origin-resource-policy': 'same-origin',
+    ...(page['strict-transport-security'] ? { 'strict-transport-security': page['strict-transport-security'] } : {}),
+  };
+}
+
 /** A request's logger carries its id; at level silent nothing is ever written, so no child is made per request. */
 export function requestLogger(logger: FastifyBaseLogger, bindings: Parameters<FastifyBaseLogger['child']>[0], options: Parameters<FastifyBaseLogger['child']>[1]): FastifyBaseLogger {
   return logger.level === 'silent' ? logger : logger.child(bindings, options);
@@ -154,12 +169,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(gatewayPlugin, options.gateway ?? {});
   await app.register(accessSyncPlugin, options.accessSync ?? {});
 
-  // helmet's headers depend on its options only (no nonce): taken from it once and set on every answer as they are
-  const secureHeaders = helmetHeaders(contentSecurityPolicy);
+  // helmet's headers depend on its options only (no nonce): taken from it once and set on every answer as they are.
+  // Pages (the console, the API docs) and stored files get them all; the API's JSON answers only what protects an
+  // answer that is not a page (OWASP REST Security): every header costs its writing and the client its reading, on
+  // each of the many small answers a console screen asks for.
+  const pageHeaders = helmetHeaders(contentSecurityPolicy);
+  const answerHeaders = apiAnswerHeaders(pageHeaders.set);
+  const apiRoot = `${config.apiPrefix}/`;
+  const pageRoots = [`${config.apiPrefix}/docs`, `${config.apiPrefix}${FilePath.static.slice(0, -1)}`];
   // on the reply, not its raw answer: node then writes every header at once instead of keeping each on the side
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(secureHeaders.set);
-    for (const name of secureHeaders.removed) if (reply.hasHeader(name)) reply.removeHeader(name);
+  app.addHook('onRequest', (request, reply, done) => {
+    const answer = request.url.startsWith(apiRoot) && !pageRoots.some((root) => request.url.startsWith(root));
+    reply.headers(answer ? answerHeaders : pageHeaders.set);
+    for (const name of pageHeaders.removed) if (reply.hasHeader(name)) reply.removeHeader(name);
     done();
   });
   // multipart bodies (spreadsheet imports, uploads) are read only by their own routes: platform/uploads.ts

@@ -66,6 +66,8 @@ describe.each(await testDialects())('file upload and static reading on %s', (dia
     expect(served.rawPayload.equals(PNG)).toBe(true);
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
+    // opened in a tab it is a page: it keeps the console's page headers
+    expect(served.headers['content-security-policy']).toContain("default-src 'self'");
     expect(String(served.headers['content-disposition'])).toMatch(/^inline; filename="Lobby_photo_1_\.png"/);
   });
 
