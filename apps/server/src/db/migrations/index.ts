@@ -1,7 +1,8 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { createHash } from 'node:crypto';
+import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../../config.ts';
-import { ensureDeclaredIndexes } from '../declared-indexes.ts';
-import { ensureSearchIndexes } from '../search-index.ts';
+import { ensureDeclaredIndexes, wantedIndexes } from '../declared-indexes.ts';
+import { ensureSearchIndexes, searchColumns } from '../search-index.ts';
 import type { Database } from '../schema.ts';
 import { systemTables } from './0001-system.ts';
 import { systemEntityTables } from './0002-system-entities.ts';
@@ -84,15 +85,45 @@ async function migrationSchema(db: Kysely<Database>, dialect: DatabaseDialect): 
   return schema;
 }
 
+/**
+ * The names of the migrations the database has taken, or null when it has no record of any. One query: kysely's
+ * migrator first reads the shape of every table of the database to learn whether its own exists.
+ */
+async function appliedMigrations(db: Kysely<Database>, schema: string | undefined): Promise<Set<string> | null> {
+  const from = (schema ? db.withSchema(schema) : db) as unknown as Kysely<Record<typeof DEFAULT_MIGRATION_TABLE, { name: string }>>;
+  try {
+    return new Set((await from.selectFrom(DEFAULT_MIGRATION_TABLE).select('name').execute()).map((row) => row.name));
+  } catch {
+    return null;
+  }
+}
+
 export async function migrateToLatest(db: Kysely<Database>, dialect: DatabaseDialect): Promise<void> {
   const migrationTableSchema = await migrationSchema(db, dialect);
-  const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`Database migration ${failed} failed`, { cause: error });
+  const applied = await appliedMigrations(db, migrationTableSchema);
+  const names = Object.keys(migrations);
+  // an installed console of this release (the usual start) has nothing to migrate; anything else (a new database, a
+  // newer release, migrations this release does not know) goes through the migrator, which also refuses the last
+  if (!applied || applied.size !== names.length || !names.every((name) => applied.has(name))) {
+    const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) {
+      const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+      throw new Error(`Database migration ${failed} failed`, { cause: error });
+    }
   }
-  // after every start's migrations: a screen declared since the last start gets its indexes (and search indexes)
+  // after every start's migrations: a screen declared since the last start gets its indexes (and search indexes).
+  // SQLite keeps what the last pass was made from in its user_version: a start of the same release skips the pass
+  // (it reads the shape of every table, a tenth of an installed console's start on a small machine)
+  const made = dialect === 'sqlite' ? indexFingerprint(names) : null;
+  if (made !== null && (await sql<{ user_version: number }>`pragma user_version`.execute(db)).rows[0]?.user_version === made) return;
   await ensureDeclaredIndexes(db, dialect);
   await ensureSearchIndexes(db, dialect);
+  if (made !== null) await sql.raw(`pragma user_version = ${made}`).execute(db);
+}
+
+/** A non-zero 32-bit number naming the migrations and the indexes and search columns the declarations want. */
+function indexFingerprint(migrationNames: readonly string[]): number {
+  const wanted = JSON.stringify([migrationNames, wantedIndexes(), [...searchColumns()]]);
+  return createHash('sha256').update(wanted).digest().readInt32BE(0) || 1;
 }
