@@ -32,6 +32,24 @@ const external = [
   'pino-pretty',
 ].flatMap((name) => [name, `${name}/*`]);
 
+/**
+ * Node modules that fastify and ws require when they load but use only for HTTPS, HTTP/2, a listen on a host name or a
+ * websocket client: in the bundle each is a stand-in that requires the module at its first use (loading them is some
+ * 5 ms of a start).
+ */
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?(https|http2|dns|tls)$/ }, (args) =>
+      /[\\/](fastify[\\/]lib[\\/]server|ws[\\/]lib[\\/]websocket)\.js$/.test(args.importer) ? { path: args.path, namespace: 'lazy-builtin' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `let loaded;const load=()=>(loaded??=require(${JSON.stringify(args.path)}));module.exports=new Proxy({},{get:(_,key)=>load()[key],has:(_,key)=>key in load()});`,
+      loader: 'js',
+    }));
+  },
+};
+
 /** Builds into `outdir` (apps/server/dist unless given), replacing what was there. */
 export async function buildServer(outdir = serverDist) {
   rmSync(outdir, { recursive: true, force: true });
@@ -52,6 +70,7 @@ export async function buildServer(outdir = serverDist) {
     // the dependencies' licence notices go to a file beside each output (they name authors in any script; see below)
     legalComments: 'external',
     external,
+    plugins: [lazyBuiltins],
     // the sources' import.meta.url (the server locates the console's build from it) is the bundle's own URL
     define: { 'import.meta.url': '__isps_import_meta_url' },
     banner: { js: "var __isps_import_meta_url=require('node:url').pathToFileURL(__filename).href;" },

@@ -82,6 +82,8 @@ describe('the built server', { timeout: 60_000 }, () => {
     expect(run.loaded).toContain('better-sqlite3');
     expect(run.loaded).toContain('@node-rs/argon2');
     for (const unused of ['pg', 'mysql2', 'mysql2/promise', 'ioredis', 'exceljs', 'svg-captcha', 'nodemailer', 'mqtt', 'aedes', 'tsx', '@fastify/swagger-ui']) expect(run.loaded).not.toContain(unused);
+    // nor the node modules of HTTPS, HTTP/2 and websocket clients that fastify and ws require as they load
+    for (const unused of ['https', 'node:https', 'http2', 'node:http2', 'tls', 'node:tls']) expect(run.loaded).not.toContain(unused);
   });
 
   it('loads the embedded broker when MQTT_PORT opens one, and no MQTT client: the gateway reads it in process', async () => {
