@@ -92,20 +92,6 @@ function helmetHeaders(policy: typeof contentSecurityPolicy): { set: Record<stri
   return { set: Object.fromEntries([...set].map(([name, value]) => [name.toLowerCase(), value])), removed: [...removed] };
 }
 
-/**
- * The headers of an API answer (JSON, exports, device packages): no page, so no script, style or frame may come of
- * it, it is not sniffed as another type and not read by other origins; HSTS as on the pages.
- */
-function apiAnswerHeaders(page: Record<string, string>): Record<string, string> {
-  return {
-    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-    'cross-origin-resource-policy': 'same-origin',
-    ...(page['strict-transport-security'] ? { 'strict-transport-security': page['strict-transport-security'] } : {}),
-  };
-}
-
 /** A request's logger carries its id; at level silent nothing is ever written, so no child is made per request. */
 export function requestLogger(logger: FastifyBaseLogger, bindings: Parameters<FastifyBaseLogger['child']>[0], options: Parameters<FastifyBaseLogger['child']>[1]): FastifyBaseLogger {
   return logger.level === 'silent' ? logger : logger.child(bindings, options);
@@ -174,7 +160,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // answer that is not a page (OWASP REST Security): every header costs its writing and the client its reading, on
   // each of the many small answers a console screen asks for.
   const pageHeaders = helmetHeaders(contentSecurityPolicy);
-  const answerHeaders = apiAnswerHeaders(pageHeaders.set);
+  // an API answer (JSON, exports, device packages) is no page: no script, style or frame may come of it, it is not
+  // sniffed as another type nor read by other origins; HSTS as on the pages
+  const answerHeaders = {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'cross-origin-resource-policy': 'same-origin',
+    // helmet sets it unless told not to
+    'strict-transport-security': pageHeaders.set['strict-transport-security'] as string,
+  };
   const apiRoot = `${config.apiPrefix}/`;
   const pageRoots = [`${config.apiPrefix}/docs`, `${config.apiPrefix}${FilePath.static.slice(0, -1)}`];
   // on the reply, not its raw answer: node then writes every header at once instead of keeping each on the side
