@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from './catalogues.ts';
 import { ADMIN_PASSWORD, api, launchBrowser, newContext, passSliderCaptcha, screenshot, startServer, type RunningServer } from './harness.ts';
+import { SHELL_MARK } from '../apps/web/src/features/user/login-shell.ts';
 
 const NEW_PASSWORD = 'Changed#Pass2';
 const en = (key: Parameters<typeof text>[1], params?: Record<string, string>) => text('en-US', key, params);
@@ -154,7 +155,7 @@ describe('the login page of a first visit', () => {
     const username = page.getByLabel(ja('login.username'), { exact: true });
     const password = page.getByLabel(ja('login.password'), { exact: true });
     await password.waitFor();
-    expect(await page.locator('#root').getAttribute('data-login-shell')).toBe('');
+    expect(await page.locator('#root').getAttribute(SHELL_MARK)).toBe('');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja-JP');
     expect(await page.locator('footer').textContent()).toContain(String(new Date().getFullYear()));
     // the caret is in the user name, as on the console's page; Enter sends nothing before the console is there
@@ -165,7 +166,7 @@ describe('the login page of a first visit', () => {
     expect(new URL(page.url()).search).toBe('');
 
     release();
-    await page.locator('#root:not([data-login-shell]) input[name=password]').waitFor();
+    await page.locator(`#root:not([${SHELL_MARK}]) input[name=password]`).waitFor();
     expect(await username.inputValue()).toBe('admin');
     expect(await password.inputValue()).toBe('Secret#9');
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('password');

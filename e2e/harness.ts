@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
+import { SHELL_MARK } from '../apps/web/src/features/user/login-shell.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const screenshotDir = join(root, 'e2e', 'screenshots');
@@ -140,7 +141,7 @@ export async function newContext(
  */
 export async function openLoginPage(page: Page, url: string, search = ''): Promise<void> {
   await page.goto(`${url}/user/login${search}`);
-  await page.locator('#root:not([data-login-shell]) input[name=password]').waitFor();
+  await page.locator(`#root:not([${SHELL_MARK}]) input[name=password]`).waitFor();
 }
 
 /** Waits until no finite animation runs (dialogs, drawers and popovers have finished opening or closing). */

@@ -9,10 +9,10 @@
 export const SHELL_MARK = 'data-login-shell';
 
 /** The fields of the account form, by their `name`. */
-export const SHELL_FIELDS = ['username', 'password', 'captcha'] as const;
+const SHELL_FIELDS = ['username', 'password', 'captcha'] as const;
 export type ShellField = (typeof SHELL_FIELDS)[number];
 
-export interface ShellForm {
+interface ShellForm {
   values: Record<ShellField, string>;
   /** the field the caret was in, if any */
   focused: ShellField | null;
