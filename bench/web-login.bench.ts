@@ -20,6 +20,7 @@ import { precompressBuild } from '../scripts/precompress.mjs';
 import { staticConsole } from '../apps/server/src/platform/static-console.ts';
 import { finish, report } from './support.ts';
 import { freePort, median, root } from './start-support.ts';
+import { SHELL_MARK } from '../apps/web/src/features/user/login-shell.ts';
 
 const TARGET_KB = 250;
 const TARGET_RATIO = 1.5;
@@ -112,6 +113,10 @@ async function visit(browser: Browser, url: string): Promise<Visit> {
   await page.goto(url, { waitUntil: 'commit' });
   await page.locator(PASSWORD_FIELD).first().waitFor({ state: 'visible', timeout: 60_000 });
   const ms = performance.now() - started;
+  // the scripts counted are those of a login page that can sign in: the console's page replaces the drawn one when the
+  // person starts using it (a key pressed here), and its scripts count as much as the drawn page's
+  await page.keyboard.press('Shift');
+  await page.locator(`#root:not([${SHELL_MARK}]) ${PASSWORD_FIELD}`).first().waitFor({ state: 'visible', timeout: 60_000 });
   await page.waitForLoadState('networkidle');
   const scripts = (
     await Promise.all(responses.map((response) => response.body().then((body) => ({ url: response.url(), gzip: gzipSync(body, { level: 9 }).length }), () => null)))

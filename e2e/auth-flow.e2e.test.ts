@@ -137,8 +137,10 @@ describe('the login page of a first visit', () => {
       await route.continue();
     });
     const sent: string[] = [];
+    const consoleScripts: string[] = [];
     context.on('request', (request) => {
       if (request.url().includes('/api/')) sent.push(request.url());
+      if (/\/assets\/index-[^/]*\.js$/.test(request.url())) consoleScripts.push(new URL(request.frame().url()).pathname);
     });
     const ja = (key: Parameters<typeof text>[1]) => text('ja-JP', key);
 
@@ -148,6 +150,8 @@ describe('the login page of a first visit', () => {
     // parsed (the held module script keeps DOMContentLoaded back)
     await other.waitForFunction(() => document.readyState !== 'loading');
     expect(await other.locator('#root').innerHTML()).toBe('');
+    // there the console's script was asked for at once
+    expect(consoleScripts).toEqual(['/dashboard/analysis']);
     await other.close();
 
     const page = await context.newPage();
@@ -158,8 +162,12 @@ describe('the login page of a first visit', () => {
     expect(await page.locator('#root').getAttribute(SHELL_MARK)).toBe('');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja-JP');
     expect(await page.locator('footer').textContent()).toContain(String(new Date().getFullYear()));
+    // the drawn page does not start the console's script (the page's longest work) while no one uses it
+    await page.waitForTimeout(400);
+    expect(consoleScripts).toEqual(['/dashboard/analysis']);
     // the caret is in the user name, as on the console's page; Enter sends nothing before the console is there
     await page.keyboard.type('admin');
+    await expect.poll(() => consoleScripts).toEqual(['/dashboard/analysis', '/user/login']);
     await password.click();
     await page.keyboard.type('Secret#9');
     await page.keyboard.press('Enter');
@@ -171,6 +179,12 @@ describe('the login page of a first visit', () => {
     expect(await password.inputValue()).toBe('Secret#9');
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('password');
     expect(sent.filter((url) => url.includes('/sys/login'))).toEqual([]);
+
+    // a visitor who only looks gets the console too, a second after the page shows
+    const idle = await context.newPage();
+    await idle.goto(`${server.url}/user/login`);
+    await idle.locator(`#root:not([${SHELL_MARK}]) input[name=password]`).waitFor({ timeout: 5000 });
+    expect(consoleScripts).toHaveLength(3);
     await context.close();
   });
 });

@@ -137,10 +137,12 @@ export async function newContext(
 
 /**
  * Opens the login page and waits until the console has drawn it: a first visit shows the page drawn at build time
- * before the console's script has run (its slider and button work only once the console has taken over).
+ * before the console's script has run (its slider and button work only once the console has taken over), and starts
+ * that script when the person first presses a key (here Shift, which types nothing), points or types.
  */
 export async function openLoginPage(page: Page, url: string, search = ''): Promise<void> {
   await page.goto(`${url}/user/login${search}`);
+  await page.keyboard.press('Shift');
   await page.locator(`#root:not([${SHELL_MARK}]) input[name=password]`).waitFor();
 }
 

@@ -51,13 +51,17 @@ function preloadCatalogue(): Plugin {
 
 /**
  * A plugin that gives index.html a classic script of its own, `/assets/<name>-<hash of its content>.js` (the server
- * caches assets for good; its content security policy refuses inline scripts), made by `source` from the build.
+ * caches assets for good; its content security policy refuses inline scripts), made by `source` from the build;
+ * `source` may also give the page back changed.
  */
 function classicScript(
   plugin: string,
   name: string,
   injectTo: 'head-prepend' | 'body',
-  source: (ctx: { bundle: Rollup.OutputBundle; chunk?: Rollup.OutputChunk }, root: string) => string | null | Promise<string | null>,
+  source: (
+    ctx: { bundle: Rollup.OutputBundle; chunk?: Rollup.OutputChunk; html: string },
+    root: string,
+  ) => string | { script: string; html: string } | null | Promise<string | { script: string; html: string } | null>,
 ): Plugin {
   let root = '';
   let script: { file: string; source: string } | null = null;
@@ -72,12 +76,13 @@ function classicScript(
     },
     transformIndexHtml: {
       order: 'post',
-      async handler(_html, ctx) {
+      async handler(html, ctx) {
         if (!ctx.bundle) return;
-        const text = await source({ bundle: ctx.bundle, chunk: ctx.chunk }, root);
-        if (text === null) return;
+        const made = await source({ bundle: ctx.bundle, chunk: ctx.chunk, html }, root);
+        if (made === null) return;
+        const text = typeof made === 'string' ? made : made.script;
         script = { file: `assets/${name}-${createHash('sha256').update(text).digest('hex').slice(0, 8)}.js`, source: text };
-        return [{ tag: 'script', attrs: { src: `/${script.file}` }, injectTo }];
+        return { html: typeof made === 'string' ? html : made.html, tags: [{ tag: 'script', attrs: { src: `/${script.file}` }, injectTo }] };
       },
     },
   };
@@ -124,26 +129,44 @@ async function renderLoginShells(root: string): Promise<{ year: number; shells: 
   }
 }
 
+/** What a person does that starts the console's script on a first visit's login page (beside a second's wait). */
+const CONSOLE_START_EVENTS = ['keydown', 'pointerdown', 'input'] as const;
+/** How long a first visit's login page waits for the person before it starts the console's script anyway. */
+const CONSOLE_START_WAIT_MS = 1000;
+
 /**
  * The login page of a first visit shows before the console's script has come and run: a classic script at the end of
  * the body (the server's content security policy refuses inline scripts) puts the page, rendered at build time in the
  * stored language (zh-CN until one is chosen), into #root when the address is the login page and no one is signed in,
  * and marks it (login-shell.ts); the console then draws the page over it, keeping what was typed. The form cannot be
  * sent before that: a press on Enter does nothing until the console is there.
+ * The same script starts the console's script (the entry, no longer a module script of the page): at once on any other
+ * address, and on the drawn login page when the person first presses a key, points or types, or after a second.
+ * Fetching, compiling and running the console is the page's longest work (some 100 ms of the main thread on a small
+ * machine); started beside the drawn page it held the page's first answers to the person back by as much.
  */
 function loginShell(): Plugin {
-  return classicScript('isps-login-shell', 'login-shell', 'body', async (_ctx, root) => {
+  return classicScript('isps-login-shell', 'login-shell', 'body', async (ctx, root) => {
+    const entry = ctx.chunk?.fileName;
+    if (!entry) throw new Error('index.html has no entry chunk');
+    const tag = `<script type="module" crossorigin src="/${entry}"></script>`;
+    if (!ctx.html.includes(tag)) throw new Error(`index.html does not start /${entry} as a module script`);
     const { year, shells } = await renderLoginShells(root);
-    return (
-      `{const s=${JSON.stringify(shells)},r=document.getElementById('root');let l='zh-CN',v=null,t=null;` +
+    const events = JSON.stringify(CONSOLE_START_EVENTS);
+    const script =
+      `{const s=${JSON.stringify(shells)},r=document.getElementById('root');let l='zh-CN',v=null,t=null,d=false;` +
       `try{t=localStorage.getItem('pro__Access-Token');v=JSON.parse(localStorage.getItem('pro__lang')).value}catch{}` +
       `if(s[v])l=v;if(r&&!r.firstChild&&!t&&[${JSON.stringify(LOGIN_PATH)},${JSON.stringify(`${LOGIN_PATH}/`)}].includes(location.pathname)){` +
       // the language and the visitor's year go in before the page does: one style and layout pass, not three
       `document.documentElement.lang=l;r.setAttribute(${JSON.stringify(SHELL_MARK)},'');` +
       `r.innerHTML=s[l].replace(${JSON.stringify(`© ${year}`)},'© '+new Date().getFullYear());` +
       `for(const f of r.querySelectorAll('form'))f.addEventListener('submit',e=>e.preventDefault());` +
-      `const u=r.querySelector('[autofocus]');if(u){u.removeAttribute('autofocus');u.focus()}}}\n`
-    );
+      `const u=r.querySelector('[autofocus]');if(u){u.removeAttribute('autofocus');u.focus()}d=true}` +
+      // the console's script, once
+      `let g=false;const c=()=>{if(g)return;g=true;for(const e of ${events})removeEventListener(e,c,true);` +
+      `const m=document.createElement('script');m.type='module';m.crossOrigin='';m.src=${JSON.stringify(`/${entry}`)};document.head.append(m)};` +
+      `if(d){for(const e of ${events})addEventListener(e,c,true);setTimeout(c,${CONSOLE_START_WAIT_MS})}else c()}\n`;
+    return { script, html: ctx.html.replace(tag, '') };
   });
 }
 
