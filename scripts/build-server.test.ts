@@ -25,11 +25,18 @@ export async function resolve(specifier, context, next) {
 const probe = (log: string) => `
 import { appendFileSync } from 'node:fs';
 import Module, { register } from 'node:module';
+import util from 'node:util';
 register(${JSON.stringify(pathToFileURL(join(work, 'hooks.mjs')).href)}, { data: { file: ${JSON.stringify(log)} } });
 const load = Module._load;
 Module._load = function (request, ...rest) {
   appendFileSync(${JSON.stringify(log)}, request + '\\n');
   return load.call(this, request, ...rest);
+};
+// and each debug logger made, as debuglog:<section>
+const debuglog = util.debuglog;
+util.debuglog = function (section, ...rest) {
+  appendFileSync(${JSON.stringify(log)}, 'debuglog:' + section + '\\n');
+  return debuglog.call(this, section, ...rest);
 };`;
 
 beforeAll(async () => {
@@ -84,6 +91,14 @@ describe('the built server', { timeout: 60_000 }, () => {
     for (const unused of ['pg', 'mysql2', 'mysql2/promise', 'ioredis', 'exceljs', 'svg-captcha', 'nodemailer', 'mqtt', 'aedes', 'tsx', '@fastify/swagger-ui']) expect(run.loaded).not.toContain(unused);
     // nor the node modules of HTTPS, HTTP/2 and websocket clients that fastify and ws require as they load
     for (const unused of ['https', 'node:https', 'http2', 'node:http2', 'tls', 'node:tls']) expect(run.loaded).not.toContain(unused);
+    // fastify's plugin loader reports to no debug logger: its thousands of calls at start are plain no-ops
+    expect(run.loaded).not.toContain('debuglog:avvio');
+  });
+
+  it('still reports the steps of the plugin loader when NODE_DEBUG asks for them', async () => {
+    const run = await startAndSignIn({ LOGIN_CAPTCHA: 'off', MQTT_PORT: '0', NODE_DEBUG: 'avvio' });
+    expect(run.signedIn).toBe(true);
+    expect(run.loaded).toContain('debuglog:avvio');
   });
 
   it('loads the embedded broker when MQTT_PORT opens one, and no MQTT client: the gateway reads it in process', async () => {
