@@ -240,10 +240,20 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
 
 const column: Record<Language, 0 | 1 | 2> = { 'en-US': 0, 'zh-CN': 1, 'ja-JP': 2 };
 
-export const entityLabels: Record<Language, Record<string, string>> = {
-  'zh-CN': Object.fromEntries(Object.entries(labels).map(([k, v]) => [k, v[column['zh-CN']]])),
-  'en-US': Object.fromEntries(Object.entries(labels).map(([k, v]) => [k, v[column['en-US']]])),
-  'ja-JP': Object.fromEntries(Object.entries(labels).map(([k, v]) => [k, v[column['ja-JP']]])),
+const made: Partial<Record<Language, Record<string, string>>> = {};
+/** One language's texts, made when first read (a server start reads none of them; a console one language). */
+const texts = (lang: Language): Record<string, string> => (made[lang] ??= Object.fromEntries(Object.entries(labels).map(([k, v]) => [k, v[column[lang]]])));
+
+export const entityLabels: Readonly<Record<Language, Record<string, string>>> = {
+  get 'zh-CN'() {
+    return texts('zh-CN');
+  },
+  get 'en-US'() {
+    return texts('en-US');
+  },
+  get 'ja-JP'() {
+    return texts('ja-JP');
+  },
 };
 
 /** The text of a label key, or the key itself when it has none. */
