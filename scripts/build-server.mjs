@@ -4,6 +4,7 @@
 // code cache on Node 20, and without one every start compiles again the functions the previous start compiled.
 import { build } from 'esbuild';
 import { copyFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -66,6 +67,25 @@ const quietAvvio = {
   },
 };
 
+/**
+ * find-my-way (fastify's router) compiles a `new Function` of charCodeAt comparisons for every static node of its tree,
+ * again each time a new route splits a node: with the console's 500 routes that was some 15-30 ms of a start and as
+ * much JavaScript for V8 to compile. In the bundle a node's prefix is matched with String#startsWith (the router
+ * itself does so for prefixes of 16 characters and more); a release of the router that changes the function fails
+ * the build here instead of being left unpatched.
+ */
+const PREFIX_MATCH = "if (prefix.length === 1) {\n    return matchSingleCharPrefix\n  }\n";
+const plainPrefixMatch = {
+  name: 'plain-prefix-match',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]find-my-way[\\/]lib[\\/]node\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes(`function compilePrefixMatch (prefix) {\n  ${PREFIX_MATCH}`)) throw new Error(`find-my-way's compilePrefixMatch changed: look at ${args.path} again`);
+      return { contents: source.replace(PREFIX_MATCH, `${PREFIX_MATCH}  return (path, i) => path.startsWith(prefix, i)\n`), loader: 'js' };
+    });
+  },
+};
+
 /** Builds into `outdir` (apps/server/dist unless given), replacing what was there. */
 export async function buildServer(outdir = serverDist) {
   rmSync(outdir, { recursive: true, force: true });
@@ -86,7 +106,7 @@ export async function buildServer(outdir = serverDist) {
     // the dependencies' licence notices go to a file beside each output (they name authors in any script; see below)
     legalComments: 'external',
     external,
-    plugins: [lazyBuiltins, quietAvvio],
+    plugins: [lazyBuiltins, quietAvvio, plainPrefixMatch],
     // the sources' import.meta.url (the server locates the console's build from it) is the bundle's own URL
     define: { 'import.meta.url': '__isps_import_meta_url' },
     banner: { js: "var __isps_import_meta_url=require('node:url').pathToFileURL(__filename).href;" },

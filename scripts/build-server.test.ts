@@ -32,6 +32,13 @@ Module._load = function (request, ...rest) {
   appendFileSync(${JSON.stringify(log)}, request + '\\n');
   return load.call(this, request, ...rest);
 };
+// and each function compiled from text, as new-function:<parameters>
+globalThis.Function = new Proxy(Function, {
+  construct(target, args) {
+    appendFileSync(${JSON.stringify(log)}, 'new-function:' + args.slice(0, -1).join(',') + '\\n');
+    return Reflect.construct(target, args);
+  },
+});
 // and each debug logger made, as debuglog:<section>
 const debuglog = util.debuglog;
 util.debuglog = function (section, ...rest) {
@@ -93,6 +100,8 @@ describe('the built server', { timeout: 60_000 }, () => {
     for (const unused of ['https', 'node:https', 'http2', 'node:http2', 'tls', 'node:tls']) expect(run.loaded).not.toContain(unused);
     // fastify's plugin loader reports to no debug logger: its thousands of calls at start are plain no-ops
     expect(run.loaded).not.toContain('debuglog:avvio');
+    // nor does fastify's router compile a function for each node of its tree
+    expect(run.loaded).not.toContain('new-function:path,i');
   });
 
   it('still reports the steps of the plugin loader when NODE_DEBUG asks for them', async () => {
