@@ -150,8 +150,9 @@ describe('the login page of a first visit', () => {
     // parsed (the held module script keeps DOMContentLoaded back)
     await other.waitForFunction(() => document.readyState !== 'loading');
     expect(await other.locator('#root').innerHTML()).toBe('');
-    // there the console's script was asked for at once
+    // there the console's script was asked for at once, by the head's first script
     expect(consoleScripts).toEqual(['/dashboard/analysis']);
+    expect(await other.locator('head link[rel=modulepreload][href^="/assets/index-"]').count()).toBe(1);
     await other.close();
 
     const page = await context.newPage();
@@ -163,6 +164,7 @@ describe('the login page of a first visit', () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja-JP');
     expect(await page.locator('footer').textContent()).toContain(String(new Date().getFullYear()));
     // the drawn page does not start the console's script (the page's longest work) while no one uses it
+    expect(await page.locator('head link[rel=modulepreload][href^="/assets/index-"]').count()).toBe(0);
     await page.waitForTimeout(400);
     expect(consoleScripts).toEqual(['/dashboard/analysis']);
     // the caret is in the user name, as on the console's page; Enter sends nothing before the console is there

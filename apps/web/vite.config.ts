@@ -29,12 +29,13 @@ function chunkWithImports(bundle: Rollup.OutputBundle, suffix: string): string[]
  * The active language's catalogue is a dynamic import of the entry (the login page is part of the entry): without a
  * hint the browser asks for it only once the entry has run. index.html has a tiny script, run as soon as it is in,
  * that reads the stored language (pro__lang, SPEC section 9; zh-CN until one is chosen) and names the catalogue's
- * chunks for the browser to fetch beside the entry (a file of its own: the server's content security policy refuses
- * inline scripts). antd's and dayjs's texts come later, with antd.
+ * chunks for the browser to fetch (a file of its own: the server's content security policy refuses inline scripts),
+ * and the entry's too unless the drawn login page shows (loginShell: there the entry waits for the person). antd's and
+ * dayjs's texts come later, with antd.
  */
 function preloadCatalogue(): Plugin {
   // a classic script at the head's start: it runs as soon as it is in (a module script waits for the document, an
-  // async one for the browser to get round to it), while the browser fetches the entry beside it
+  // async one for the browser to get round to it)
   return classicScript('isps-preload-catalogue', 'catalogue-preload', 'head-prepend', (ctx) => {
     if (!ctx.chunk) return null;
     const bundle = ctx.bundle;
@@ -43,11 +44,19 @@ function preloadCatalogue(): Plugin {
       ['zh-CN', 'en-US', 'ja-JP'].map((lang) => [lang, chunkWithImports(bundle, `src/locales/${lang}.ts`).filter((f) => !entry.has(f))]),
     );
     return (
-      `{const c=${JSON.stringify(catalogues)};let l='zh-CN',r=null;try{r=localStorage.getItem('pro__lang');r=JSON.parse(r).value}catch{}` +
-      `if(r&&c[r])l=r;for(const f of c[l]){const k=document.createElement('link');k.rel='modulepreload';k.href='/'+f;document.head.append(k)}}\n`
+      `{const c=${JSON.stringify(catalogues)};let l='zh-CN',r=null,t=null;` +
+      `try{t=localStorage.getItem('pro__Access-Token');r=JSON.parse(localStorage.getItem('pro__lang')).value}catch{}` +
+      `if(r&&c[r])l=r;const p=[...c[l]];if(!(${SHELL_VISIT}))p.unshift(${JSON.stringify(ctx.chunk.fileName)});` +
+      `for(const f of p){const k=document.createElement('link');k.rel='modulepreload';k.href='/'+f;document.head.append(k)}}\n`
     );
   });
 }
+
+/**
+ * True, in the classic scripts of index.html, when a first visit's login page is drawn before the console runs
+ * (loginShell): no one is signed in (`t` holds the stored token) and the address is the login page.
+ */
+const SHELL_VISIT = `!t&&${JSON.stringify([LOGIN_PATH, `${LOGIN_PATH}/`])}.includes(location.pathname)`;
 
 /**
  * A plugin that gives index.html a classic script of its own, `/assets/<name>-<hash of its content>.js` (the server
@@ -141,7 +150,8 @@ const CONSOLE_START_WAIT_MS = 1000;
  * and marks it (login-shell.ts); the console then draws the page over it, keeping what was typed. The form cannot be
  * sent before that: a press on Enter does nothing until the console is there.
  * The same script starts the console's script (the entry, no longer a module script of the page): at once on any other
- * address, and on the drawn login page when the person first presses a key, points or types, or after a second.
+ * address (the head's first script has already asked for it), and on the drawn login page when the person first
+ * presses a key, points or types, or after a second.
  * Fetching, compiling and running the console is the page's longest work (some 100 ms of the main thread on a small
  * machine); started beside the drawn page it held the page's first answers to the person back by as much.
  */
@@ -156,7 +166,7 @@ function loginShell(): Plugin {
     const script =
       `{const s=${JSON.stringify(shells)},r=document.getElementById('root');let l='zh-CN',v=null,t=null,d=false;` +
       `try{t=localStorage.getItem('pro__Access-Token');v=JSON.parse(localStorage.getItem('pro__lang')).value}catch{}` +
-      `if(s[v])l=v;if(r&&!r.firstChild&&!t&&[${JSON.stringify(LOGIN_PATH)},${JSON.stringify(`${LOGIN_PATH}/`)}].includes(location.pathname)){` +
+      `if(s[v])l=v;if(r&&!r.firstChild&&${SHELL_VISIT}){` +
       // the language and the visitor's year go in before the page does: one style and layout pass, not three
       `document.documentElement.lang=l;r.setAttribute(${JSON.stringify(SHELL_MARK)},'');` +
       `r.innerHTML=s[l].replace(${JSON.stringify(`© ${year}`)},'© '+new Date().getFullYear());` +
