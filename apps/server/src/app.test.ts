@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPath, MENU_TITLE_KEYS, Perm } from '@isps/contract';
+import { ApiPath, MENU_TITLE_KEYS, Perm, crudPath, dictItemsPath, userEntity } from '@isps/contract';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { requestLogger } from './app.ts';
 import { seededMenuTitleKeys, seededPermissionCodes } from './db/seed/menus.ts';
@@ -191,10 +191,15 @@ describe('route declarations', () => {
   });
 
   it('sends an API answer the headers of an answer that is no page, and no header only a page needs', async () => {
-    for (const answer of [
+    const answers = [
       await app.inject({ method: 'GET', url: api(app, ApiPath.health) }),
       await injectAs(app, null, { method: 'GET', url: '/api/sys/no-such-call', headers: { lang: 'en-US' } }),
-    ]) {
+      // refused before any handler runs: without a token, with a token lacking the permission
+      await injectAs(app, null, { method: 'GET', url: api(app, dictItemsPath('sex')), headers: { lang: 'en-US' } }),
+      await injectAs(app, noPermissionToken, { method: 'GET', url: api(app, crudPath(userEntity, 'list')), headers: { lang: 'en-US' } }),
+    ];
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 404, 401, 403]);
+    for (const answer of answers) {
       expect(answer.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(answer.headers['x-content-type-options']).toBe('nosniff');
       expect(answer.headers['x-frame-options']).toBe('DENY');

@@ -146,15 +146,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preValidation', refuseNulCharacters);
   // every answer's stored UTC instants leave as `yyyy-MM-dd HH:mm:ss` in TIME_ZONE (DESIGN section 5)
   app.addHook('preSerialization', (_request, _reply, payload, done) => done(null, envelopeToWire(payload, config.timeZone)));
-  // before any plugin that adds routes, so every route (docs included) passes through the access declaration
-  await app.register(accessPlugin);
-  await app.register(eventBusPlugin);
-  await app.register(listCachePlugin);
-  await app.register(realtimePlugin);
-  await app.register(jobSchedulerPlugin);
-  await app.register(gatewayPlugin, options.gateway ?? {});
-  await app.register(accessSyncPlugin, options.accessSync ?? {});
-
   // helmet's headers depend on its options only (no nonce): taken from it once and set on every answer as they are.
   // Pages (the console, the API docs) and stored files get them all; the API's JSON answers only what protects an
   // answer that is not a page (OWASP REST Security): every header costs its writing and the client its reading, on
@@ -172,13 +163,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   };
   const apiRoot = `${config.apiPrefix}/`;
   const pageRoots = [`${config.apiPrefix}/docs`, `${config.apiPrefix}${FilePath.static.slice(0, -1)}`];
-  // on the reply, not its raw answer: node then writes every header at once instead of keeping each on the side
+  // on the reply, not its raw answer: node then writes every header at once instead of keeping each on the side;
+  // the first hook of every request, so an answer refused by a later one (401, 403) carries them too
   app.addHook('onRequest', (request, reply, done) => {
     const answer = request.url.startsWith(apiRoot) && !pageRoots.some((root) => request.url.startsWith(root));
     reply.headers(answer ? answerHeaders : pageHeaders.set);
     for (const name of pageHeaders.removed) if (reply.hasHeader(name)) reply.removeHeader(name);
     done();
   });
+  // before any plugin that adds routes, so every route (docs included) passes through the access declaration
+  await app.register(accessPlugin);
+  await app.register(eventBusPlugin);
+  await app.register(listCachePlugin);
+  await app.register(realtimePlugin);
+  await app.register(jobSchedulerPlugin);
+  await app.register(gatewayPlugin, options.gateway ?? {});
+  await app.register(accessSyncPlugin, options.accessSync ?? {});
+
   // multipart bodies (spreadsheet imports, uploads) are read only by their own routes: platform/uploads.ts
   app.decorate('crudEntities', new Map());
   const rateLimitRedis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
