@@ -2,9 +2,10 @@ import { LANGUAGES, TENANT_DICT, dictItemText, shownSeededText, type DictOption,
 import type { FastifyInstance } from 'fastify';
 import { toWire } from './wire-time.ts';
 
-const CACHE_KEY = 'dict:all:2';
-// a safety net only: every change through the console drops the cached copy at once
-const CACHE_TTL_MS = 10 * 60_000;
+/** What the options are read from: a committed write to any of them, here or on another instance, makes them stale. */
+const DICT_TABLES = ['sys_dict', 'sys_dict_item', 'sys_tenant'] as const;
+// bounds how long a change made outside every server (a script on the database) goes unseen, as for a list page
+const KEEP_MS = 5_000;
 
 function toOption(item: { item_value: string; item_text: string }): DictOption {
   return { value: item.item_value, text: item.item_text, label: item.item_text, title: item.item_text };
@@ -36,35 +37,52 @@ async function loadAll(app: FastifyInstance): Promise<Loaded> {
   return { options: byCode, tenantCodes: Object.fromEntries(tenants.map((t) => [t.id, t.code])) };
 }
 
-/** The parsed form of the cached text an instance read last, and what was derived from it per language. */
-interface Parsed {
-  text: string;
+/** The options an instance read last, with the table versions they were read at, and what was derived from them. */
+interface Kept {
   loaded: Loaded;
+  tables: readonly string[];
+  versions: number[];
+  /** wall time (performance.now) after which they are read again */
+  expiresAt: number;
   shown: Map<string, DictOption[]>;
   all: Map<Language, Record<string, DictOption[]>>;
   /** option lists as JSON with their times on the wire, by language, code and reader */
   json: Map<string, string>;
 }
-const parsed = new WeakMap<FastifyInstance, Parsed>();
+const kept = new WeakMap<FastifyInstance, Kept>();
+/** a read under way, shared by the requests that find no current copy meanwhile */
+const reading = new WeakMap<FastifyInstance, { tables: readonly string[]; versions: number[]; answer: Promise<Kept> }>();
+
+/** The options this instance keeps while no table they come from was written since and they are not too old. */
+function keptCurrent(app: FastifyInstance): Kept | undefined {
+  const last = kept.get(app);
+  return last && last.expiresAt > performance.now() && app.listCache.unchanged(last) ? last : undefined;
+}
 
 /**
- * The options from the shared cache. The cached text is parsed once per change, not per request: the same text
- * (the same string from the in-process cache, equal content from Redis) answers from the parsed copy.
+ * The options, read from the tables once per change, not per request: every committed write to them (through any
+ * code path, on any instance sharing the event bus) drops the kept copy, as it drops a list page's.
  */
-async function current(app: FastifyInstance): Promise<Parsed> {
-  let text = await app.cache.get(CACHE_KEY);
-  const last = parsed.get(app);
-  if (text && last && last.text === text) return last;
-  let all: Loaded;
-  if (text) all = JSON.parse(text) as Loaded;
-  else {
-    all = await loadAll(app);
-    text = JSON.stringify(all);
-    await app.cache.set(CACHE_KEY, text, CACHE_TTL_MS);
+async function current(app: FastifyInstance): Promise<Kept> {
+  const last = keptCurrent(app);
+  if (last) return last;
+  const running = reading.get(app);
+  if (running && app.listCache.unchanged(running)) return running.answer;
+  // taken before the read: a write committed while it runs leaves this copy stale at once
+  const versions = app.listCache.versionsOf(DICT_TABLES);
+  const expiresAt = performance.now() + KEEP_MS;
+  const answer = loadAll(app).then((loaded): Kept => {
+    const next = { loaded, tables: DICT_TABLES, versions, expiresAt, shown: new Map(), all: new Map(), json: new Map() };
+    kept.set(app, next);
+    return next;
+  });
+  const read = { tables: DICT_TABLES, versions, answer };
+  reading.set(app, read);
+  try {
+    return await answer;
+  } finally {
+    if (reading.get(app) === read) reading.delete(app);
   }
-  const next = { text, loaded: all, shown: new Map<string, DictOption[]>(), all: new Map<Language, Record<string, DictOption[]>>(), json: new Map<string, string>() };
-  parsed.set(app, next);
-  return next;
 }
 
 async function loaded(app: FastifyInstance): Promise<Loaded> {
@@ -87,8 +105,7 @@ function localised(lang: Language, code: string, options: DictOption[], tenantCo
 }
 
 /**
- * Every enabled dictionary's options in the reader's language, from the shared cache (Redis when configured) or
- * the database. Seeded items an administrator has not renamed are translated; others are shown as stored.
+ * Every enabled dictionary's options in the reader's language. Seeded items an administrator has not renamed are translated; others are shown as stored.
  */
 export async function allDictionaryOptions(app: FastifyInstance, lang: Language): Promise<Record<string, DictOption[]>> {
   const memo = await current(app);
@@ -125,6 +142,10 @@ export async function dictionaryOptions(app: FastifyInstance, code: string, lang
   return options;
 }
 
+function jsonKey(lang: Language, code: string, reader: string): string {
+  return `${lang}\u0000${code}\u0000${reader}`;
+}
+
 /**
  * A dictionary's options as the JSON an answer carries (times on the wire, as every answer's are), made once per
  * change for each language, code and `reader` (what else the options depend on: who reads the tenant dictionary).
@@ -137,7 +158,7 @@ export async function dictionaryOptionsJson(
   options: (shown: readonly DictOption[]) => readonly DictOption[],
 ): Promise<string> {
   const memo = await current(app);
-  const key = `${lang}\u0000${code}\u0000${reader}`;
+  const key = jsonKey(lang, code, reader);
   let json = memo.json.get(key);
   if (json === undefined) {
     json = JSON.stringify(toWire(options(await dictionaryOptions(app, code, lang)), app.settings.timeZone));
@@ -147,7 +168,15 @@ export async function dictionaryOptionsJson(
   return json;
 }
 
-/** Drops the cached options; the next read loads them again. Called on every dictionary or item change. */
+/** `dictionaryOptionsJson`'s answer when this instance keeps it current, without waiting; else undefined. */
+export function keptDictionaryOptionsJson(app: FastifyInstance, code: string, lang: Language, reader: string): string | undefined {
+  return keptCurrent(app)?.json.get(jsonKey(lang, code, reader));
+}
+
+/**
+ * Reads the options again here and on every instance (the dictionary screen's cache reload, after the tables were
+ * edited outside the console); changes through the console need no call, their committed writes do it.
+ */
 export async function refreshDictionaries(app: FastifyInstance): Promise<void> {
-  await app.cache.del(CACHE_KEY);
+  await app.tablesChanged(DICT_TABLES);
 }

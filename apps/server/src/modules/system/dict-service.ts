@@ -1,7 +1,7 @@
 import { TENANT_DICT, type DictOption, type Language } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { SYSTEM_ADMIN_ROLE } from '../../platform/access.ts';
-import { allDictionaryOptions, dictionaryOptionsJson } from '../../platform/dictionaries.ts';
+import { allDictionaryOptions, dictionaryOptionsJson, keptDictionaryOptionsJson } from '../../platform/dictionaries.ts';
 
 /** Who reads the options: the tenant dictionary lists every tenant to system administrators, to others only their own. */
 export interface DictReader {
@@ -13,14 +13,23 @@ function tenantsFor(reader: DictReader, options: readonly DictOption[]): DictOpt
   return reader.systemAdmin ? [...options] : options.filter((o) => o.value === reader.tenantId);
 }
 
+/** What the tenant dictionary's options depend on besides the language: who reads them (other dictionaries: nothing). */
+function readerKey(code: string, reader: DictReader): string {
+  if (code !== TENANT_DICT) return '';
+  return reader.systemAdmin ? 'all' : `tenant:${reader.tenantId ?? ''}`;
+}
+
 /**
  * One dictionary's options for a reader (GET getDictItems) as the JSON of an answer's result, kept until the
  * dictionaries change.
  */
 export async function dictOptionsJson(app: FastifyInstance, code: string, lang: Language, reader: DictReader): Promise<string> {
-  if (code !== TENANT_DICT) return dictionaryOptionsJson(app, code, lang, '', (options) => options);
-  const readerKey = reader.systemAdmin ? 'all' : `tenant:${reader.tenantId ?? ''}`;
-  return dictionaryOptionsJson(app, code, lang, readerKey, (options) => tenantsFor(reader, options));
+  return dictionaryOptionsJson(app, code, lang, readerKey(code, reader), (options) => (code === TENANT_DICT ? tenantsFor(reader, options) : options));
+}
+
+/** `dictOptionsJson`'s answer when this instance keeps it, without waiting (the warm path of every select); else undefined. */
+export function keptDictOptionsJson(app: FastifyInstance, code: string, lang: Language, reader: DictReader): string | undefined {
+  return keptDictionaryOptionsJson(app, code, lang, readerKey(code, reader));
 }
 
 /** Every dictionary in the reader's language (the login answer's `sysAllDictItems`). */

@@ -3,7 +3,7 @@ import { ApiPath, ID_PATTERN, loginBody, needsSecondFactor, selectDepartBody, up
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf } from '../../platform/access.ts';
 import { JSON_CONTENT_TYPE, okEnvelopeJson, refuse } from '../../platform/envelope.ts';
-import { dictOptionsJson } from './dict-service.ts';
+import { dictOptionsJson, keptDictOptionsJson } from './dict-service.ts';
 import { systemEntityRoutes } from './entity-routes.ts';
 import { roleRoutes } from './role-routes.ts';
 import { userRoutes } from './user-routes.ts';
@@ -108,11 +108,17 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, summary: 'Options of a dictionary', params: z.object({ code: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/) }) },
       config: { permission: 'authenticated' },
     },
-    // every select of every form asks this: the answer's result is kept serialised until the dictionaries change
-    async (request, reply) => {
-      const lang = request.lang;
-      const result = await dictOptionsJson(app, request.params.code, lang, callerOf(request));
-      return reply.type(JSON_CONTENT_TYPE).send(okEnvelopeJson(lang, result));
+    // every select of every form asks this: the answer's result is kept serialised until the dictionaries change, and
+    // a kept one is answered in the same turn (no promise to wait for), a missing one once it is read
+    (request, reply) => {
+      const { lang } = request;
+      const send = (result: string) => reply.type(JSON_CONTENT_TYPE).send(okEnvelopeJson(lang, result));
+      const kept = keptDictOptionsJson(app, request.params.code, lang, callerOf(request));
+      if (kept !== undefined) {
+        send(kept);
+        return;
+      }
+      return dictOptionsJson(app, request.params.code, lang, callerOf(request)).then(send);
     },
   );
 

@@ -70,7 +70,7 @@ export class ListReadCache {
     if (running && this.unchanged(running)) return running.answer as Promise<T>;
     const tables = readTables(query.sql);
     // taken before the read: a write committed while it runs leaves this copy stale at once
-    const versions = tables.map((table) => this.versions.get(table) ?? 0);
+    const versions = this.versionsOf(tables);
     const answer = run();
     const read = { tables, versions, answer };
     this.running.set(key, read);
@@ -85,8 +85,16 @@ export class ListReadCache {
     }
   }
 
+  /**
+   * How often each table has been written as this instance knows it: taken before reading, what was read from them is
+   * current while `unchanged` says so (the dictionaries keep their options this way).
+   */
+  versionsOf(tables: readonly string[]): number[] {
+    return tables.map((table) => this.versions.get(table) ?? 0);
+  }
+
   /** No table the copy (or running read) was read from has been written since. */
-  private unchanged(read: { tables: string[]; versions: number[] }): boolean {
+  unchanged(read: { tables: readonly string[]; versions: readonly number[] }): boolean {
     return read.tables.every((table, i) => (this.versions.get(table) ?? 0) === read.versions[i]);
   }
 
@@ -104,6 +112,11 @@ export class ListReadCache {
 declare module 'fastify' {
   interface FastifyInstance {
     listCache: ListReadCache;
+    /**
+     * Makes what was read from these tables stale here and on every instance, as a committed write to them does: for a
+     * change the database does not report (a reload asked for after the tables were edited outside the console).
+     */
+    tablesChanged(tables: readonly string[]): Promise<void>;
   }
 }
 
@@ -121,9 +134,10 @@ export const listCachePlugin = fp(
     const cache = new ListReadCache(() => performance.now(), KEEP_MS);
     app.decorate('listCache', cache);
     let broadcasting = false;
-    const stopListening = onCommittedWrite(app.db, async (tables) => {
-      cache.written(tables);
-      const listed = [...tables].filter((table) => LISTED_TABLES.has(table));
+    async function tablesChanged(tables: Iterable<string>): Promise<void> {
+      const changed = [...tables];
+      cache.written(changed);
+      const listed = changed.filter((table) => LISTED_TABLES.has(table));
       if (!broadcasting || listed.length === 0) return;
       try {
         await app.eventBus.publishAndWait(LIST_WRITTEN, { tables: listed });
@@ -131,7 +145,9 @@ export const listCachePlugin = fp(
         // the write is done; other instances catch up when their copies expire
         app.log.warn({ err: error }, 'list change not broadcast');
       }
-    });
+    }
+    app.decorate('tablesChanged', tablesChanged);
+    const stopListening = onCommittedWrite(app.db, tablesChanged);
     app.addHook('onReady', async () => {
       // one instance's in-process bus reaches no other instance: nothing to tell
       if (app.eventBus.kind !== 'redis') return;
