@@ -30,6 +30,12 @@ export interface CurrentUser {
 /** Holders of this role work across tenants. */
 export const SYSTEM_ADMIN_ROLE = 'admin';
 
+/**
+ * A further condition of every non-public route, checked in the access hook once the caller is admitted (so an
+ * unknown caller still hears 401 first): calls `done` with the error to answer, or none; in the same turn when it can.
+ */
+export type AdmissionGate = (request: FastifyRequest, done: (error?: Error) => void) => void;
+
 export interface RouteEntry {
   method: string;
   url: string;
@@ -51,6 +57,8 @@ declare module 'fastify' {
     routeCatalogue: RouteEntry[];
     /** the sessions and permission sets this instance keeps (see AccessCache) */
     accessCache: AccessCache;
+    /** adds a condition every non-public route checks after its caller is admitted (the activation check) */
+    addAdmissionGate(gate: AdmissionGate): void;
   }
 }
 
@@ -262,6 +270,8 @@ export const accessPlugin = fp(
     app.decorateRequest('accessToken', null);
     const cache = new AccessCache(app);
     app.decorate('accessCache', cache);
+    const gates: AdmissionGate[] = [];
+    app.decorate('addAdmissionGate', (gate: AdmissionGate) => void gates.push(gate));
     const stopListening = onCommittedWrite(app.db, (tables) => cache.written(tables));
     // the bus is registered after this plugin; until its subscription is live a change could be missed, so start empty
     app.addHook('onReady', async () => {
@@ -292,10 +302,25 @@ export const accessPlugin = fp(
       return null;
     }
 
+    /** The gates from the `from`th on, in order; the first error ends it. */
+    function passGates(request: FastifyRequest, from: number, done: (error?: Error) => void): void {
+      const gate = gates[from];
+      if (!gate) return done();
+      gate(request, (error) => (error ? done(error) : passGates(request, from + 1, done)));
+    }
+
+    /** The verdict on the caller, then the gates of an admitted one. */
+    function decide(request: FastifyRequest, config: FastifyContextConfig, token: string | null, user: CurrentUser | null, done: (error?: Error) => void): void {
+      const refused = admit(request, config, token, user);
+      if (refused) return done(refused);
+      passGates(request, 0, done);
+    }
+
     // callback style: a warm caller is admitted in the same turn, only a cold one waits for the database
     app.addHook('onRequest', (request, _reply, done) => {
-      if (request.is404) return done();
       const config = request.routeOptions.config;
+      // a request no route answers (404) has no declaration to check
+      if (config?.url === undefined) return done();
       const access = config.permission;
       if (access === 'public') return done();
       if (access === undefined) {
@@ -304,9 +329,9 @@ export const accessPlugin = fp(
       }
       const token = headerToken(request);
       const kept = token ? app.accessCache.keptCaller(request, token) : null;
-      if (kept !== undefined) return done(admit(request, config, token, kept) ?? undefined);
+      if (kept !== undefined) return decide(request, config, token, kept, done);
       app.accessCache.caller(request, token as string).then(
-        (user) => done(admit(request, config, token, user) ?? undefined),
+        (user) => decide(request, config, token, user, done),
         (error: Error) => done(error),
       );
     });

@@ -320,6 +320,10 @@ describe.each(await testDialects())('account flows on %s', (dialect) => {
       expect(blocked.envelope.message).toBe(translate(lang, 'activation.expired'));
       expect(blocked.envelope.message).toMatch(clientPatterns[i] as RegExp);
     }
+    // a caller without a session learns nothing of it: 401 first, as on any day
+    expect((await get(app, ApiPath.currentUserDeparts, { lang: 'en-US' })).statusCode).toBe(401);
+    // every non-public route, those registered outside the account module too (the API description)
+    expect((await get(app, '/docs/json', { token: admin })).statusCode).toBe(500);
     // public calls and logins still answer
     // it names the site's zone, the zone of its time, for a page read before any sign-in
     expect((await get<ActivationStatus>(app, AccountPath.activationStatus)).envelope.result).toMatchObject({ required: true, expired: true, timeZone: 'UTC' });

@@ -15,7 +15,8 @@ declare module 'fastify' {
 
 /**
  * Registration, password reset, SMS codes, phone login, two-step verification, CAS and activation. Not
- * encapsulated on purpose: the login gate and the activation check apply to the routes registered after it.
+ * encapsulated on purpose: what it decorates (the second-factor gate, SMS) serves the routes registered after it; its
+ * activation check is an admission gate of the access hook, so it holds for every non-public route.
  */
 export const accountPlugin = fp<{ users: UserDirectory }>(
   async (api, options) => {
@@ -23,12 +24,8 @@ export const accountPlugin = fp<{ users: UserDirectory }>(
     api.decorate('sms', new SmsGateway(createSmsProvider(api.settings, api.log)));
     api.decorate('secondFactorGate', (user) => secondFactorGate(api, user));
     api.decorate('guardOwnContactChange', (user: { id: string; username: string }, code: unknown) => requireFactorForContactChange(api, user, code));
-    api.addHook('onRequest', (request, _reply, done) => {
-      if (request.is404) return done();
-      const access = request.routeOptions.config.permission;
-      if (access === undefined || access === 'public') return done();
-      refuseWhenUnactivated(api, done);
-    });
+    // every non-public route, once its caller is admitted
+    api.addAdmissionGate((_request, done) => refuseWhenUnactivated(api, done));
     await api.register(accountRoutes);
   },
   { name: 'account' },
