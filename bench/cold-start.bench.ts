@@ -8,7 +8,7 @@
  */
 import { rmSync } from 'node:fs';
 import { finish, report } from './support.ts';
-import { BARE_SERVER, START_SCRIPT, installation, median, startAndSignIn } from './start-support.ts';
+import { BARE_SERVER, START_SCRIPT, inTurns, installation, median, startAndSignIn } from './start-support.ts';
 
 const RUNS = 9;
 const TARGET_MS = 2000;
@@ -16,18 +16,18 @@ const TARGET_RATIO = 4;
 
 const scripts = [BARE_SERVER, START_SCRIPT];
 const dataDirs = scripts.map(() => installation());
-const times: number[][] = scripts.map(() => []);
+let times: number[][];
 try {
   // the first start of each installs (and builds what is stale); the measured ones start an installed console
   for (const [i, script] of scripts.entries()) await (await startAndSignIn(script, dataDirs[i] as string, 600_000)).stop();
-  for (let round = 0; round < RUNS; round += 1) {
-    const order = round % 2 === 0 ? [0, 1] : [1, 0];
-    for (const i of order) {
-      const run = await startAndSignIn(scripts[i] as string, dataDirs[i] as string);
-      (times[i] as number[]).push(run.readyMs);
+  times = await inTurns(
+    RUNS,
+    scripts.map((script, i) => async () => {
+      const run = await startAndSignIn(script, dataDirs[i] as string);
       await run.stop();
-    }
-  }
+      return run.readyMs;
+    }),
+  );
 } finally {
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 }

@@ -71,3 +71,17 @@ export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
+
+/**
+ * Takes each of `measures` (what is measured and its baseline) once per round, in turns, each going first every
+ * other round, so that a busy moment of the machine weighs on all alike; answers each one's figures by round.
+ */
+export async function inTurns(rounds: number, measures: ReadonlyArray<() => Promise<number>>): Promise<number[][]> {
+  const figures = measures.map((): number[] => []);
+  for (let round = 0; round < rounds; round += 1) {
+    const order = measures.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    for (const i of order) (figures[i] as number[]).push(await (measures[i] as () => Promise<number>)());
+  }
+  return figures;
+}

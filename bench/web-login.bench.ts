@@ -19,7 +19,7 @@ import { build } from 'vite';
 import { precompressBuild } from '../scripts/precompress.mjs';
 import { staticConsole } from '../apps/server/src/platform/static-console.ts';
 import { finish, report } from './support.ts';
-import { freePort, median, root } from './start-support.ts';
+import { freePort, inTurns, median, root } from './start-support.ts';
 import { SHELL_MARK } from '../apps/web/src/features/user/login-shell.ts';
 
 const TARGET_KB = 250;
@@ -174,24 +174,20 @@ try {
   // one unmeasured visit each warms the servers and the disk cache
   await visit(browser, loginUrl);
   await visit(browser, blank.url);
-  const loginTimes: number[] = [];
-  const blankTimes: number[] = [];
   let scripts: Visit['scripts'] = [];
   let blankScripts: Visit['scripts'] = [];
-  // in turns, each going first every other round, so that a busy moment of the machine weighs on both alike
-  for (let i = 0; i < RUNS; i += 1) {
-    for (const which of i % 2 === 0 ? ['login', 'blank'] : ['blank', 'login']) {
-      if (which === 'login') {
-        const login = await visit(browser, loginUrl);
-        loginTimes.push(login.ms);
-        scripts = login.scripts;
-      } else {
-        const bare = await visit(browser, blank.url);
-        blankTimes.push(bare.ms);
-        blankScripts = bare.scripts;
-      }
-    }
-  }
+  const [loginTimes, blankTimes] = (await inTurns(RUNS, [
+    async () => {
+      const login = await visit(browser, loginUrl);
+      scripts = login.scripts;
+      return login.ms;
+    },
+    async () => {
+      const bare = await visit(browser, blank.url);
+      blankScripts = bare.scripts;
+      return bare.ms;
+    },
+  ])) as [number[], number[]];
   if (process.env.BENCH_VERBOSE) {
     for (const s of [...scripts].sort((a, b) => b.gzip - a.gzip)) console.log(`  ${(s.gzip / 1024).toFixed(1).padStart(7)} KB  ${new URL(s.url).pathname}`);
   }
