@@ -105,7 +105,8 @@ function localised(lang: Language, code: string, options: DictOption[], tenantCo
 }
 
 /**
- * Every enabled dictionary's options in the reader's language. Seeded items an administrator has not renamed are translated; others are shown as stored.
+ * Every enabled dictionary's options in the reader's language. Seeded items an administrator has not renamed are
+ * translated; others are shown as stored.
  */
 export async function allDictionaryOptions(app: FastifyInstance, lang: Language): Promise<Record<string, DictOption[]>> {
   const memo = await current(app);

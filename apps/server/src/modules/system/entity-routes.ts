@@ -48,8 +48,6 @@ const OriginPath = {
   categoryRootList: '/sys/category/rootList',
 } as const;
 
-const refresh = ({ app }: CrudContext) => refreshDictionaries(app);
-
 function endAfterBegin(values: Record<string, unknown>, existing?: Record<string, unknown>) {
   const begin = values.beginDate !== undefined ? values.beginDate : existing?.begin_date;
   const end = values.endDate !== undefined ? values.endDate : existing?.end_date;
@@ -97,9 +95,9 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
       );
     },
   });
+  // the tenants are the options of the tenant dictionary: like any dictionary change, a committed write to them
+  // makes the kept options stale (platform/dictionaries.ts)
   registerEntity(app, tenantEntity, {
-    // the tenants are the options of the tenant dictionary
-    afterChange: refresh,
     beforeAdd: (_ctx, values) => endAfterBegin(values),
     beforeEdit: (_ctx, values, existing) => endAfterBegin(values, existing),
     routes: (routes) => {
@@ -118,7 +116,6 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   registerEntity(app, dictEntity, {
-    afterChange: refresh,
     beforeDelete: async ({ app: a }, rows, complete) => {
       if (complete) await a.db.deleteFrom('sys_dict_item').where('dict_id', 'in', rows.map((r) => r.id as string)).execute();
     },
@@ -130,7 +127,6 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   });
   registerEntity(app, dictItemEntity, {
-    afterChange: refresh,
     beforeAdd: async ({ app: a }, values) => {
       const dict = await a.db.selectFrom('sys_dict').select('id').where('id', '=', String(values.dictId)).executeTakeFirst();
       if (!dict) throw new AppError('badRequest', 'validation.parentMissing');
