@@ -49,7 +49,7 @@ function main() {
   }
   // npm answers `{ error: … }` (or nothing) when the registry has no audit endpoint: there is nothing to judge then
   if (!report || report.error || !report.vulnerabilities) {
-    const why = report?.error?.summary || report?.message || run.stderr.split('\n').find((line) => line.includes('audit')) ?? 'no report';
+    const why = report?.error?.summary || (report?.statusCode ? `HTTP ${report.statusCode}` : '') || run.stderr.split('\n').find((line) => line.includes('audit')) || 'no report';
     console.log(`npm audit: the registry gave no audit report (${why.trim()}); advisories were not checked`);
     return 0;
   }
