@@ -66,6 +66,19 @@ describe('configuration', () => {
     expect(problemsOf({ TIME_ZONE: '+09:00' })).toHaveLength(1);
   });
 
+  it('takes PUBLIC_URL as an absolute http(s) URL without credentials, none by default, and names a bad one at start', () => {
+    expect(loadConfig({}).publicUrl).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: 'https://console.example.com/' }).publicUrl).toBe('https://console.example.com');
+    expect(loadConfig({ PUBLIC_URL: 'http://10.0.0.5:8080/isps' }).publicUrl).toBe('http://10.0.0.5:8080/isps');
+    for (const bad of ['console.example.com', '/api', 'ftp://console.example.com', 'https://', 'https://console.example.com/?x=1', 'https://console.example.com/#top', 'javascript:alert(1)']) {
+      expect(problemsOf({ PUBLIC_URL: bad }), bad).toEqual([`PUBLIC_URL must be an absolute http(s):// URL such as https://console.example.com, without user, password, query or fragment; got ${JSON.stringify(bad)}`]);
+    }
+    // a URL with credentials is refused and its password never echoed
+    const [withUser] = problemsOf({ PUBLIC_URL: 'https://admin:s3cret@console.example.com' });
+    expect(withUser).toContain('PUBLIC_URL must be');
+    expect(withUser).not.toContain('s3cret');
+  });
+
   it('never echoes a rejected secret', () => {
     const [problem] = problemsOf({ ADMIN_PASSWORD: 'short' });
     expect(problem).toContain('ADMIN_PASSWORD');

@@ -41,6 +41,8 @@ export interface Config {
   timeZone: string;
   /** connect-and-answer limit of connections a user can aim (data-source test, SMS webhook, CAS server) */
   outboundTimeoutMs: number;
+  /** PUBLIC_URL without a trailing slash: the address devices and links reach this server at; never a request's Host header */
+  publicUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -84,7 +86,15 @@ const rules = {
   CAS_SERVER_URL: { schema: z.string().regex(/^https?:\/\/[^?#]+$/), allowed: 'the http(s):// base URL of the CAS server, without query' } as Rule<string>,
   TIME_ZONE: { schema: z.string().refine(isTimeZone), allowed: 'an IANA time zone name such as Asia/Shanghai, Europe/Berlin or UTC' } as Rule<string>,
   CAS_SERVICE_URL: { schema: z.string().regex(/^https?:\/\/[^#\s]+$/), allowed: "the http(s):// URL of the console's CAS login page" } as Rule<string>,
+  PUBLIC_URL: { schema: z.string().refine(isPublicUrl), allowed: 'an absolute http(s):// URL such as https://console.example.com, without user, password, query or fragment' } as Rule<string>,
 };
+
+/** An absolute http(s) URL that carries no credentials, query or fragment (devices send their key to it). */
+function isPublicUrl(value: string): boolean {
+  if (!URL.canParse(value) || /\s/.test(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && url.username === '' && url.password === '' && url.search === '' && url.hash === '' && !/[?#]/.test(value);
+}
 
 type RuleName = keyof typeof rules;
 
@@ -105,7 +115,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (value === undefined) return undefined;
     const parsed = rules[name].schema.safeParse(value);
     if (!parsed.success) {
-      const shown = name === 'ADMIN_PASSWORD' || name === 'TOKEN_PEPPER' || name === 'SMTP_URL' ? '(hidden)' : JSON.stringify(value);
+      const shown = name === 'ADMIN_PASSWORD' || name === 'TOKEN_PEPPER' || name === 'SMTP_URL' || (name === 'PUBLIC_URL' && value.includes('@')) ? '(hidden)' : JSON.stringify(value);
       problems.push(`${name} must be ${rules[name].allowed}; got ${shown}`);
       return undefined;
     }
@@ -134,6 +144,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     casServerUrl: read('CAS_SERVER_URL') ?? null,
     casServiceUrl: read('CAS_SERVICE_URL') ?? null,
     timeZone: read('TIME_ZONE') ?? machineTimeZone(),
+    publicUrl: read('PUBLIC_URL') ?? null,
   };
   if (config.smsProvider === 'webhook' && !config.smsWebhookUrl) problems.push('SMS_WEBHOOK_URL must be set when SMS_PROVIDER is webhook');
   if (problems.length > 0) throw new ConfigError(problems);
@@ -163,6 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     casServiceUrl: config.casServiceUrl,
     timeZone: config.timeZone,
     outboundTimeoutMs: 5000,
+    publicUrl: config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : null,
   };
 }
 

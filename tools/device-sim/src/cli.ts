@@ -79,7 +79,7 @@ if (missing.length > 0) fail(`no device key for ${missing.slice(0, 3).join(', ')
 // sequence numbers start above any an earlier run used (microseconds of the start), so no event is taken as a repeat
 const seqStart = Date.now() * 1000;
 const memories = new Map(sns.map((sn) => [sn, { ...newMemory(), seq: seqStart }]));
-const fleet = await startFleet({ url: values.url, keys: new Map(sns.map((sn) => [sn, keys.get(sn)!])), kinds, rate, topicRoot: values.root, memories, idCard: values['id-card'] ?? null, enrollDelayMs, enrollOutcome });
+const fleet = await startFleet({ url: values.url, keys: new Map(sns.map((sn) => [sn, keys.get(sn)!])), kinds, rate, topicRoot: values.root, memories, idCard: values['id-card'] ?? null, enrollDelayMs, enrollOutcome, ...(values.api ? { apiUrl: values.api.replace(/\/+$/, '') } : {}) });
 process.stdout.write(`${fleet.devices.length} devices online at ${values.url}, ${rate} event(s)/s each. Ctrl+C stops them.\n`);
 const report = setInterval(() => {
   const online = fleet.devices.filter((d) => d.online).length;

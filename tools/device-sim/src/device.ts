@@ -24,6 +24,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { AccessCommandKind, type AccessReport, type SyncPeoplePayload } from '@isps/contract';
 import { AccessList } from './access-list.ts';
 import type { SiteCalendar } from './access-window.ts';
+import { provisionedUrl } from './provision.ts';
 
 export const SIM_KINDS = ['door', 'vein', 'camera', 'cabinet', 'patrol', 'quake'] as const;
 export type SimKind = (typeof SIM_KINDS)[number];
@@ -115,7 +116,7 @@ export interface SimDeviceOptions {
   softUpdateFailRate?: number;
   /** time between two progress reports of a software update */
   softUpdateStepMs?: number;
-  /** the API base (`http://host:port/api`) packages are downloaded from; the command's absolute URL when not given */
+  /** the API base (`http://host:port/api`) this device was provisioned with: downloads go there only (none without it) */
   apiUrl?: string;
   /** capture kinds: the ID card number on the reader (null or not given: no card) */
   idCard?: string | null;
@@ -311,7 +312,9 @@ export class SimDevice {
       await this.acknowledge(commandId, ok, outcome);
     };
     await progress(0);
-    const url = this.options.apiUrl ? `${this.options.apiUrl}${payload.path}` : payload.url;
+    // the key goes only to the server this device was provisioned with
+    const url = provisionedUrl(this.options.apiUrl, payload);
+    if (!url) return await end(false, 'untrusted url');
     let bytes: Buffer;
     try {
       const answer = await fetch(url, { headers: { 'x-device-sn': this.sn, 'x-device-key': this.options.key } });

@@ -29,3 +29,19 @@ export async function provisionDevices(apiBase: string, token: string, sns: read
   }
   return keys;
 }
+
+/**
+ * Where a device fetches a download the server names, with its key in the headers: the path resolved against the
+ * server it was provisioned with (`apiBase`), or the command's absolute URL only when it is of that same origin. Null
+ * (the device refuses) without a provisioned server, or for a URL of another origin: a command never sends the key
+ * elsewhere.
+ */
+export function provisionedUrl(apiBase: string | undefined, target: { path: string; url?: string }): string | null {
+  if (!apiBase || !URL.canParse(apiBase)) return null;
+  const server = new URL(apiBase);
+  if (target.url !== undefined) return URL.canParse(target.url) && new URL(target.url).origin === server.origin ? target.url : null;
+  // a path below the server's API base, never a scheme-relative `//host/...` one
+  if (!target.path.startsWith('/') || target.path.startsWith('//')) return null;
+  const resolved = new URL(`${apiBase.replace(/\/+$/, '')}${target.path}`);
+  return resolved.origin === server.origin ? resolved.href : null;
+}

@@ -39,10 +39,10 @@ export const softUpdatePushBody = z.object({
 export interface SoftUpdateCommandPayload {
   updateId: string;
   version: string;
-  /** the download below API_PREFIX (`/device/softUpdate/package?id=…`) */
+  /** the download below API_PREFIX (`/device/softUpdate/package?id=…`), resolved against the server the device was provisioned with */
   path: string;
-  /** the same as an absolute URL, as the pushing console reached the server */
-  url: string;
+  /** the same as an absolute URL under the server's PUBLIC_URL, only when one is configured; never from a request's Host header */
+  url?: string;
   size: number;
   /** SHA-256 of the package, hex */
   sha256: string;

@@ -270,8 +270,9 @@ export const softUpdateRoutes: FastifyPluginAsyncZod = async (app) => {
           const devices = await tenantScoped(app.db.selectFrom('sys_device').select(['id', 'device_name', 'tenant_id']), caller).where('id', 'in', deviceIds).execute();
           if (devices.length !== deviceIds.length) refuse('door.deviceMissing');
           const path = `${SoftUpdatePath.download}?id=${String(update.id)}`;
-          const origin = `${request.protocol}://${request.host}${app.settings.apiPrefix}`;
-          const payload: SoftUpdateCommandPayload = { updateId: String(update.id), version: String(update.version), path, url: `${origin}${path}`, size: Number(update.file_size), sha256: String(update.checksum) };
+          // devices send their key to this URL: it comes from configuration only, never from the request's Host header
+          const { publicUrl, apiPrefix } = app.settings;
+          const payload: SoftUpdateCommandPayload = { updateId: String(update.id), version: String(update.version), path, ...(publicUrl ? { url: `${publicUrl}${apiPrefix}${path}` } : {}), size: Number(update.file_size), sha256: String(update.checksum) };
           const pushes: SoftUpdatePushRow[] = [];
           for (const device of devices) {
             const id = randomUUID();

@@ -1,67 +1,14 @@
-import { crc32, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alarmEntity, AlarmPath, AlarmState, crudPath, DeviceEventKind, deviceRunLogEntity, RealtimeCmd, SoftUpdatePath, SoftUpdateState, type SoftUpdateNotice, type SoftUpdatePushRow } from '@isps/contract';
 import { startFleet, type Fleet } from '@isps/device-sim';
 import { approvedKey, buildLinkedApp, uniqueSn, until } from '../../gateway/test-support.ts';
 import { openSocket, wsBase } from '../../platform/realtime/test-client.ts';
 import { createRoleWith } from '../../test/crud-helpers.ts';
+import { sampleApk as apk, tarOf, zipOf } from '../../test/software-packages.ts';
 import { adminToken, api, createTestUser, injectAs, login, testDialects, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
 
 const dialects = (await testDialects()).filter((d) => d !== 'mysql');
-
-/** A ZIP archive of stored (uncompressed) entries, as an APK's packer writes them. */
-function zipOf(entries: Record<string, string>): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const [name, text] of Object.entries(entries)) {
-    const data = Buffer.from(text);
-    const fileName = Buffer.from(name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc32(data), 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(fileName.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt32LE(crc32(data), 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(fileName.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, fileName, data);
-    centrals.push(central, fileName);
-    offset += 30 + fileName.length + data.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Object.keys(entries).length, 8);
-  end.writeUInt16LE(Object.keys(entries).length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
-
-/** A one-file ustar archive. */
-function tarOf(name: string, text: string): Buffer {
-  const data = Buffer.from(text);
-  const header = Buffer.alloc(512);
-  header.write(name, 0);
-  header.write('0000644\0', 100);
-  header.write(`${data.length.toString(8).padStart(11, '0')}\0`, 124);
-  header.write('ustar\u000000', 257);
-  header.fill(' ', 148, 156);
-  const sum = header.reduce((acc, b) => acc + b, 0);
-  header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
-  return Buffer.concat([header, data, Buffer.alloc(512 - (data.length % 512)), Buffer.alloc(1024)]);
-}
-
-const apk = zipOf({ 'AndroidManifest.xml': '<manifest package="com.isps.panel"/>', 'classes.dex': 'dex\n035' });
 
 describe.each(dialects)('soft update, run logs and alarms on %s', (dialect) => {
   let t: TestApp & { mqttUrl: string };
