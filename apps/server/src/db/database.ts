@@ -162,6 +162,8 @@ function sqliteDialect(file: string): Dialect {
   return new SqliteDialect({ database: cachingStatements(database) });
 }
 
+function ignoreEndedConnection(): void {}
+
 /** `?schema=name` selects the PostgreSQL schema through search_path; pg itself does not know that parameter. */
 function postgresDialect(url: string): Dialect {
   const parsed = new URL(url);
@@ -173,8 +175,14 @@ function postgresDialect(url: string): Dialect {
     new (await import('pg')).default.Pool({
       connectionString: parsed.toString(),
       max: 10,
+      // a database that is away answers a request within the 2 s it may wait, not when the kernel gives up
+      connectionTimeoutMillis: 1500,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
-    });
+    })
+      // a connection the server ends (a restart) fails its query, and the pool drops it; its 'error' event, idle in the
+      // pool or checked out, must not end the process (an event without a listener throws)
+      .on('error', ignoreEndedConnection)
+      .on('connect', (client) => client.on('error', ignoreEndedConnection));
   const dialect = new PostgresDialect({ pool });
   return {
     createAdapter: () => dialect.createAdapter(),
@@ -245,6 +253,21 @@ export function createDatabase(config: { dialect: DatabaseDialect; databaseUrl: 
   const db = new Kysely<Database>({ dialect: reportingWrites(dialect, listeners) });
   writeListeners.set(db, listeners);
   return { db, dialect: config.dialect, destroy: () => db.destroy() };
+}
+
+/** Node's and the drivers' codes of a database that cannot be reached or went away (restart, network). */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'PROTOCOL_CONNECTION_LOST', '57P01', '57P02', '57P03']);
+const UNREACHABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|not queryable|Pool is closed|connection is in closed state/i;
+
+/** Whether a failure means the database is away (as opposed to a query it refused): the answer is a 503, not a 500. */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    const code = String((cause as { code?: unknown }).code ?? '');
+    // PostgreSQL's class 08 is "connection exception"
+    if (UNREACHABLE_CODES.has(code) || code.startsWith('08') || UNREACHABLE_MESSAGES.test(cause.message)) return true;
+    if (cause instanceof AggregateError && cause.errors.some((inner) => isDatabaseUnreachable(inner))) return true;
+  }
+  return false;
 }
 
 export async function databaseAnswers(db: Kysely<Database>): Promise<boolean> {

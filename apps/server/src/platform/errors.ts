@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { UPLOAD_MAX_BYTES } from '@isps/contract';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FastifyError } from 'fastify';
+import { isDatabaseUnreachable } from '../db/database.ts';
 import { AppError, envelope, httpStatusOf } from './envelope.ts';
 import { isMultipartUpload } from './uploads.ts';
 
@@ -46,6 +47,10 @@ export const errorsPlugin = fp(
       if (status >= 400 && status < 500) {
         const detail = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'malformed JSON body' : (error.code ?? 'invalid request');
         return reply.status(400).send(envelope(lang, 'badRequest', null, 'error.badRequest', { detail }));
+      }
+      if (isDatabaseUnreachable(error)) {
+        request.log.warn({ err: error, reqId: request.id }, 'database unreachable');
+        return reply.status(503).send({ ...envelope(lang, 'internal', null, 'error.serviceUnavailable'), code: 503 });
       }
       request.log.error({ err: error, reqId: request.id }, 'unexpected failure');
       return reply.status(500).send(envelope(lang, 'internal', null, 'error.internal', { requestId: request.id }));
