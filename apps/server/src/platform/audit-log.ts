@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LogOperateType, LogType, entityLabel, serverMessages, translate, type Language, type MessageKey } from '@isps/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { CurrentUser } from './access.ts';
 
 /** Operation types of the operation log (the contract's numbers). */
 export const OperationType = {
@@ -85,4 +86,13 @@ export function writeLoginLog(app: FastifyInstance, entry: LogEntry): Promise<vo
 /** A change, export or import in the operation log. */
 export function writeOperationLog(app: FastifyInstance, entry: LogEntry): Promise<void> {
   return writeLog(app, LogType.operation, entry);
+}
+
+/**
+ * An operator's action in the operation log, from the route that answers it: the caller as operator, the tenant he
+ * works in, the target named in the entry's text (a device, code, package or alarm), his address and the time taken.
+ */
+export function writeCallerLog(reply: FastifyReply, caller: CurrentUser, content: LogText, operateType: number = OperationType.edit): Promise<void> {
+  const { request } = reply;
+  return writeOperationLog(request.server, { operateType, userId: caller.id, username: caller.username, tenantId: caller.tenantScope ?? caller.tenantId, ip: request.ip, content, costMs: reply.elapsedTime });
 }

@@ -325,6 +325,19 @@ export const enUS = {
   'people.idCardRead': 'ID card read',
   'log.palmEnrollStarted': '{{entity}}: palm-vein enrollment of {{name}} ({{hand}}) at {{device}} started',
   'log.palmEnrolled': '{{entity}}: palm vein of {{name}} ({{hand}}) registered by {{device}}',
+  'log.deviceCodeIssued': '{{entity}}: activation code issued for {{sn}}',
+  'log.deviceCodeApproved': '{{entity}}: {{sn}} approved, a new device key issued',
+  'log.deviceCodeRefused': '{{entity}}: {{sn}} refused, its device key withdrawn',
+  'log.deviceCodeDeleted': '{{entity}}: codes of {{sns}} deleted, their devices can no longer connect',
+  'log.deviceKeyRotated': '{{entity}}: a new device key sent to {{sn}}',
+  'log.deviceKeyRevoked': '{{entity}}: the device key of {{sn}} revoked, the device disconnected',
+  'log.softUpdateUploaded': '{{entity}}: package {{version}} uploaded ({{name}})',
+  'log.softUpdatePushed': '{{entity}}: {{version}} pushed to {{devices}}',
+  'log.captureDeviceSet': '{{entity}}: {{name}} made the capture device',
+  'log.deviceResynced': '{{entity}}: synchronisation of {{name}} started ({{mode}})',
+  'log.idCardRead': '{{entity}}: ID card read at {{device}}',
+  'log.alarmAcknowledged': '{{entity}}: alarm {{code}} of {{device}} acknowledged',
+  'log.alarmClosed': '{{entity}}: alarm {{code}} of {{device}} closed',
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -1,6 +1,7 @@
-import { accessEventEntity, accessResyncBody, AccessSyncPath, AccessSyncPerm } from '@isps/contract';
+import { accessEventEntity, accessResyncBody, AccessSyncPath, AccessSyncPerm, deviceEntity } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf } from '../../platform/access.ts';
+import { writeCallerLog } from '../../platform/audit-log.ts';
 import { registerEntity } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 
@@ -19,6 +20,7 @@ export const accessSyncRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!device) throw new AppError('notFound', 'crud.notFound');
       if (Number(device.online) !== 1) refuse('device.disconnected');
       const commandId = await app.accessSync.resync(device.id as string, request.body.mode);
+      await writeCallerLog(reply, caller, { key: 'log.deviceResynced', params: { entity: deviceEntity.title, name: String(device.device_name), mode: request.body.mode ?? String(device.sync_mode ?? 'increment') } });
       return reply.ok({ commandId }, 'device.syncStarted');
     },
   );

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
 import { callerOf } from '../../platform/access.ts';
-import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
+import { OperationType, writeCallerLog, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity, type CrudContext } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { findStoredFile } from '../../platform/files.ts';
@@ -82,6 +82,7 @@ export const deviceEntityRoutes: FastifyPluginAsyncZod = async (app) => {
       await others.execute();
       await trx.updateTable('sys_device').set({ capture: 1, update_by: caller.username, update_time: now }).where('id', '=', device.id as string).execute();
     });
+    await writeCallerLog(reply, caller, { key: 'log.captureDeviceSet', params: { entity: deviceEntity.title, name: String(device.device_name) } });
     return reply.ok(null, 'device.captureSet');
   });
 };

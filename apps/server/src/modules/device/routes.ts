@@ -1,7 +1,8 @@
-import { deviceCodeAddBody, deviceCodeAuditBody, DeviceCodePath, DevicePerm, ID_PATTERN, splitIds } from '@isps/contract';
+import { DeviceAuditStatus, deviceCodeAddBody, deviceCodeAuditBody, deviceCodeScreen, DeviceCodePath, DevicePerm, ID_PATTERN, splitIds } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
 import { callerOf } from '../../platform/access.ts';
+import { OperationType, writeCallerLog } from '../../platform/audit-log.ts';
 import { refuse } from '../../platform/envelope.ts';
 import { deviceEntityRoutes } from './entity-routes.ts';
 import { softUpdateRoutes } from './soft-update-routes.ts';
@@ -49,29 +50,36 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post(DeviceCodePath.add, { schema: { tags, summary: 'Issue an activation code for a serial number', body: deviceCodeAddBody }, config: { permission: DevicePerm.codeAdd } }, async (request, reply) => {
-    return reply.ok(await addDeviceCode(app, callerOf(request), request.body), 'crud.added');
+    const caller = callerOf(request);
+    const row = await addDeviceCode(app, caller, request.body);
+    await writeCallerLog(reply, caller, { key: 'log.deviceCodeIssued', params: { entity: deviceCodeScreen.title, sn: row.sn } }, OperationType.add);
+    return reply.ok(row, 'crud.added');
   });
 
   app.put(DeviceCodePath.audit, { schema: { tags, summary: 'Agree (issues the device key, answered once) or disagree', body: deviceCodeAuditBody }, config: { permission: DevicePerm.codeAudit } }, async (request, reply) => {
     const { id, auditStatus } = request.body;
-    const { row, deviceKey } = await auditDeviceCode(app, callerOf(request), id, auditStatus);
+    const caller = callerOf(request);
+    const { row, deviceKey } = await auditDeviceCode(app, caller, id, auditStatus);
+    await writeCallerLog(reply, caller, { key: auditStatus === DeviceAuditStatus.agree ? 'log.deviceCodeApproved' : 'log.deviceCodeRefused', params: { entity: deviceCodeScreen.title, sn: row.sn } });
     return reply.ok({ ...row, deviceKey }, 'deviceCode.audited');
   });
 
   app.delete(DeviceCodePath.delete, { schema: { tags, summary: 'Delete a device code (its device can no longer connect)', querystring: idQuery }, config: { permission: DevicePerm.codeDelete } }, async (request, reply) => {
     const caller = callerOf(request);
-    const row = await deviceCodes(app, caller).select('id').where('id', '=', request.query.id).executeTakeFirst();
+    const row = await deviceCodes(app, caller).select(['id', 'sn']).where('id', '=', request.query.id).executeTakeFirst();
     if (!row) refuse('crud.notFound');
     await app.db.deleteFrom('sys_device_code').where('id', '=', row.id).execute();
+    await writeCallerLog(reply, caller, { key: 'log.deviceCodeDeleted', params: { entity: deviceCodeScreen.title, sns: row.sn } }, OperationType.delete);
     return reply.ok(null, 'crud.deleted');
   });
 
   app.delete(DeviceCodePath.deleteBatch, { schema: { tags, summary: 'Delete several device codes (their devices can no longer connect)', querystring: idsQuery }, config: { permission: DevicePerm.codeDelete } }, async (request, reply) => {
     const caller = callerOf(request);
     // only the caller's own codes: ids of another tenant's are not there for him
-    const rows = await deviceCodes(app, caller).select('id').where('id', 'in', request.query.ids).execute();
+    const rows = await deviceCodes(app, caller).select(['id', 'sn']).where('id', 'in', request.query.ids).execute();
     if (rows.length === 0) refuse('crud.notFound');
     await app.db.deleteFrom('sys_device_code').where('id', 'in', rows.map((r) => r.id)).execute();
+    await writeCallerLog(reply, caller, { key: 'log.deviceCodeDeleted', params: { entity: deviceCodeScreen.title, sns: rows.map((r) => r.sn).join(',') } }, OperationType.delete);
     return reply.ok({ count: rows.length }, 'crud.deleted');
   });
 };

@@ -37,6 +37,7 @@ import { approvedDeviceCode } from '../../gateway/device-keys.ts';
 import type { DerivedRows } from '../../gateway/index.ts';
 import { tenantUsersHolding } from '../../gateway/permission-holders.ts';
 import { callerOf } from '../../platform/access.ts';
+import { OperationType, writeCallerLog } from '../../platform/audit-log.ts';
 import { registerEntity } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { findStoredFile, PACKAGE_TYPES, storeUpload, uploadRoot } from '../../platform/files.ts';
@@ -253,6 +254,7 @@ export const softUpdateRoutes: FastifyPluginAsyncZod = async (app) => {
               .insertInto('sys_soft_update')
               .values({ id, create_by: caller.username, create_time: new Date(app.clock()).toISOString(), update_by: null, update_time: null, version, device_model: deviceModel, apk_file: stored, file_size: size, checksum: sha256, update_log: updateLog, tenant_id: writeTenant(caller) })
               .execute();
+            await writeCallerLog(reply, caller, { key: 'log.softUpdateUploaded', params: { entity: softUpdateEntity.title, version, name } }, OperationType.add);
             return reply.ok({ id, apkFile: stored, fileSize: size, checksum: sha256 }, 'crud.added');
           },
         );
@@ -286,6 +288,7 @@ export const softUpdateRoutes: FastifyPluginAsyncZod = async (app) => {
             await app.deviceGateway.enqueueCommand(device.id, DeviceCommandKind.softUpdate, payload, caller.username, commandId);
             pushes.push({ id, updateId: String(update.id), deviceId: device.id, deviceName: device.device_name, progress: 0, state: SoftUpdateState.queued, error: null });
           }
+          await writeCallerLog(reply, caller, { key: 'log.softUpdatePushed', params: { entity: softUpdateEntity.title, version: String(update.version), devices: devices.map((d) => d.device_name).join(', ').slice(0, 500) } });
           return reply.ok(pushes, 'softUpdate.pushed', { count: pushes.length });
         },
       );
@@ -345,6 +348,8 @@ export const softUpdateRoutes: FastifyPluginAsyncZod = async (app) => {
             .where('state', 'in', [...from])
             .executeTakeFirst();
           if (Number(result.numUpdatedRows) === 0) refuse('alarm.wrongState');
+          const device = await app.db.selectFrom('sys_device').select('device_name').where('id', '=', String(alarm.device_id)).executeTakeFirst();
+          await writeCallerLog(reply, caller, { key: to === AlarmState.acknowledged ? 'log.alarmAcknowledged' : 'log.alarmClosed', params: { entity: alarmEntity.title, code: String(alarm.code), device: device?.device_name ?? String(alarm.device_id) } });
           return reply.ok(null, to === AlarmState.acknowledged ? 'alarm.acknowledged' : 'alarm.closed');
         });
       handle(AlarmPath.acknowledge, AlarmState.acknowledged, [AlarmState.open]);

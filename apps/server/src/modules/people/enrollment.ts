@@ -22,7 +22,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { callerOf, type CurrentUser } from '../../platform/access.ts';
-import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
+import { OperationType, writeCallerLog, writeOperationLog } from '../../platform/audit-log.ts';
 import type { RegisteredEntity } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { tenantScoped } from '../../platform/tenancy.ts';
@@ -179,6 +179,8 @@ export function enrollmentRoutes(app: FastifyInstance, people: RegisteredEntity)
       const caller = callerOf(request);
       const device = await captureDevice(app, caller, (request.query as z.infer<typeof readIdCardQuery>).deviceId);
       const id = await app.deviceGateway.enqueueCommand(device.id, CaptureCommandKind.readIdCard, {}, caller.username);
+      // the read is logged, never the number it answers
+      await writeCallerLog(reply, caller, { key: 'log.idCardRead', params: { entity: peopleEntity.title, device: device.device_name } });
       // the answer may reach another server of the console: the command's row is where it is read
       const deadline = Date.now() + ID_CARD_WAIT_MS;
       let command = await app.db.selectFrom('sys_device_command').select(['status', 'result']).where('id', '=', id).executeTakeFirstOrThrow();
