@@ -1,7 +1,7 @@
 #!/usr/bin/env -S npx tsx
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ENROLL_OUTCOMES, newMemory, SIM_KINDS, type EnrollOutcome, type SimKind } from './device.ts';
+import { DEFAULT_HEARTBEAT_MS, ENROLL_OUTCOMES, newMemory, SIM_KINDS, type EnrollOutcome, type SimKind } from './device.ts';
 import { startFleet } from './fleet.ts';
 import { provisionDevices } from './provision.ts';
 
@@ -22,6 +22,9 @@ const usage = `Simulated ISPS devices (docs/device-protocol.md)
   --id-card NUMBER  capture devices (vein, camera): the ID card on the reader       default none
   --enroll-delay MS capture devices: how long a palm enrollment takes              default 1500
   --enroll-fail R   capture devices: enrollments end with timeout, cancelled or quality instead of a template
+  --heartbeat MS    time between two heartbeats of each device                   default ${DEFAULT_HEARTBEAT_MS}
+
+A device whose connection is lost reconnects by itself (after 1 s, doubling up to 30 s) until stopped.
 `;
 
 const { values } = parseArgs({
@@ -39,6 +42,7 @@ const { values } = parseArgs({
     'id-card': { type: 'string' },
     'enroll-delay': { type: 'string', default: '1500' },
     'enroll-fail': { type: 'string' },
+    heartbeat: { type: 'string', default: String(DEFAULT_HEARTBEAT_MS) },
     help: { type: 'boolean', default: false },
   },
 });
@@ -58,6 +62,8 @@ if (!Number.isInteger(count) || count < 1 || count > 100_000) fail('--devices mu
 if (!Number.isFinite(rate) || rate < 0) fail('--rate must be a number >= 0');
 const enrollDelayMs = Number(values['enroll-delay']);
 if (!Number.isInteger(enrollDelayMs) || enrollDelayMs < 0) fail('--enroll-delay must be an integer >= 0');
+const heartbeatMs = Number(values.heartbeat);
+if (!Number.isInteger(heartbeatMs) || heartbeatMs < 100) fail('--heartbeat must be an integer of at least 100 (milliseconds)');
 const enrollOutcome = (values['enroll-fail'] ?? 'ok') as EnrollOutcome;
 if (enrollOutcome === 'ok' ? values['enroll-fail'] !== undefined : !ENROLL_OUTCOMES.includes(enrollOutcome)) fail('--enroll-fail must be timeout, cancelled or quality');
 const kinds = values.kinds.split(',').map((k) => k.trim()) as SimKind[];
@@ -79,7 +85,7 @@ if (missing.length > 0) fail(`no device key for ${missing.slice(0, 3).join(', ')
 // sequence numbers start above any an earlier run used (microseconds of the start), so no event is taken as a repeat
 const seqStart = Date.now() * 1000;
 const memories = new Map(sns.map((sn) => [sn, { ...newMemory(), seq: seqStart }]));
-const fleet = await startFleet({ url: values.url, keys: new Map(sns.map((sn) => [sn, keys.get(sn)!])), kinds, rate, topicRoot: values.root, memories, idCard: values['id-card'] ?? null, enrollDelayMs, enrollOutcome, ...(values.api ? { apiUrl: values.api.replace(/\/+$/, '') } : {}) });
+const fleet = await startFleet({ url: values.url, keys: new Map(sns.map((sn) => [sn, keys.get(sn)!])), kinds, rate, topicRoot: values.root, memories, idCard: values['id-card'] ?? null, enrollDelayMs, enrollOutcome, heartbeatMs, ...(values.api ? { apiUrl: values.api.replace(/\/+$/, '') } : {}) });
 process.stdout.write(`${fleet.devices.length} devices online at ${values.url}, ${rate} event(s)/s each. Ctrl+C stops them.\n`);
 const report = setInterval(() => {
   const online = fleet.devices.filter((d) => d.online).length;

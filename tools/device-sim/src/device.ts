@@ -16,6 +16,7 @@ import {
   type DeviceEvent,
   type EnrollFailure,
   type EnrollPalmPayload,
+  type DeviceHeartbeat,
   type DeviceHello,
   type DevicePresence,
   type SoftUpdateCommandPayload,
@@ -35,6 +36,12 @@ export const CAPTURE_KINDS: readonly SimKind[] = ['vein', 'camera'];
 /** How a simulated enrollment ends: a template, or one of the failures a device reports. */
 export type EnrollOutcome = 'ok' | Exclude<EnrollFailure, 'refused'>;
 export const ENROLL_OUTCOMES: readonly EnrollOutcome[] = ['ok', 'timeout', 'cancelled', 'quality'];
+
+/**
+ * A heartbeat every 20 s: the console marks a device offline after 90 s of silence and writes its last-seen time at
+ * most every 30 s, so even a skipped write leaves it well inside that window.
+ */
+export const DEFAULT_HEARTBEAT_MS = 20_000;
 
 const SYSTEM_OF: Record<SimKind, NonNullable<DeviceHello['system']>> = {
   door: 'abDoor',
@@ -108,8 +115,15 @@ export interface SimDeviceOptions {
    * default): one message per event
    */
   batchMs?: number;
-  /** reconnect after a lost connection (not after stop or dropOffNetwork) */
+  /**
+   * first wait before reconnecting after a lost connection (1 s by default; not after stop or dropOffNetwork). It
+   * doubles after each failed try, up to `reconnectMaxMs`, and the device keeps trying for as long as it runs.
+   */
   reconnectMs?: number;
+  /** the longest wait between two tries to reconnect (30 s by default) */
+  reconnectMaxMs?: number;
+  /** time between two heartbeats while connected (DEFAULT_HEARTBEAT_MS; 0: none) */
+  heartbeatMs?: number;
   /** a door device's lock closes again this long after a remote open (0: it stays open) */
   doorOpenMs?: number;
   /** share of software updates that fail while installing (0 none, 1 all) */
@@ -160,6 +174,11 @@ export class SimDevice {
   private sessionId = '';
   private emitter: NodeJS.Timeout | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
+  /** tries to reconnect that failed since the connection was last up (the backoff grows with them) */
+  private failedTries = 0;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  /** heartbeats sent (what tests count) */
+  heartbeats = 0;
   private stopped = true;
   /** commands received (deliveries, repeats included) */
   readonly received: DeviceCommand[] = [];
@@ -199,15 +218,32 @@ export class SimDevice {
     return this.client?.connected ?? false;
   }
 
-  /** Connects, says hello and starts its events; rejects when the broker refuses the device. */
+  /**
+   * Connects, says hello and starts its events and heartbeats; rejects when the broker refuses the device (or cannot be
+   * reached). Once it has been online it reconnects by itself after any lost connection, for as long as it runs.
+   */
   async start(): Promise<void> {
     this.stopped = false;
-    await this.connect();
+    try {
+      await this.connect();
+    } catch (error) {
+      // refused at start: told to the caller, not tried again
+      this.halt();
+      this.client?.end(true);
+      throw error;
+    }
     const wait = this.options.receiptWaitMs ?? 10_000;
     this.receiptTimer ??= setInterval(() => {
       if (this.online) void this.sendUnreceipted(wait).catch(() => undefined);
     }, wait);
     this.receiptTimer.unref();
+    const heartbeatMs = this.options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+    if (heartbeatMs > 0) {
+      this.heartbeatTimer ??= setInterval(() => {
+        if (this.online) void this.heartbeat().catch(() => undefined);
+      }, heartbeatMs);
+      this.heartbeatTimer.unref();
+    }
     const rate = this.options.rate ?? 0;
     if (rate > 0 && !this.emitter) {
       this.emitter = setInterval(() => {
@@ -221,7 +257,8 @@ export class SimDevice {
     this.sessionId = randomUUID();
     const will: DevicePresence = { id: randomUUID(), sessionId: this.sessionId, online: false, reason: 'will' };
     const client = mqtt.connect(this.options.url, {
-      clientId: `${this.sn}-${this.sessionId.slice(0, 8)}`,
+      // the broker takes the serial number as the only client id (a new connection replaces an old one)
+      clientId: this.sn,
       username: this.sn,
       password: this.options.key,
       clean: true,
@@ -235,13 +272,10 @@ export class SimDevice {
       if (topic === deviceDownTopic(this.sn, DeviceDownKind.receipt, this.root)) return this.onReceipt(payload);
       this.commands = this.commands.then(() => this.onMessage(topic, payload)).catch(() => undefined);
     });
+    // every failure (refused, unreachable, cut off) ends in 'close', where the next try is planned
+    client.on('error', () => undefined);
     client.on('close', () => {
-      if (this.client !== client || this.stopped || this.reconnectTimer) return;
-      this.reconnectTimer = setTimeout(() => {
-        this.reconnectTimer = null;
-        if (!this.stopped) void this.connect().catch(() => undefined);
-      }, this.options.reconnectMs ?? 1000);
-      this.reconnectTimer.unref();
+      if (this.client === client && !this.stopped) this.reconnectLater();
     });
     return new Promise((resolve, reject) => {
       client.once('connect', async () => {
@@ -250,19 +284,45 @@ export class SimDevice {
           if (granted.some((g) => g.qos === 128)) throw new Error('subscription refused');
           const hello: DeviceHello = { id: randomUUID(), sessionId: this.sessionId, time: Date.now(), firmware: 'sim-1.0', model: `SIM-${this.kind.toUpperCase()}`, system: SYSTEM_OF[this.kind] };
           await client.publishAsync(deviceUpTopic(this.sn, DeviceUpKind.hello, this.root), JSON.stringify(hello), { qos: 1 });
+          this.failedTries = 0;
           // what was sent before and never receipted goes again (the server drops what it had stored)
           void this.sendUnreceipted(0).catch(() => undefined);
           resolve();
         } catch (error) {
+          client.end(true);
           reject(error as Error);
         }
       });
-      client.once('error', (error) => {
-        this.stopped = true;
-        client.end(true);
-        reject(error);
-      });
+      client.once('error', reject);
+      client.once('close', () => reject(new Error(`${this.sn}: the connection closed before hello`)));
     });
+  }
+
+  /**
+   * The next try to reconnect: `reconnectMs` after a lost connection, doubling with each failed try up to
+   * `reconnectMaxMs`, less a random part of up to half of it so a fleet cut off at once does not come back at once.
+   */
+  private reconnectLater(): void {
+    if (this.reconnectTimer) return;
+    const first = this.options.reconnectMs ?? 1000;
+    const longest = Math.max(first, this.options.reconnectMaxMs ?? 30_000);
+    const wait = Math.min(longest, first * 2 ** Math.min(this.failedTries, 30));
+    this.failedTries += 1;
+    this.reconnectTimer = setTimeout(
+      () => {
+        this.reconnectTimer = null;
+        if (!this.stopped) void this.connect().catch(() => undefined);
+      },
+      wait / 2 + (Math.random() * wait) / 2,
+    );
+    this.reconnectTimer.unref();
+  }
+
+  /** Tells the server the device is still there (docs/device-protocol.md: its last-seen time, and so its presence). */
+  private async heartbeat(): Promise<void> {
+    const beat: DeviceHeartbeat = { id: randomUUID(), time: Date.now() };
+    await this.client?.publishAsync(deviceUpTopic(this.sn, DeviceUpKind.heartbeat, this.root), JSON.stringify(beat), { qos: 1 });
+    this.heartbeats += 1;
   }
 
   private async onMessage(topic: string, payload: Buffer): Promise<void> {
@@ -551,7 +611,10 @@ export class SimDevice {
     this.receiptTimer = null;
     if (this.emitter) clearInterval(this.emitter);
     this.emitter = null;
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = null;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
+    this.failedTries = 0;
   }
 }

@@ -18,6 +18,10 @@ export interface FleetOptions {
   idCard?: string | null;
   enrollDelayMs?: number;
   enrollOutcome?: EnrollOutcome;
+  /** time between two heartbeats, and the backoff of reconnecting (see SimDeviceOptions) */
+  heartbeatMs?: number;
+  reconnectMs?: number;
+  reconnectMaxMs?: number;
 }
 
 export interface Fleet {
@@ -34,7 +38,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       memory = newMemory();
       options.memories?.set(sn, memory);
     }
-    return new SimDevice({ url: options.url, sn, key, kind: options.kinds[index % options.kinds.length]!, rate: options.rate, topicRoot: options.topicRoot, memory, softUpdateFailRate: options.softUpdateFailRate, softUpdateStepMs: options.softUpdateStepMs, apiUrl: options.apiUrl, idCard: options.idCard, enrollDelayMs: options.enrollDelayMs, enrollOutcome: options.enrollOutcome });
+    return new SimDevice({ url: options.url, sn, key, kind: options.kinds[index % options.kinds.length]!, rate: options.rate, topicRoot: options.topicRoot, memory, softUpdateFailRate: options.softUpdateFailRate, softUpdateStepMs: options.softUpdateStepMs, apiUrl: options.apiUrl, idCard: options.idCard, enrollDelayMs: options.enrollDelayMs, enrollOutcome: options.enrollOutcome, heartbeatMs: options.heartbeatMs, reconnectMs: options.reconnectMs, reconnectMaxMs: options.reconnectMaxMs });
   });
   await Promise.all(devices.map((d) => d.start()));
   const bySn = new Map(devices.map((d) => [d.sn, d]));
