@@ -830,7 +830,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
           if (!file) refuse('crud.importNoFile');
           const initial = initialValues(ctx, file.fields);
           // the bounds, the header and the first row are checked here; the rows are read and stored by the job
-          const workbook = await openWorkbook(entity, await file.toBuffer(), await importDictionaryOptions(app, ctx.lang));
+          const workbook = await openWorkbook(entity, await file.toBuffer(), await importDictionaryOptions(app, ctx.lang), request.log);
           const run = await jobs.start(ctx.caller, entity.name, workbook.rowsAtMost, async (job, progress) => {
             try {
               await importRows(ctx, job, workbook.rows, initial, progress);

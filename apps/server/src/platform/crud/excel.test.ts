@@ -56,7 +56,7 @@ describe('spreadsheet import and export bounds', () => {
   it('reads a date cell as the wall-clock time it shows, which the site’s TIME_ZONE then places', async () => {
     const withTime = { ...position, fields: { ...position.fields, startTime: { ...position.fields.code!, kind: 'datetime' as const } } };
     const file = await workbookOf(['Position code', 'startTime'], [['T1', new Date(Date.UTC(2026, 2, 2, 1, 30, 0))]]);
-    const rows = await readWorkbook(withTime, file, {});
+    const rows = await readWorkbook(withTime, file, {}, app.log);
     expect(rows[0]?.values).toMatchObject({ startTime: '2026-03-02 01:30:00' });
   });
 

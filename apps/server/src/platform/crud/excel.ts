@@ -1,7 +1,8 @@
 import { LANGUAGES, entityLabel, formFieldsOf, translate, type DictOption, type EntityDeclaration, type Language } from '@isps/contract';
 import type ExcelJS from 'exceljs';
+import type { FastifyBaseLogger } from 'fastify';
 import { PassThrough, Readable } from 'node:stream';
-import { createInflateRaw } from 'node:zlib';
+import { createInflateRaw, deflateRawSync } from 'node:zlib';
 import { AppError, refuse } from '../envelope.ts';
 
 export const MAX_IMPORT_ROWS = 10_000;
@@ -113,17 +114,27 @@ function cellText(value: ExcelJS.CellValue): unknown {
   return value;
 }
 
+/** Where the cause of a refused file goes: the request's log, which carries its id. */
+export type ImportLog = Pick<FastifyBaseLogger, 'warn'>;
+
+/** Refuses a file nobody could read, with its cause in the log (never in the answer, never the file's content). */
+function badFile(log: ImportLog, cause: unknown): never {
+  log.warn({ err: cause instanceof Error ? cause : new Error(String(cause)) }, 'import file not readable');
+  refuse('crud.importBadFile');
+}
+
 interface ZipEntry {
   name: string;
   method: number;
+  crc: number;
   compressedSize: number;
   size: number;
   headerOffset: number;
 }
 
 /** The entries of a zip's central directory; anything that is not a plain (non-zip64) zip is not a workbook. */
-function zipEntries(buffer: Buffer): ZipEntry[] {
-  const bad = () => refuse('crud.importBadFile');
+function zipEntries(buffer: Buffer, log: ImportLog): ZipEntry[] {
+  const bad = (cause: string) => badFile(log, `not a zip workbook: ${cause}`);
   let end = -1;
   for (let i = buffer.length - 22; i >= Math.max(0, buffer.length - 22 - 0xffff); i--) {
     if (buffer.readUInt32LE(i) === 0x06054b50) {
@@ -131,26 +142,73 @@ function zipEntries(buffer: Buffer): ZipEntry[] {
       break;
     }
   }
-  if (end < 0) bad();
+  if (end < 0) bad('no end of central directory');
   const count = buffer.readUInt16LE(end + 10);
-  if (count > MAX_ZIP_ENTRIES) bad();
+  if (count > MAX_ZIP_ENTRIES) bad(`${count} entries`);
   const entries: ZipEntry[] = [];
   let at = buffer.readUInt32LE(end + 16);
   for (let n = 0; n < count; n++) {
-    if (at + 46 > buffer.length || buffer.readUInt32LE(at) !== 0x02014b50) bad();
+    if (at + 46 > buffer.length || buffer.readUInt32LE(at) !== 0x02014b50) bad(`central directory entry ${n} missing`);
     const nameLength = buffer.readUInt16LE(at + 28);
     const entry = {
       method: buffer.readUInt16LE(at + 10),
+      crc: buffer.readUInt32LE(at + 16),
       compressedSize: buffer.readUInt32LE(at + 20),
       size: buffer.readUInt32LE(at + 24),
       headerOffset: buffer.readUInt32LE(at + 42),
       name: buffer.toString('utf8', at + 46, at + 46 + nameLength),
     };
-    if (entry.compressedSize === 0xffffffff || entry.size === 0xffffffff || entry.headerOffset + 30 > buffer.length) bad();
+    if (entry.compressedSize === 0xffffffff || entry.size === 0xffffffff || entry.headerOffset + 30 > buffer.length) bad(`entry ${n} is zip64 or outside the file`);
     entries.push(entry);
     at += 46 + nameLength + buffer.readUInt16LE(at + 30) + buffer.readUInt16LE(at + 32);
   }
   return entries;
+}
+
+/** The compressed bytes of an entry, after its local header. */
+function entryData(buffer: Buffer, entry: ZipEntry, log: ImportLog): Buffer {
+  const start = entry.headerOffset + 30 + buffer.readUInt16LE(entry.headerOffset + 26) + buffer.readUInt16LE(entry.headerOffset + 28);
+  if (buffer.readUInt32LE(entry.headerOffset) !== 0x04034b50 || start + entry.compressedSize > buffer.length) badFile(log, `not a zip workbook: local header of ${entry.name}`);
+  return buffer.subarray(start, start + entry.compressedSize);
+}
+
+/** The parts the streaming reader reads, in the order it needs them; every other part is left out. */
+const READER_PARTS = ['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml', 'xl/styles.xml'];
+const WORKSHEET_PART = /^xl\/worksheets\/sheet\d+\.xml$/;
+/** larger than every buffer between the unzip parser and the reader (a few times 16 kB), a few hundred bytes deflated */
+const HOLD_BYTES = 256 * 1024;
+let holdPart: Buffer | undefined;
+
+/** A zip part's local header and data, its sizes in the header (no data descriptor to look for). */
+function localRecord(name: string, method: number, crc: number, data: Buffer, size: number): Buffer[] {
+  const header = Buffer.alloc(30);
+  const nameBytes = Buffer.from(name, 'utf8');
+  header.writeUInt32LE(0x04034b50, 0);
+  header.writeUInt16LE(20, 4);
+  header.writeUInt16LE(method, 8);
+  header.writeUInt32LE(crc, 14);
+  header.writeUInt32LE(data.length, 18);
+  header.writeUInt32LE(size, 22);
+  header.writeUInt16LE(nameBytes.length, 26);
+  return [header, nameBytes, data];
+}
+
+/**
+ * The workbook as exceljs's streaming reader can read it whatever the timing (issue #33). Its unzip parser (unzipper
+ * 0.10) ends its stream of parts once it has parsed the archive's end, dropping the parts the reader has not taken
+ * yet; and a worksheet found before the shared strings (where exceljs and Excel write it) goes to a temporary file
+ * first, slow enough for the parser to get there. So a slow moment lost `xl/workbook.xml` and refused a good file.
+ * Here the sheets come after the parts they need (read in place, no temporary file), followed by a part too large
+ * for the buffers, which holds the parser back until the reader has taken every part before it.
+ */
+function readerInput(buffer: Buffer, entries: ZipEntry[], log: ImportLog): Readable {
+  const rank = (name: string) => (READER_PARTS.includes(name) ? READER_PARTS.indexOf(name) : WORKSHEET_PART.test(name) ? READER_PARTS.length : -1);
+  const parts = entries.filter((e) => rank(e.name) >= 0).sort((a, b) => rank(a.name) - rank(b.name));
+  holdPart ??= deflateRawSync(Buffer.alloc(HOLD_BYTES));
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  const records = parts.flatMap((e) => localRecord(e.name, e.method, e.crc, entryData(buffer, e, log), e.size));
+  return Readable.from([...records, ...localRecord('isps-hold', 8, 0, holdPart, HOLD_BYTES), end]);
 }
 
 const ROW_TAG = /<(?:[A-Za-z_][\w.-]*:)?row[\s>/]/g;
@@ -164,17 +222,14 @@ const ROWS_PER_TURN = 200;
  * and dropped, and the inflation stops the moment a bound is passed, so a zip bomb costs a few milliseconds.
  * Answers the number of row tags of the first worksheet (header included).
  */
-async function checkWorkbookBounds(buffer: Buffer): Promise<number> {
+async function checkWorkbookBounds(buffer: Buffer, entries: ZipEntry[], log: ImportLog): Promise<number> {
   const rowTags = new Map<string, number>();
-  const entries = zipEntries(buffer);
   const tooLarge = () => new AppError('refused', 'crud.importTooLarge', { max: MAX_IMPORT_INFLATED_BYTES / 1024 / 1024 });
   const tooManyRows = () => new AppError('refused', 'crud.importTooManyRows', { max: MAX_IMPORT_ROWS });
   if (entries.reduce((sum, e) => sum + e.size, 0) > MAX_IMPORT_INFLATED_BYTES) throw tooLarge();
   let left = MAX_IMPORT_INFLATED_BYTES;
   for (const entry of entries) {
-    const start = entry.headerOffset + 30 + buffer.readUInt16LE(entry.headerOffset + 26) + buffer.readUInt16LE(entry.headerOffset + 28);
-    if (buffer.readUInt32LE(entry.headerOffset) !== 0x04034b50 || start + entry.compressedSize > buffer.length) refuse('crud.importBadFile');
-    const data = buffer.subarray(start, start + entry.compressedSize);
+    const data = entryData(buffer, entry, log);
     const sheet = /^xl\/worksheets\/[^/]+\.xml$/i.test(entry.name);
     let rows = 0;
     let tail = '';
@@ -210,14 +265,14 @@ async function checkWorkbookBounds(buffer: Buffer): Promise<number> {
             reject(error);
           }
         });
-        inflate.on('error', () => {
-          if (!failed) reject(new AppError('refused', 'crud.importBadFile'));
+        inflate.on('error', (error) => {
+          if (!failed) reject(error);
           failed = true;
         });
         inflate.on('end', () => resolve());
         inflate.end(data);
-      });
-    } else refuse('crud.importBadFile');
+      }).catch((error: unknown) => (error instanceof AppError ? Promise.reject(error) : badFile(log, error)));
+    } else badFile(log, `part ${entry.name} uses compression method ${entry.method}`);
     if (sheet) rowTags.set(entry.name.toLowerCase(), rows);
   }
   return rowTags.get('xl/worksheets/sheet1.xml') ?? Math.max(0, ...rowTags.values());
@@ -244,9 +299,10 @@ export interface OpenedWorkbook {
  * its bounds are checked, and reading stops at the row limit. Answers once the header and the first data row are
  * read, so a file nobody could import is refused before any row is stored.
  */
-export async function openWorkbook(entity: EntityDeclaration, buffer: Buffer, dictionaries: Record<string, DictOption[]>): Promise<OpenedWorkbook> {
-  const rowsAtMost = Math.max(0, (await checkWorkbookBounds(buffer)) - 1);
-  const rows = sheetRows(entity, buffer, dictionaries);
+export async function openWorkbook(entity: EntityDeclaration, buffer: Buffer, dictionaries: Record<string, DictOption[]>, log: ImportLog): Promise<OpenedWorkbook> {
+  const entries = zipEntries(buffer, log);
+  const rowsAtMost = Math.max(0, (await checkWorkbookBounds(buffer, entries, log)) - 1);
+  const rows = sheetRows(entity, readerInput(buffer, entries, log), dictionaries, log);
   const first = await rows.next();
   async function* all(): AsyncGenerator<SheetRow> {
     if (first.done) return;
@@ -257,20 +313,20 @@ export async function openWorkbook(entity: EntityDeclaration, buffer: Buffer, di
 }
 
 /** Every data row of an uploaded workbook at once (small files, tests). */
-export async function readWorkbook(entity: EntityDeclaration, buffer: Buffer, dictionaries: Record<string, DictOption[]>): Promise<SheetRow[]> {
+export async function readWorkbook(entity: EntityDeclaration, buffer: Buffer, dictionaries: Record<string, DictOption[]>, log: ImportLog): Promise<SheetRow[]> {
   const rows: SheetRow[] = [];
-  for await (const row of (await openWorkbook(entity, buffer, dictionaries)).rows) rows.push(row);
+  for await (const row of (await openWorkbook(entity, buffer, dictionaries, log)).rows) rows.push(row);
   return rows;
 }
 
-async function* sheetRows(entity: EntityDeclaration, buffer: Buffer, dictionaries: Record<string, DictOption[]>): AsyncGenerator<SheetRow> {
+async function* sheetRows(entity: EntityDeclaration, input: Readable, dictionaries: Record<string, DictOption[]>, log: ImportLog): AsyncGenerator<SheetRow> {
   const byHeader = new Map<string, string>();
   for (const name of Object.keys(entity.fields)) {
     if (entity.fields[name]?.readOnly || entity.fields[name]?.writeOnly) continue;
     byHeader.set(name.toLowerCase(), name);
     for (const lang of LANGUAGES) byHeader.set(entityLabel(lang, labelKey(entity, name)).toLowerCase(), name);
   }
-  const reader = new (await excel()).stream.xlsx.WorkbookReader(Readable.from([buffer]), { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
+  const reader = new (await excel()).stream.xlsx.WorkbookReader(input, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
   let sheetSeen = false;
   try {
     for await (const worksheet of reader) {
@@ -311,7 +367,7 @@ async function* sheetRows(entity: EntityDeclaration, buffer: Buffer, dictionarie
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
-    refuse('crud.importBadFile');
+    badFile(log, error);
   }
-  if (!sheetSeen) refuse('crud.importBadFile');
+  if (!sheetSeen) badFile(log, 'no worksheet');
 }
