@@ -24,7 +24,7 @@ import { visitorAdminRoutes, visitorRoutes } from './modules/visitor/index.ts';
 import { accessPlugin } from './platform/access.ts';
 import { apiDocs } from './platform/api-docs.ts';
 import { listCachePlugin } from './platform/crud/list-cache.ts';
-import { connectRedis, createCache } from './platform/cache.ts';
+import { closeRedis, connectRedis, createCache } from './platform/cache.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { errorsPlugin } from './platform/errors.ts';
 import { eventBusPlugin } from './platform/event-bus.ts';
@@ -132,7 +132,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     seedOutcome = await seedIfEmpty(database.db, { hasher, adminPassword: config.adminPassword, clock });
     // an installed console gets the menus and buttons of a newer release
     if (!seedOutcome.seeded) await syncSeededMenus(database.db, clock);
-    const cache = await createCache({ redisUrl: config.redisUrl, prefix: config.cacheKeyPrefix, clock });
+    const cache = await createCache({ redisUrl: config.redisUrl, prefix: config.cacheKeyPrefix, clock, warn: (message) => app.log.warn(message) });
     await app.register(servicesPlugin, { config, database, cache, clock, hasher, tokenPepper: resolveTokenPepper(config) });
   } catch (error) {
     await database.destroy();
@@ -182,10 +182,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // multipart bodies (spreadsheet imports, uploads) are read only by their own routes: platform/uploads.ts
   app.decorate('crudEntities', new Map());
-  const rateLimitRedis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
-  if (rateLimitRedis) app.addHook('onClose', async () => void (await rateLimitRedis.quit()));
+  const rateLimitRedis = config.redisUrl ? await connectRedis(config.redisUrl, { warn: (message) => app.log.warn(message) }) : null;
+  if (rateLimitRedis) app.addHook('onClose', () => closeRedis(rateLimitRedis));
   await app.register(rateLimit, {
     global: false,
+    // counters fail fast while Redis is lost; the route is then not counted rather than refused (sign-in keeps its
+    // failure lock, which falls back to this process's memory)
+    skipOnError: true,
     ...(rateLimitRedis ? { redis: rateLimitRedis, nameSpace: `${config.cacheKeyPrefix}rate:` } : {}),
   });
   await app.register(swagger, {

@@ -1,9 +1,11 @@
 import type { Redis } from 'ioredis';
-import type { Clock } from './clock.ts';
+import { systemClock, type Clock } from './clock.ts';
 
 /** Short-lived shared values: captcha codes, login failure counters, lock flags. */
 export interface Cache {
   readonly kind: 'memory' | 'redis';
+  /** true while the shared store is unreachable and values are kept in this process only */
+  readonly degraded: boolean;
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
   /** reads and deletes in one step, so a value (a captcha code) is used at most once */
@@ -14,6 +16,7 @@ export interface Cache {
 
 export class MemoryCache implements Cache {
   readonly kind = 'memory';
+  readonly degraded = false;
   private readonly entries = new Map<string, { value: string; expiresAt: number }>();
 
   constructor(private readonly clock: Clock) {}
@@ -60,49 +63,120 @@ export class MemoryCache implements Cache {
   }
 }
 
+/**
+ * Redis, and this process's memory while Redis does not answer (DESIGN section 9: a lost dependency holds no request):
+ * a value written meanwhile is kept here and still found once Redis is back, so sign-in and captchas go on.
+ */
 export class RedisCache implements Cache {
   readonly kind = 'redis';
+  private readonly local: MemoryCache;
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-  ) {}
+    clock: Clock = systemClock,
+  ) {
+    this.local = new MemoryCache(clock);
+  }
+
+  /** true while Redis is unreachable (what `/api/health` reports) */
+  get degraded(): boolean {
+    return this.redis.status !== 'ready';
+  }
 
   async get(key: string): Promise<string | null> {
-    return this.redis.get(this.prefix + key);
+    return (await this.attempt(() => this.redis.get(this.prefix + key))) ?? this.local.get(key);
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.redis.set(this.prefix + key, value, 'PX', Math.max(1, Math.ceil(ttlMs)));
+    const stored = await this.attempt(() => this.redis.set(this.prefix + key, value, 'PX', Math.max(1, Math.ceil(ttlMs))));
+    if (stored === undefined) await this.local.set(key, value, ttlMs);
+    else await this.local.del(key);
   }
 
   async take(key: string): Promise<string | null> {
-    const results = await this.redis.multi().get(this.prefix + key).del(this.prefix + key).exec();
-    const [error, value] = results?.[0] ?? [null, null];
-    if (error) throw error;
-    return (value as string | null) ?? null;
+    const taken = await this.attempt(async () => {
+      const results = await this.redis.multi().get(this.prefix + key).del(this.prefix + key).exec();
+      const [error, value] = results?.[0] ?? [null, null];
+      if (error) throw error;
+      return (value as string | null) ?? null;
+    });
+    // both places: a value kept here during an outage is used at most once too
+    const kept = await this.local.take(key);
+    return taken ?? kept;
   }
 
   async del(key: string): Promise<void> {
-    await this.redis.del(this.prefix + key);
+    await this.attempt(() => this.redis.del(this.prefix + key));
+    await this.local.del(key);
   }
 
   async close(): Promise<void> {
-    await this.redis.quit();
+    await closeRedis(this.redis);
+    await this.local.close();
+  }
+
+  /** Redis' answer, or undefined at once when it is unreachable (the client fails fast, see connectRedis). */
+  private async attempt<T>(command: () => Promise<T>): Promise<T | undefined> {
+    if (this.degraded) return undefined;
+    try {
+      return await command();
+    } catch {
+      return undefined;
+    }
   }
 }
 
-export async function connectRedis(url: string): Promise<Redis> {
+export interface RedisConnectOptions {
+  /**
+   * true (the default) for clients used on a request's path: a command fails at once while disconnected and after
+   * `commandTimeout` when Redis stops answering. false for a subscriber, whose subscriptions wait for Redis' return.
+   */
+  failFast?: boolean;
+  /** where a lost connection is reported, once per outage */
+  warn?: (message: string) => void;
+}
+
+// ioredis' own default backs off to 5 s; reconnecting within a second keeps recovery well under 10 s
+const RECONNECT_MAX_MS = 1000;
+const COMMAND_TIMEOUT_MS = 1000;
+
+export async function connectRedis(url: string, options: RedisConnectOptions = {}): Promise<Redis> {
   // the client loads only when REDIS_URL is set
   const { Redis } = await import('ioredis');
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 3000 });
-  await redis.connect();
+  const failFast = options.failFast ?? true;
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 3000,
+    retryStrategy: (times) => Math.min(times * 100, RECONNECT_MAX_MS),
+    ...(failFast ? { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: COMMAND_TIMEOUT_MS } : { maxRetriesPerRequest: null }),
+  });
+  const warn = options.warn ?? ((message: string) => process.emitWarning(message));
+  let reported = false;
+  redis.on('error', (error: Error) => {
+    if (reported) return;
+    reported = true;
+    warn(`Redis unreachable, working without it until it returns: ${error.message}`);
+  });
+  redis.on('ready', () => (reported = false));
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
   return redis;
 }
 
-export async function createCache(options: { redisUrl: string | null; prefix: string; clock: Clock }): Promise<Cache> {
+/** Quits politely when Redis answers; otherwise drops the connection, so closing never waits for Redis' return. */
+export async function closeRedis(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+  else redis.disconnect();
+}
+
+export async function createCache(options: { redisUrl: string | null; prefix: string; clock: Clock; warn?: (message: string) => void }): Promise<Cache> {
   if (!options.redisUrl) return new MemoryCache(options.clock);
-  return new RedisCache(await connectRedis(options.redisUrl), options.prefix);
+  return new RedisCache(await connectRedis(options.redisUrl, { warn: options.warn }), options.prefix, options.clock);
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
-import { connectRedis } from './cache.ts';
+import { closeRedis, connectRedis } from './cache.ts';
 
 export type EventHandler = (payload: unknown) => void;
 
@@ -12,6 +12,12 @@ export type EventHandler = (payload: unknown) => void;
  */
 export interface EventBus {
   readonly kind: 'memory' | 'redis';
+  /** true while the bus reaches this instance only (Redis unreachable); what `/api/health` reports */
+  readonly degraded: boolean;
+  /**
+   * Hands the event to every instance. Never waits for a lost Redis: the event is then kept (a bounded outbox) and
+   * sent when Redis returns.
+   */
   publish(channel: string, payload: unknown): Promise<void>;
   /**
    * Publishes and resolves once this instance's own subscription to `channel` has been given the message: by then
@@ -26,6 +32,7 @@ export interface EventBus {
 
 export class InProcessEventBus implements EventBus {
   readonly kind = 'memory';
+  readonly degraded = false;
   private readonly emitter = new EventEmitter().setMaxListeners(0);
 
   async publish(channel: string, payload: unknown): Promise<void> {
@@ -50,17 +57,27 @@ export class InProcessEventBus implements EventBus {
   }
 }
 
+/** How many events a lost Redis may leave waiting; older ones are dropped first, with a warning. */
+export const OUTBOX_LIMIT = 1000;
+// long enough for every instance's clients (reconnecting within a second, see connectRedis) to be back
+const FLUSH_DELAY_MS = 1500;
+
 export class RedisEventBus implements EventBus {
   readonly kind = 'redis';
   private readonly handlers = new Map<string, Set<EventHandler>>();
   /** messages published by publishAndWait, by channel and text, with who waits for them to come back */
   private readonly awaited = new Map<string, () => void>();
+  /** events published while Redis was unreachable, by prefixed channel and text, oldest first */
+  private readonly outbox: Array<{ key: string; text: string }> = [];
+  private dropped = 0;
+  private flushing = false;
 
-  /** `subscriber` is put in subscriber mode; it must not be used for anything else */
+  /** `subscriber` is put in subscriber mode; it must not be used for anything else; `publisher` must fail fast */
   constructor(
     private readonly publisher: Redis,
     private readonly subscriber: Redis,
     private readonly prefix: string,
+    private readonly warn: (message: string) => void = (message) => process.emitWarning(message),
   ) {
     subscriber.on('message', (channel: string, text: string) => {
       const handlers = this.handlers.get(channel);
@@ -76,15 +93,23 @@ export class RedisEventBus implements EventBus {
       }
       for (const handler of handlers) handler(payload);
     });
+    // the outbox leaves once this instance hears the bus again (its own subscriptions re-established)
+    publisher.on('ready', () => this.flushSoon());
+    subscriber.on('ready', () => this.flushSoon());
+  }
+
+  get degraded(): boolean {
+    return this.publisher.status !== 'ready' || this.subscriber.status !== 'ready';
   }
 
   async publish(channel: string, payload: unknown): Promise<void> {
-    await this.publisher.publish(this.prefix + channel, JSON.stringify(payload ?? null));
+    await this.send(this.prefix + channel, JSON.stringify(payload ?? null));
   }
 
   async publishAndWait(channel: string, payload: Record<string, unknown>, timeoutMs = 1000): Promise<void> {
     const key = this.prefix + channel;
-    if (!this.handlers.has(key)) return this.publish(channel, payload);
+    // with Redis lost the event waits in the outbox: there is nothing to wait for
+    if (!this.handlers.has(key) || this.degraded) return this.publish(channel, payload);
     // a nonce tells this message from an equal one published before
     const text = JSON.stringify({ ...payload, nonce: randomUUID() });
     const id = `${key}\n${text}`;
@@ -94,11 +119,60 @@ export class RedisEventBus implements EventBus {
       timer = setTimeout(resolve, timeoutMs);
     });
     try {
-      await this.publisher.publish(key, text);
-      await delivered;
+      if (await this.send(key, text)) await delivered;
     } finally {
       clearTimeout(timer);
       this.awaited.delete(id);
+    }
+  }
+
+  /** Publishes now, or keeps the event for Redis' return; true when Redis took it. */
+  private async send(key: string, text: string): Promise<boolean> {
+    if (this.outbox.length === 0 && this.publisher.status === 'ready') {
+      try {
+        await this.publisher.publish(key, text);
+        return true;
+      } catch {
+        // lost on the way (Redis went away meanwhile): kept below
+      }
+    }
+    this.keep(key, text);
+    return false;
+  }
+
+  private keep(key: string, text: string): void {
+    this.outbox.push({ key, text });
+    if (this.outbox.length <= OUTBOX_LIMIT) return;
+    this.outbox.shift();
+    // one warning per outage; dropped cache invalidations are safe (kept copies expire within seconds)
+    if (this.dropped++ === 0) this.warn(`event bus outbox full (${OUTBOX_LIMIT}): oldest events dropped until Redis returns`);
+  }
+
+  private flushSoon(): void {
+    if (this.flushing || this.outbox.length === 0) return;
+    this.flushing = true;
+    // other instances reconnect at about the same time: a moment's wait lets their subscriptions come back first
+    setTimeout(() => void this.flush(), FLUSH_DELAY_MS).unref();
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      while (this.outbox.length > 0 && !this.degraded) {
+        const batch = this.outbox.splice(0, this.outbox.length);
+        // sent in one go: the client writes them in order
+        const results = await Promise.allSettled(batch.map(({ key, text }) => this.publisher.publish(key, text)));
+        const lost = batch.filter((_, index) => results[index]?.status === 'rejected');
+        if (lost.length > 0) {
+          this.outbox.unshift(...lost);
+          break;
+        }
+      }
+      if (this.dropped > 0) this.warn(`event bus: ${this.dropped} events were dropped while Redis was unreachable`);
+      if (this.outbox.length === 0) this.dropped = 0;
+    } finally {
+      this.flushing = false;
+      // Redis answers but refused some (a timeout): try again rather than keep every later event waiting
+      if (!this.degraded) this.flushSoon();
     }
   }
 
@@ -125,7 +199,7 @@ export class RedisEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.handlers.clear();
-    await Promise.allSettled([this.subscriber.quit(), this.publisher.quit()]);
+    await Promise.allSettled([closeRedis(this.subscriber), closeRedis(this.publisher)]);
   }
 }
 
@@ -140,12 +214,13 @@ function guarded(handler: EventHandler): EventHandler {
   };
 }
 
-export async function createEventBus(options: { redisUrl: string | null; prefix: string }): Promise<EventBus> {
+export async function createEventBus(options: { redisUrl: string | null; prefix: string; warn?: (message: string) => void }): Promise<EventBus> {
   if (!options.redisUrl) return new InProcessEventBus();
-  const publisher = await connectRedis(options.redisUrl);
+  const { warn } = options;
+  const publisher = await connectRedis(options.redisUrl, { warn });
   try {
-    const subscriber = await connectRedis(options.redisUrl);
-    return new RedisEventBus(publisher, subscriber, `${options.prefix}bus:`);
+    const subscriber = await connectRedis(options.redisUrl, { failFast: false, warn });
+    return new RedisEventBus(publisher, subscriber, `${options.prefix}bus:`, warn);
   } catch (error) {
     publisher.disconnect();
     throw error;
@@ -161,7 +236,7 @@ declare module 'fastify' {
 /** Decorates the instance with the event bus of its configuration and closes it with the instance. */
 export const eventBusPlugin = fp(
   async (app) => {
-    const bus = await createEventBus({ redisUrl: app.settings.redisUrl, prefix: app.settings.cacheKeyPrefix });
+    const bus = await createEventBus({ redisUrl: app.settings.redisUrl, prefix: app.settings.cacheKeyPrefix, warn: (message) => app.log.warn(message) });
     app.decorate('eventBus', bus);
     app.addHook('onClose', () => bus.close());
   },

@@ -6,9 +6,11 @@ import { envelope } from '../../platform/envelope.ts';
 export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     ApiPath.health,
-    { schema: { tags: ['monitor'], summary: 'Readiness: the database answers' }, exposeHeadRoute: true, config: { permission: 'public' } },
+    { schema: { tags: ['monitor'], summary: 'Readiness: the database answers (and, with REDIS_URL, whether Redis does)' }, exposeHeadRoute: true, config: { permission: 'public' } },
     async (request, reply) => {
-      if (await databaseAnswers(app.db)) return reply.ok({ status: 'ready' });
+      // a lost Redis degrades the service but holds no request (DESIGN section 9): still ready, and says so
+      const redis = app.settings.redisUrl ? { redis: app.cache.degraded || app.eventBus.degraded ? 'degraded' : 'ok' } : {};
+      if (await databaseAnswers(app.db)) return reply.ok({ status: 'ready', ...redis });
       return reply.status(503).send({ ...envelope(request.lang, 'internal', { status: 'unavailable' }, 'error.serviceUnavailable'), code: 503 });
     },
   );
