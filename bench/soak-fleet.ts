@@ -76,7 +76,9 @@ process.on('message', (request: SoakFleetRequest) => {
     switch (request.cmd) {
       case 'start': {
         devices = request.keys.map(([sn, key], i) => new SimDevice({ url: request.url, sn, key, kind: SIM_KINDS[i % SIM_KINDS.length]!, reconnectMs: 1000 }));
-        const results = await Promise.allSettled(devices.map((d) => startWithRetries(d)));
+        // 50 at a time: the soak is no connection storm (device-presence measures that)
+        const results: Array<PromiseSettledResult<void>> = [];
+        for (let from = 0; from < devices.length; from += 50) results.push(...(await Promise.allSettled(devices.slice(from, from + 50).map((d) => startWithRetries(d)))));
         for (const result of results) {
           if (result.status === 'fulfilled') continue;
           counts.connectFailed += 1;
