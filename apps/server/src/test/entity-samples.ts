@@ -12,6 +12,8 @@ export interface Fixtures {
   users: string[];
   /** a device of the caller's tenant, for doors */
   deviceId?: string;
+  /** the code of a device plugin of the caller's tenant, for plugin data */
+  pluginCode?: string;
 }
 
 /** A GB 11643 ID card number with a valid check character. */
@@ -77,6 +79,6 @@ export const samples: Record<string, (n: number, fx: Fixtures) => Row> = {
   deviceSetting: (n) => ({ paramsTitle: `Sample setting ${n}`, fieldName: `sample.field${n}`, fieldValue: String(n), weight: (n % 90) + 5, listenValue: `a${n}|b${n}` }),
   deviceRole: (n) => ({ roleName: `Sample device role ${n}`, roleType: String((n % 4) + 1), timeSetting: JSON.stringify({ mode: 'custom', periods: [{ start: '22:00', end: '06:00' }], days: ['workday'] }) }),
   devicePlugin: (n) => ({ name: `Sample plugin ${n}`, code: `sample_plugin_${n}`, version: `1.${n}.0`, deviceModel: `M${n}`, config: '{"interval": 30}', status: 1 }),
-  pluginData: (n, fx) => ({ pluginCode: `sample_plugin_${n}`, deviceId: fx.deviceId, dataKey: `key${n}`, dataValue: `{"value": ${n}}` }),
+  pluginData: (n, fx) => ({ pluginCode: fx.pluginCode, deviceId: fx.deviceId, dataKey: `key${n}`, dataValue: `{"value": ${n}}` }),
   alarmPackage: (n) => ({ name: `Sample alarm package ${n}`, deviceModel: `M${n}`, version: `2.${n}.0`, description: `Sample ${n}` }),
 };

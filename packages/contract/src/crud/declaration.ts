@@ -95,6 +95,11 @@ export interface FieldDeclaration {
    * stay shown.
    */
   choosableFrom?: string;
+  /**
+   * The value names a row of another entity (by its id, or by its `valueField`): on add, edit and import the server
+   * accepts only a row visible in the written row's tenant. Link fields name theirs in `link`, tree parents in `tree`.
+   */
+  references?: ReferenceDeclaration;
   /** value used on add when the field is left empty */
   defaultValue?: string | number;
   /** written only by system administrators (a row's tenant): others' value is ignored and their form hides it */
@@ -115,6 +120,13 @@ export interface LinkDeclaration {
   targetColumn: string;
   /** the linked entity's name (its table and `labelField` give the labels) */
   entity: string;
+}
+
+export interface ReferenceDeclaration {
+  /** the named entity ('area', 'device', 'depart', …) */
+  entity: string;
+  /** the field of that entity the value holds, when it is not the id (a user name, a plugin code) */
+  valueField?: string;
 }
 
 export interface UniqueDeclaration {

@@ -53,7 +53,7 @@ export const deviceTypeEntity: EntityDeclaration = {
   labelField: 'name',
   fields: {
     name: field.text('deviceType.field.name', 100, { required: true, column: 'type_name' }),
-    manufacturerId: { label: 'deviceType.field.manufacturerId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'vendor', labelField: 'tradeName' } },
+    manufacturerId: { label: 'deviceType.field.manufacturerId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'vendor', labelField: 'tradeName' }, references: { entity: 'vendor' } },
     deviceModel: field.text('deviceType.field.deviceModel', 100),
     status: field.dictInteger('deviceType.field.status', 'device_type_status', { required: true, defaultValue: 1, schema: integerSchema(1, 2) }),
     handler: { label: 'deviceType.field.handler', kind: 'string', schema: z.enum(DEVICE_HANDLERS, { error: 'validation.invalid' }), widget: { kind: 'options', options: DEVICE_HANDLER_OPTIONS } },
@@ -118,7 +118,7 @@ export const deviceEntity: EntityDeclaration = {
     deviceModel: field.text('device.field.deviceModel', 100),
     backgroundImage: { label: 'device.field.backgroundImage', kind: 'string', schema: textSchema(255), widget: { kind: 'image', maxBytes: DEVICE_IMAGE_MAX_BYTES } },
     location: { label: 'device.field.location', kind: 'integer', schema: integerSchema(1, 2), widget: { kind: 'options', options: DEVICE_LOCATION_OPTIONS } },
-    areaId: { label: 'device.field.areaId', kind: 'string', schema: idSchema, widget: { kind: 'treeSelect', entity: 'area' } },
+    areaId: { label: 'device.field.areaId', kind: 'string', schema: idSchema, widget: { kind: 'treeSelect', entity: 'area' }, references: { entity: 'area' } },
     online: { label: 'device.field.online', kind: 'integer', schema: integerSchema(0, 1), widget: { kind: 'options', options: DEVICE_ONLINE_OPTIONS }, readOnly: true },
     // full: every change (and every reconnect) replaces the device's list, e.g. a device whose cabinets are reassigned
     syncMode: { label: 'device.field.syncMode', kind: 'string', schema: z.enum(SYNC_MODES, { error: 'validation.invalid' }), widget: { kind: 'options', options: DEVICE_SYNC_MODE_OPTIONS }, defaultValue: 'increment' },

@@ -51,8 +51,8 @@ export const pluginDataEntity: EntityDeclaration = {
   table: 'sys_plugin_data',
   labelField: 'dataKey',
   fields: {
-    pluginCode: { label: 'pluginData.field.pluginCode', kind: 'string', schema: textSchema(64), widget: { kind: 'entitySelect', entity: 'devicePlugin', labelField: 'name', valueField: 'code' }, required: true },
-    deviceId: { label: 'pluginData.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' } },
+    pluginCode: { label: 'pluginData.field.pluginCode', kind: 'string', schema: textSchema(64), widget: { kind: 'entitySelect', entity: 'devicePlugin', labelField: 'name', valueField: 'code' }, required: true, references: { entity: 'devicePlugin', valueField: 'code' } },
+    deviceId: { label: 'pluginData.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' }, references: { entity: 'device' } },
     dataKey: field.text('pluginData.field.dataKey', 100, { required: true }),
     dataValue: field.jsonObject('pluginData.field.dataValue', { required: true }),
   },
@@ -74,7 +74,7 @@ export const deviceLogFileEntity: EntityDeclaration = {
   table: 'sys_device_log_file',
   labelField: 'fileName',
   fields: {
-    deviceId: { label: 'deviceLogFile.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' }, readOnly: true },
+    deviceId: { label: 'deviceLogFile.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' }, readOnly: true, references: { entity: 'device' } },
     fileName: field.text('deviceLogFile.field.fileName', 255, { readOnly: true }),
     filePath: field.text('deviceLogFile.field.filePath', 255, { readOnly: true }),
     fileSize: { label: 'deviceLogFile.field.fileSize', kind: 'integer', schema: integerSchema(0, Number.MAX_SAFE_INTEGER), widget: { kind: 'number' }, readOnly: true },

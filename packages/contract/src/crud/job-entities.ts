@@ -73,7 +73,7 @@ export const jobLogEntity: EntityDeclaration = {
   table: 'sys_quartz_job_log',
   labelField: 'fireTime',
   fields: {
-    jobId: { label: 'jobLog.field.jobId', kind: 'string', schema: textSchema(64), widget: { kind: 'input' } },
+    jobId: { label: 'jobLog.field.jobId', kind: 'string', schema: textSchema(64), widget: { kind: 'input' }, references: { entity: 'quartzJob' } },
     fireTime: field.datetime('jobLog.field.fireTime'),
     manual: field.dictInteger('jobLog.field.manual', 'yn'),
     costMs: field.integer('jobLog.field.costMs', 0, 2_000_000_000),

@@ -56,7 +56,7 @@ export const peopleEntity: EntityDeclaration = {
     cardNoMasked: field.text('people.field.cardNoMasked', 32, { readOnly: true }),
     userNo: { label: 'people.field.userNo', kind: 'string', schema: codeSchema(64), widget: { kind: 'input' } },
     sex: field.dictInteger('people.field.sex', 'sex'),
-    departId: { label: 'people.field.departId', kind: 'string', schema: idSchema, widget: { kind: 'treeSelect', entity: 'depart' } },
+    departId: { label: 'people.field.departId', kind: 'string', schema: idSchema, widget: { kind: 'treeSelect', entity: 'depart' }, references: { entity: 'depart' } },
     picture: { label: 'people.field.picture', kind: 'string', schema: textSchema(255), widget: { kind: 'image', maxBytes: PEOPLE_PICTURE_MAX_BYTES } },
     palmLeft: { label: 'people.field.palmLeft', kind: 'integer', schema: integerSchema(0, 1), widget: { kind: 'options', options: PALM_OPTIONS }, readOnly: true },
     palmRight: { label: 'people.field.palmRight', kind: 'integer', schema: integerSchema(0, 1), widget: { kind: 'options', options: PALM_OPTIONS }, readOnly: true },

@@ -80,7 +80,7 @@ export const dataRuleEntity: EntityDeclaration = {
   table: 'sys_permission_data_rule',
   labelField: 'ruleName',
   fields: {
-    permissionId: { label: 'dataRule.field.permissionId', kind: 'string', schema: textSchema(64), widget: { kind: 'input' }, required: true },
+    permissionId: { label: 'dataRule.field.permissionId', kind: 'string', schema: textSchema(64), widget: { kind: 'input' }, required: true, references: { entity: 'permission' } },
     ruleName: field.text('dataRule.field.ruleName', 100, { required: true }),
     ruleColumn: field.code('dataRule.field.ruleColumn', 100, { required: true }),
     ruleConditions: {

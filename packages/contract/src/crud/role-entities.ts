@@ -81,7 +81,7 @@ export const departRoleEntity: EntityDeclaration = {
   table: 'sys_depart_role',
   labelField: 'roleName',
   fields: {
-    departId: { label: 'departRole.field.departId', kind: 'string', schema: idSchema, widget: { kind: 'treeSelect', entity: 'depart' }, required: true },
+    departId: { label: 'departRole.field.departId', kind: 'string', schema: idSchema, widget: { kind: 'treeSelect', entity: 'depart' }, required: true, references: { entity: 'depart' } },
     roleName: field.text('departRole.field.roleName', 30, { schema: textSchema(30, 2), required: true }),
     roleCode: field.code('departRole.field.roleCode', 126, { required: true }),
     description: field.text('departRole.field.description', 126, { widget: { kind: 'textarea' } }),

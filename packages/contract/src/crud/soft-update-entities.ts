@@ -116,7 +116,7 @@ export const deviceRunLogEntity: EntityDeclaration = {
   table: 'sys_device_run_log',
   labelField: 'errorType',
   fields: {
-    deviceId: { label: 'deviceRunLog.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' }, readOnly: true },
+    deviceId: { label: 'deviceRunLog.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' }, readOnly: true, references: { entity: 'device' } },
     errorType: field.text('deviceRunLog.field.errorType', 64, { readOnly: true }),
     content: field.text('deviceRunLog.field.content', 2000, { readOnly: true }),
     code: field.text('deviceRunLog.field.code', 64, { readOnly: true }),
@@ -162,7 +162,7 @@ export const alarmEntity: EntityDeclaration = {
   table: 'sys_device_alarm',
   labelField: 'code',
   fields: {
-    deviceId: { label: 'alarm.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' }, readOnly: true },
+    deviceId: { label: 'alarm.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' }, readOnly: true, references: { entity: 'device' } },
     code: field.text('alarm.field.code', 64, { readOnly: true }),
     level: { label: 'alarm.field.level', kind: 'string', schema: z.enum(['L', 'M', 'H']), widget: { kind: 'options', options: ALARM_LEVEL_OPTIONS }, readOnly: true },
     state: { label: 'alarm.field.state', kind: 'integer', schema: integerSchema(0, 2), widget: { kind: 'options', options: ALARM_STATE_OPTIONS }, readOnly: true },

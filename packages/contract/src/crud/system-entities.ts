@@ -136,7 +136,7 @@ export const dictItemEntity: EntityDeclaration = {
   table: 'sys_dict_item',
   labelField: 'itemText',
   fields: {
-    dictId: { label: 'dictItem.field.dictId', kind: 'string', schema: z.string().min(1).max(36), widget: { kind: 'entitySelect', entity: 'dict', labelField: 'dictName' }, required: true },
+    dictId: { label: 'dictItem.field.dictId', kind: 'string', schema: z.string().min(1).max(36), widget: { kind: 'entitySelect', entity: 'dict', labelField: 'dictName' }, required: true, references: { entity: 'dict' } },
     itemText: field.text('dictItem.field.itemText', 100, { required: true }),
     itemValue: field.text('dictItem.field.itemValue', 100, { required: true }),
     description: field.text('dictItem.field.description', 255),

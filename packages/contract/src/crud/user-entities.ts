@@ -106,7 +106,7 @@ export const userAgentEntity: EntityDeclaration = {
   labelField: 'agentUserName',
   fields: {
     userName: { label: 'userAgent.field.userName', kind: 'string', schema: userName, widget: { kind: 'input' }, required: true },
-    agentUserName: { label: 'userAgent.field.agentUserName', kind: 'string', schema: userName, widget: { kind: 'entitySelect', entity: 'user', labelField: 'realname', valueField: 'username' }, required: true },
+    agentUserName: { label: 'userAgent.field.agentUserName', kind: 'string', schema: userName, widget: { kind: 'entitySelect', entity: 'user', labelField: 'realname', valueField: 'username' }, required: true, references: { entity: 'user', valueField: 'username' } },
     startTime: field.datetime('userAgent.field.startTime', { required: true }),
     endTime: field.datetime('userAgent.field.endTime', { required: true }),
     status: field.dictInteger('userAgent.field.status', 'valid_status', { required: true, defaultValue: 1 }),

@@ -35,7 +35,7 @@ export const visitorEntity: EntityDeclaration = {
     category: { label: 'visitor.field.category', kind: 'string', schema: z.enum(VISITOR_CATEGORIES, { error: 'validation.invalid' }), widget: { kind: 'options', options: VISITOR_CATEGORY_OPTIONS }, required: true, defaultValue: 'general' },
     password: field.password('visitor.field.password', 8, { schema: visitorPasswordSchema, required: true }),
     // SPEC section 3: a visitor can be linked to a console user (the host he visits)
-    userId: { label: 'visitor.field.userId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'user', labelField: 'realname' } },
+    userId: { label: 'visitor.field.userId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'user', labelField: 'realname' }, references: { entity: 'user' } },
     status: field.dictInteger('visitor.field.status', 'user_status', { readOnly: true, defaultValue: VisitorStatus.normal }),
   },
   columns: ['name', 'idCard', 'phone', 'category', 'userId', 'status', 'createTime'],

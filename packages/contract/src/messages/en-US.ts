@@ -68,6 +68,7 @@ export const enUS = {
   'validation.invalid': '{{field}} is not valid',
   'validation.parentSelf': 'A node cannot be moved below itself or its descendants',
   'validation.parentMissing': 'The parent node does not exist',
+  'validation.referenceMissing': '{{field}}: the chosen record does not exist',
   'duplicate.userName': 'User name already exists!',
   'duplicate.email': 'Email already exists!',
   'duplicate.phone': 'Phone already exists!',

@@ -68,6 +68,7 @@ export const jaJP: Record<MessageKey, string> = {
   'validation.invalid': '{{field}}が正しくありません',
   'validation.parentSelf': 'ノードを自身またはその子孫の下に移動することはできません',
   'validation.parentMissing': '親ノードが存在しません',
+  'validation.referenceMissing': '{{field}}：選択したレコードが存在しません',
   'duplicate.userName': 'ユーザー名は既に存在します！',
   'duplicate.email': 'メールアドレスは既に存在します！',
   'duplicate.phone': '電話番号は既に存在します！',

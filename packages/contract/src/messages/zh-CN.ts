@@ -68,6 +68,7 @@ export const zhCN: Record<MessageKey, string> = {
   'validation.invalid': '{{field}}不合法',
   'validation.parentSelf': '节点不能移动到自身或其子节点之下',
   'validation.parentMissing': '父节点不存在',
+  'validation.referenceMissing': '{{field}}：所选的记录不存在',
   'duplicate.userName': '用户名已存在！',
   'duplicate.email': '邮箱已存在！',
   'duplicate.phone': '手机号已存在！',

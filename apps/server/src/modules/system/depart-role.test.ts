@@ -68,7 +68,7 @@ describe.each(await testDialects())('group permissions and group roles on %s', (
       expect((await addRole({ departId: sales.id, roleName: 'Cashiers', roleCode: '收银' }, lang)).envelope.message).toBe(translate(lang, 'validation.noChinese', { field: field('roleCode') }));
       expect((await addRole({ departId: sales.id, roleName: 'Cashiers', roleCode: 'c'.repeat(127) }, lang)).envelope.message).toBe(translate(lang, 'validation.tooLong', { field: field('roleCode'), max: '126' }));
       expect((await addRole({ departId: sales.id, roleName: 'Cashiers', roleCode: 'c', description: 'd'.repeat(127) }, lang)).statusCode).toBe(400);
-      expect((await addRole({ departId: 'nowhere', roleName: 'Cashiers', roleCode: 'c' }, lang)).envelope.message).toBe(translate(lang, 'departRole.groupMissing'));
+      expect((await addRole({ departId: 'nowhere', roleName: 'Cashiers', roleCode: 'c' }, lang)).envelope.message).toBe(translate(lang, 'validation.referenceMissing', { field: field('departId') }));
     }
     const cashier = await addRole({ departId: sales.id, roleName: 'Cashiers', roleCode: 'cashier', description: 'd'.repeat(126) });
     expect(cashier.envelope.success).toBe(true);
@@ -299,7 +299,7 @@ describe.each(await testDialects())('group permissions and group roles on %s', (
       expect((await call(token, 'GET', `${DepartRolePath.queryDepartPermission}?departId=${groupIds[other]}`)).statusCode).toBe(404);
       expect((await call(token, 'GET', `${DepartRolePath.queryTreeListForDeptRole}?departId=${groupIds[other]}`)).statusCode).toBe(404);
       // a role cannot be made in the other tenant's group
-      expect((await addRole({ departId: groupIds[other], roleName: 'Intruders', roleCode: 'intruder' }, 'en-US', token)).envelope.message).toBe(translate('en-US', 'departRole.groupMissing'));
+      expect((await addRole({ departId: groupIds[other], roleName: 'Intruders', roleCode: 'intruder' }, 'en-US', token)).envelope.message).toBe(translate('en-US', 'validation.referenceMissing', { field: entityLabel('en-US', 'departRole.field.departId') }));
       const me = (await app.db.selectFrom('sys_user').select('id').where('username', '=', `gadmin${name}`).executeTakeFirstOrThrow()).id;
       expect((await call(token, 'POST', DepartRolePath.deptRoleUserAdd, { userId: me, newRoleId: foreign })).statusCode).toBe(404);
     }

@@ -110,7 +110,7 @@ describe.each(await testDialects())('visitor screen on %s', (dialect) => {
     for (const lang of LANGUAGES) {
       for (const userId of [foreign.id, 'no-such-user-1']) {
         const refused = await call(admin, 'PUT', crudPath(visitorEntity, 'edit'), { id: row.id, userId }, lang);
-        expect([refused.statusCode, refused.envelope.message]).toEqual([400, translate(lang, 'validation.invalid', { field: entityLabel(lang, 'visitor.field.userId') })]);
+        expect([refused.statusCode, refused.envelope.message]).toEqual([400, translate(lang, 'validation.referenceMissing', { field: entityLabel(lang, 'visitor.field.userId') })]);
       }
     }
     expect((await call<Row>(admin, 'GET', `${crudPath(visitorEntity, 'queryById')}?id=${row.id}`)).envelope.result.userId).toBe(host.id);

@@ -4,7 +4,6 @@ import {
   crudPath,
   entityActions,
   entityDeclarations,
-  entityLabel,
   ID_PATTERN,
   importInitialFields,
   permissionCode,
@@ -37,6 +36,7 @@ import { importJobsOf, type ImportJobRun } from './import-jobs.ts';
 import { likeTexts, listConditions, pagingOf, sortOf, type Query } from './query.ts';
 import { linkFields, linkIds, readableFields, toApiRow, toColumns, validateInput } from './values.ts';
 import { checkOfferedValues } from './offered-options.ts';
+import { checkReferences, tableOfEntity } from './references.ts';
 import { toWire } from '../wire-time.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -111,11 +111,6 @@ declare module 'fastify' {
   }
 }
 
-
-/** The table of a declared entity by its name (link targets name entities). */
-function tableOfEntity(name: string): string {
-  return entityDeclarations.find((e) => e.name === name)?.table ?? name;
-}
 const MAX_BATCH = 1000;
 /** imported rows stored per transaction; between batches other requests get their turn */
 const IMPORT_BATCH = 100;
@@ -177,20 +172,9 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
   // the link fields of other declarations that point at this entity's rows (a device role's doors, people, ...)
   const inboundLinks = entityDeclarations.flatMap((other) => linkFields(other).map(({ link }) => link)).filter((link) => link.entity === entity.name);
 
-  /** Refuses linked ids the caller could not pick (another tenant's, deleted or unknown rows). */
-  async function checkLinks(ctx: CrudContext, values: Row) {
-    for (const { name, link } of links) {
-      const targets = linkIds(values[name]);
-      const target = app.crudEntities.get(tableOfEntity(link.entity));
-      if (targets.length === 0 || !target) continue;
-      const known = await target.scoped(ctx.caller).clearSelect().select('id').where('id', 'in', targets).execute();
-      if (known.length !== targets.length) throw new AppError('badRequest', 'validation.invalid', { field: entityLabel(ctx.lang, entity.fields[name]?.label ?? name) });
-    }
-  }
-
   /**
    * An imported link cell names its rows the way the export shows them (labels joined by commas) or by id: each
-   * name the caller can see becomes its id; an unknown one stays and is refused by `checkLinks`.
+   * name the caller can see becomes its id; an unknown one stays and is refused by `checkReferences`.
    */
   async function linkIdsOfLabels(ctx: CrudContext, values: Row) {
     for (const { name, link } of links) {
@@ -386,7 +370,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     const tenantId = entity.tenantScoped ? ((values.tenantId as string | undefined) || writeTenant(ctx.caller)) : null;
     await checkParent(ctx.caller, values, null);
     await checkUnique(ctx.lang, values, tenantId, null, values, pending);
-    await checkLinks(ctx, values);
+    await checkReferences(app, ctx.caller, ctx.lang, entity, values, { tenantId });
     checkOfferedValues(entity, ctx.lang, values);
     await hooks.beforeAdd?.(ctx, values);
     const id = randomUUID();
@@ -696,7 +680,9 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const tenantAfter = () => (entity.tenantScoped ? (values.tenantId as string | undefined) || (existing.tenant_id ?? null) : null);
         const merged = { ...toApiRow(entity, existing), ...values };
         await checkUnique(ctx.lang, values, tenantAfter(), id, merged);
-        await checkLinks(ctx, values);
+        // a row moved to another tenant must name only rows of that tenant: every reference it holds is checked again
+        const movesTenant = entity.tenantScoped && tenantAfter() !== (existing.tenant_id ?? null);
+        await checkReferences(app, ctx.caller, ctx.lang, entity, movesTenant ? merged : values, { tenantId: tenantAfter(), stored: movesTenant ? undefined : toApiRow(entity, existing) });
         checkOfferedValues(entity, ctx.lang, values);
         await hooks.beforeEdit?.(ctx, values, existing);
         // a row moved into another group keeps its unique value and must not meet its twin there (a door number on
