@@ -143,8 +143,15 @@ export const deviceCommand = z.object({
   time: z.number().int(),
   /** 1 on the first delivery */
   attempt: z.number().int().min(1),
+  /** server time the command was queued, milliseconds since the epoch */
+  createdAt: z.number().int().optional(),
+  /** time to live in milliseconds from `createdAt`: once it has passed, by the device's clock, the device drops the command (absent: no expiry) */
+  ttl: z.number().int().min(1).optional(),
 });
 export type DeviceCommand = z.infer<typeof deviceCommand>;
+
+/** The `result.reason` of a device's `ok: false` acknowledgement of a command it dropped as expired. */
+export const COMMAND_EXPIRED_REASON = 'expired';
 
 /** Device → server: the command `id` was run (or had already been run) with this outcome. */
 export const deviceAck = z.object({
@@ -163,19 +170,13 @@ export const DeviceCommandKind = {
   holdOpen: 'holdOpen',
   /** download a software package over HTTP and install it, reporting progress (`SoftUpdateCommandPayload`) */
   softUpdate: 'softUpdate',
-  /** `RotateKeyPayload`: sign in with this key from now on; the old one stops working once this is acknowledged */
-  rotateKey: 'rotateKey',
 } as const;
 
-/** The payload of a `rotateKey` command: the device's new key (the command's stored copy is cleared once acknowledged). */
-export interface RotateKeyPayload {
-  key: string;
-}
+/** How long a remote door open may wait for its device: a door opens now or not at all. */
+export const DOOR_OPEN_TTL_MS = 10_000;
 
-/** How long a rotated-out device key keeps working when the device does not acknowledge its new key. */
-export const DEVICE_KEY_GRACE_MS = 5 * 60_000;
-
-export const DeviceCommandStatus = { pending: 'pending', sent: 'sent', acked: 'acked', failed: 'failed' } as const;
+/** `expired`: its time to live passed before it was delivered (or the device dropped it as late); it never runs. */
+export const DeviceCommandStatus = { pending: 'pending', sent: 'sent', acked: 'acked', failed: 'failed', expired: 'expired' } as const;
 export type DeviceCommandStatus = (typeof DeviceCommandStatus)[keyof typeof DeviceCommandStatus];
 
 /** Data of a `deviceConnect` / `deviceDisConnect` real-time message: the devices that changed in one window. */

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   CaptureCommandKind,
+  COMMAND_EXPIRED_REASON,
   deviceCommand,
   deviceReceipt,
   DeviceDownKind,
@@ -19,7 +20,6 @@ import {
   type DeviceHeartbeat,
   type DeviceHello,
   type DevicePresence,
-  type RotateKeyPayload,
   type SoftUpdateCommandPayload,
 } from '@isps/contract';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -141,6 +141,8 @@ export interface SimDeviceOptions {
   enrollOutcome?: EnrollOutcome;
   /** events without a receipt this long are sent again (10 s by default); they are also sent again after reconnecting */
   receiptWaitMs?: number;
+  /** the device's own clock, which commands' time to live is read by (Date.now by default; a test gives the server's) */
+  clock?: () => number;
 }
 
 function eventData(kind: DeviceEventKind, seq: number): Record<string, unknown> {
@@ -213,11 +215,6 @@ export class SimDevice {
     this.access = new AccessList(options.sn, options.accessDir);
     this.idCard = options.idCard ?? null;
     this.enrollOutcome = options.enrollOutcome ?? 'ok';
-  }
-
-  /** the key it signs in and downloads with (a rotation replaces it) */
-  get key(): string {
-    return this.options.key;
   }
 
   get online(): boolean {
@@ -336,6 +333,7 @@ export class SimDevice {
     const command = readMessage(deviceCommand, payload);
     if (!command) return;
     this.received.push(command);
+    if (this.expired(command)) return this.acknowledge(command.id, false, { reason: COMMAND_EXPIRED_REASON });
     if (command.kind === AccessCommandKind.syncPeople || command.kind === AccessCommandKind.accessReport) return this.onAccessCommand(command);
     if (CAPTURE_KINDS.includes(this.kind) && Object.values<string>(CaptureCommandKind).includes(command.kind)) return this.onCaptureCommand(command);
     // run once by id; a repeated delivery is only acknowledged again
@@ -344,8 +342,6 @@ export class SimDevice {
       this.memory.effects.push({ id: command.id, kind: command.kind, payload: command.payload });
       if (command.kind === 'openDoor' && this.kind === 'door') this.openDoor(command.payload);
       if (command.kind === 'holdOpen' && this.kind === 'door') this.holdOpen(command.payload);
-      // a new key from the server: the next sign-in and download use it (the acknowledgement below ends the old one)
-      if (command.kind === 'rotateKey') this.options.key = (command.payload as RotateKeyPayload).key;
       if (command.kind === 'softUpdate') {
         void this.softUpdate(command.id, command.payload as SoftUpdateCommandPayload).catch(() => undefined);
         return;
@@ -358,6 +354,13 @@ export class SimDevice {
       return;
     }
     await this.acknowledge(command.id, true, { at: Date.now() });
+  }
+
+  /** A command not taken yet whose time to live has passed by this device's clock: dropped, never run. */
+  private expired(command: DeviceCommand): boolean {
+    if (command.createdAt === undefined || command.ttl === undefined) return false;
+    if (this.memory.done.has(command.id) || this.enrolled.has(command.id) || this.enrolling.has(command.id)) return false;
+    return command.createdAt + command.ttl <= (this.options.clock ?? Date.now)();
   }
 
   private async acknowledge(id: string, ok: boolean, result: unknown): Promise<void> {

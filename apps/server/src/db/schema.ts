@@ -456,9 +456,6 @@ export interface SysDeviceCode extends Audited {
   /** SHA-256 of the device key issued with the approved code; the key itself is shown once */
   device_key_hash: string | null;
   key_issued_time: string | null;
-  /** the key a rotation replaced: valid until the device acknowledges the new one, at most until previous_key_until */
-  previous_key_hash: string | null;
-  previous_key_until: string | null;
   remark: string | null;
   tenant_id: string | null;
 }
@@ -497,13 +494,15 @@ export interface SysDeviceCommand extends Audited {
   device_id: string;
   kind: string;
   payload: string | null;
-  /** pending, sent, acked, failed */
+  /** pending, sent, acked, failed, expired */
   status: string;
   attempts: number;
   next_try: string | null;
   sent_time: string | null;
   acked_time: string | null;
   result: string | null;
+  /** past this time the command is never delivered (null: it waits for its device) */
+  expire_time: string | null;
   tenant_id: string | null;
 }
 

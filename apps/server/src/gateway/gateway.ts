@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  COMMAND_EXPIRED_REASON,
   deviceAck,
   DeviceAuditStatus,
   DeviceCommandStatus,
@@ -24,6 +25,7 @@ import type { DatabaseDialect } from '../config.ts';
 import type { Database, SysDeviceCommand } from '../db/schema.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { RealtimeHub } from '../platform/realtime/index.ts';
+import { commandTtlMs } from './command-ttl.ts';
 import type { DerivedRows } from './derived-rows.ts';
 import { DoorStates } from './door-state.ts';
 import { eventsOf } from './event-message.ts';
@@ -50,6 +52,8 @@ export interface GatewayOptions {
   offlineAfterMs?: number;
   /** how often silent devices are looked for */
   offlineSweepMs?: number;
+  /** time to live of commands by kind (ms; null: until delivered), over the defaults of command-ttl.ts */
+  commandTtlMs?: Readonly<Record<string, number | null>>;
   events?: EventWriterOptions;
 }
 
@@ -261,15 +265,6 @@ export class DeviceGateway {
   }
 
   /** Writes waiting events and sends waiting presence notices now (tests, shutdown). */
-  /** Closes a device's connections to this server's embedded broker (set by the plugin when it runs one). */
-  disconnectDevice: ((sn: string) => void) | null = null;
-
-  /** A device whose key was revoked: what is known of it is dropped and its connection closed, at once. */
-  revokeDevice(sn: string): void {
-    this.devices.delete(sn);
-    this.disconnectDevice?.(sn);
-  }
-
   async flush(): Promise<void> {
     await Promise.allSettled([...this.inFlight]);
     await this.events.flush();
@@ -278,11 +273,12 @@ export class DeviceGateway {
 
   /**
    * Queues a command for a device and sends it at once when the device is online; otherwise it goes out when the
-   * device next says hello. Answers the command id.
+   * device next says hello, unless its time to live passed first. Answers the command id.
    */
   async enqueueCommand(deviceId: string, kind: string, payload: unknown, by: string, id: string = randomUUID()): Promise<string> {
     const device = await this.deps.db.selectFrom('sys_device').select(['id', 'sn', 'online', 'tenant_id']).where('id', '=', deviceId).executeTakeFirstOrThrow();
-    const now = new Date(this.deps.clock()).toISOString();
+    const nowMs = this.deps.clock();
+    const now = new Date(nowMs).toISOString();
     await this.deps.db
       .insertInto('sys_device_command')
       .values({
@@ -300,11 +296,18 @@ export class DeviceGateway {
         sent_time: null,
         acked_time: null,
         result: null,
+        expire_time: this.expiryOf(kind, nowMs),
         tenant_id: device.tenant_id,
       })
       .execute();
     if (device.online === 1) await this.deliverQueued(device.id, device.sn);
     return id;
+  }
+
+  /** When a command of this kind queued at `createdMs` expires (ISO text), or null when it waits for its device. */
+  private expiryOf(kind: string, createdMs: number): string | null {
+    const ttl = commandTtlMs(kind, this.options.commandTtlMs);
+    return ttl === null ? null : new Date(createdMs + ttl).toISOString();
   }
 
   /** Adds a reader of device events and acknowledgements (soft update progress, run logs, alarms). */
@@ -342,10 +345,11 @@ export class DeviceGateway {
       const device = devices.get(item.deviceId);
       if (!device) throw new Error(`no device ${item.deviceId}`);
       const sending = live && device.online === 1;
+      const created = first + i;
       return {
         id: randomUUID(),
         create_by: by,
-        create_time: new Date(first + i).toISOString(),
+        create_time: new Date(created).toISOString(),
         update_by: null,
         update_time: null,
         device_id: device.id,
@@ -357,6 +361,7 @@ export class DeviceGateway {
         sent_time: sending ? now : null,
         acked_time: null,
         result: null,
+        expire_time: this.expiryOf(item.kind, created),
         tenant_id: device.tenant_id,
       };
     });
@@ -372,7 +377,7 @@ export class DeviceGateway {
         .map((row) =>
           client.publishAsync(
             deviceDownTopic(devices.get(row.device_id)!.sn, DeviceDownKind.command, this.root),
-            `{"id":${JSON.stringify(row.id)},"kind":${JSON.stringify(row.kind)},"payload":${row.payload},"time":${nowMs},"attempt":1}`,
+            `{"id":${JSON.stringify(row.id)},"kind":${JSON.stringify(row.kind)},"payload":${row.payload},"time":${nowMs},"attempt":1${lifetimeJson(row)}}`,
             { qos: 1 },
           ),
         ),
@@ -596,20 +601,22 @@ export class DeviceGateway {
     if (!device) return;
     // the events the device sent before (a software update's progress) are stored first
     if (this.events.holds(device.id)) await this.events.flush();
-    // a device acknowledges only its own commands; a repeated acknowledgement changes nothing
+    // a device acknowledges only its own commands; a repeated acknowledgement changes nothing. One that ran a command
+    // the server meanwhile called expired says what really happened
     const now = this.now();
+    const dropped = !ack.data.ok && (ack.data.result as { reason?: unknown } | undefined)?.reason === COMMAND_EXPIRED_REASON;
     await this.writes.run((db) =>
       db
         .updateTable('sys_device_command')
         .set({
-          status: ack.data.ok ? DeviceCommandStatus.acked : DeviceCommandStatus.failed,
+          status: ack.data.ok ? DeviceCommandStatus.acked : dropped ? DeviceCommandStatus.expired : DeviceCommandStatus.failed,
           acked_time: now,
           next_try: null,
           result: ack.data.result === undefined ? null : JSON.stringify(ack.data.result),
         })
         .where('id', '=', ack.data.id)
         .where('device_id', '=', device.id)
-        .where('status', 'in', [DeviceCommandStatus.pending, DeviceCommandStatus.sent])
+        .where('status', 'in', [DeviceCommandStatus.pending, DeviceCommandStatus.sent, DeviceCommandStatus.expired])
         .execute(),
     );
     await this.tellObservers((observer) => observer.ack?.(device, ack.data));
@@ -621,7 +628,10 @@ export class DeviceGateway {
     await this.tellObservers((observer) => observer.enroll?.(device, body));
   }
 
-  /** Sends every unacknowledged command of a device, oldest first (on hello, and at once when queued online). */
+  /**
+   * Sends every unacknowledged command of a device, oldest first (on hello, and at once when queued online); one past
+   * its time to live is marked expired instead.
+   */
   private async deliverQueued(deviceId: string, sn: string): Promise<void> {
     const commands = await this.deps.db
       .selectFrom('sys_device_command')
@@ -640,24 +650,40 @@ export class DeviceGateway {
     if (!client?.connected) return;
     const attempt = command.attempts + 1;
     const nowMs = this.deps.clock();
-    // the delivery is claimed by its attempt number: a hello and a retry round (or two servers) never send the same attempt twice
+    const now = new Date(nowMs).toISOString();
+    if (command.expire_time !== null && command.expire_time <= now) return void (await this.expire([command.id]));
+    // the delivery is claimed by its attempt number: a hello and a retry round (or two servers) never send the same
+    // attempt twice, nor one past its time to live
     const claimed = await this.deps.db
       .updateTable('sys_device_command')
-      .set({ status: DeviceCommandStatus.sent, attempts: attempt, sent_time: new Date(nowMs).toISOString(), next_try: new Date(nowMs + commandBackoffMs(attempt)).toISOString() })
+      .set({ status: DeviceCommandStatus.sent, attempts: attempt, sent_time: now, next_try: new Date(nowMs + commandBackoffMs(attempt)).toISOString() })
       .where('id', '=', command.id)
       .where('attempts', '=', command.attempts)
       .where('status', 'in', [DeviceCommandStatus.pending, DeviceCommandStatus.sent])
+      .where((eb) => eb.or([eb('expire_time', 'is', null), eb('expire_time', '>', now)]))
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) return;
-    const message: DeviceCommand = { id: command.id, kind: command.kind, payload: command.payload === null ? null : (JSON.parse(command.payload) as unknown), time: nowMs, attempt };
+    const message: DeviceCommand = {
+      id: command.id,
+      kind: command.kind,
+      payload: command.payload === null ? null : (JSON.parse(command.payload) as unknown),
+      time: nowMs,
+      attempt,
+      ...lifetimeOf(command),
+    };
     await client.publishAsync(deviceDownTopic(sn, DeviceDownKind.command, this.root), JSON.stringify(message), { qos: 1 });
   }
 
-  /** Commands sent but not acknowledged in time go out again to their (online) devices, with growing waits. */
+  /**
+   * Commands past their time to live are marked expired (while the broker is away too, so the console shows them), and
+   * those sent but not acknowledged in time go out again to their (online) devices, with growing waits.
+   */
   private async retryDue(): Promise<void> {
-    if (this.retrying || !this.client?.connected) return;
+    if (this.retrying) return;
     this.retrying = true;
     try {
+      await this.expireDue();
+      if (!this.client?.connected) return;
       const due = await this.deps.db
         .selectFrom('sys_device_command as c')
         .innerJoin('sys_device as d', 'd.id', 'c.device_id')
@@ -676,4 +702,39 @@ export class DeviceGateway {
       this.retrying = false;
     }
   }
+
+  /** Marks the waiting commands whose time to live has passed as expired (a read first: mostly there are none). */
+  private async expireDue(): Promise<void> {
+    const overdue = await this.deps.db
+      .selectFrom('sys_device_command')
+      .select('id')
+      .where('status', 'in', [DeviceCommandStatus.pending, DeviceCommandStatus.sent])
+      .where('expire_time', '<=', this.now())
+      .limit(500)
+      .execute();
+    await this.expire(overdue.map((c) => c.id));
+  }
+
+  private async expire(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.deps.db
+      .updateTable('sys_device_command')
+      .set({ status: DeviceCommandStatus.expired, next_try: null })
+      .where('id', 'in', ids)
+      .where('status', 'in', [DeviceCommandStatus.pending, DeviceCommandStatus.sent])
+      .execute();
+  }
+}
+
+/** A command's creation time and time to live as its message carries them (no `ttl`: it waits for the device). */
+function lifetimeOf(command: Pick<SysDeviceCommand, 'create_time' | 'expire_time'>): Pick<DeviceCommand, 'createdAt' | 'ttl'> {
+  if (command.create_time === null) return {};
+  const createdAt = Date.parse(command.create_time);
+  return command.expire_time === null ? { createdAt } : { createdAt, ttl: Math.max(1, Date.parse(command.expire_time) - createdAt) };
+}
+
+/** `lifetimeOf` as the JSON members that follow a message's last one. */
+function lifetimeJson(command: Pick<SysDeviceCommand, 'create_time' | 'expire_time'>): string {
+  const { createdAt, ttl } = lifetimeOf(command);
+  return `${createdAt === undefined ? '' : `,"createdAt":${createdAt}`}${ttl === undefined ? '' : `,"ttl":${ttl}`}`;
 }

@@ -633,6 +633,7 @@ export const enUS = {
   'door.command.sent': "Sent to the device",
   'door.command.acked': "Opened, confirmed by the device",
   'door.command.failed': "The device could not open it",
+  'door.command.expired': "Not opened: the device did not take it in time",
   'softUpdate.upload': "Upload package",
   'softUpdate.uploadTitle': "Upload a software package",
   'softUpdate.pickFile': "Choose a file",

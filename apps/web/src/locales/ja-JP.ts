@@ -633,6 +633,7 @@ export const jaJP: Record<MessageKey, string> = {
   'door.command.sent': "デバイスへ送信済み",
   'door.command.acked': "解錠済み（デバイス確認済み）",
   'door.command.failed': "デバイスが解錠できませんでした",
+  'door.command.expired': "未解錠：デバイスが時間内に指令を受け取りませんでした",
   'softUpdate.upload': "パッケージをアップロード",
   'softUpdate.uploadTitle': "ソフトウェアパッケージのアップロード",
   'softUpdate.pickFile': "ファイルを選択",

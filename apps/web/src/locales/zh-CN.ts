@@ -633,6 +633,7 @@ export const zhCN: Record<MessageKey, string> = {
   'door.command.sent': "已发送到设备",
   'door.command.acked': "已开门，设备已确认",
   'door.command.failed': "设备未能开门",
+  'door.command.expired': "未开门：设备未能及时接收指令",
   'softUpdate.upload': "上传软件包",
   'softUpdate.uploadTitle': "上传软件包",
   'softUpdate.pickFile': "选择文件",

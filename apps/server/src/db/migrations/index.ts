@@ -35,7 +35,7 @@ import { announcementAbstract } from './1450-announcement-abstract.ts';
 import { deviceSyncMode } from './1470-device-sync-mode.ts';
 import { accessEventVerdicts } from './1471-access-event-verdicts.ts';
 import { importJobTables } from './1480-import-jobs.ts';
-import { deviceKeyRotation } from './1495-device-key-rotation.ts';
+import { commandExpiry } from './1490-command-expiry.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -69,7 +69,7 @@ const migrations: Record<string, Migration> = {
   '1470-device-sync-mode': deviceSyncMode,
   '1471-access-event-verdicts': accessEventVerdicts,
   '1480-import-jobs': importJobTables,
-  '1495-device-key-rotation': deviceKeyRotation,
+  '1490-command-expiry': commandExpiry,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -39,12 +39,14 @@ export const doorRoutes: FastifyPluginAsyncZod = async (app) => {
       await trx.deleteFrom('sys_door_depart').where('door_id', 'in', ids).execute();
     },
     routes: (routes, registered) => {
-      routes.post(DoorPath.open, { schema: { tags, summary: 'Open a door remotely (queues an openDoor command to its device)', body: idBody }, config: { permission: DoorPerm.open } }, async (request, reply) => {
+      routes.post(DoorPath.open, { schema: { tags, summary: 'Open a door remotely (an openDoor command to its online device, expiring after 10 s)', body: idBody }, config: { permission: DoorPerm.open } }, async (request, reply) => {
         const started = performance.now();
         const caller = callerOf(request);
         const door = await registered.findById(caller, (request.body as z.infer<typeof idBody>).id);
         if (!door) refuse('crud.notFound');
-        await callersDevice(app, caller, String(door.device_id));
+        const device = await callersDevice(app, caller, String(door.device_id));
+        // a door opens now or not at all: nothing is queued for a device that cannot take it (its open would run later)
+        if (device.online !== 1 || !app.deviceGateway.connected) refuse('door.deviceOffline');
         const commandId = await app.deviceGateway.enqueueCommand(String(door.device_id), DeviceCommandKind.openDoor, { door: Number(door.door_no) }, caller.username);
         await writeOperationLog(app, {
           operateType: OperationType.edit,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crudPath, DeviceCommandStatus, DeviceEventKind, DeviceSettingPath, deviceSettingEntity, DoorPath, doorEntity, DoorState, RealtimeCmd, type DevicePresenceNotice, type DoorStateNotice, type DoorStatusRow } from '@isps/contract';
+import { crudPath, DeviceCommandStatus, DeviceEventKind, DeviceSettingPath, deviceSettingEntity, DOOR_OPEN_TTL_MS, DoorPath, doorEntity, DoorState, LANGUAGES, RealtimeCmd, translate, type DevicePresenceNotice, type DoorStateNotice, type DoorStatusRow } from '@isps/contract';
 import { SimDevice } from '@isps/device-sim';
 import { approvedKey, brokerOptions, buildLinkedApp, testBrokers, uniqueSn, until } from '../../gateway/test-support.ts';
 import { openSocket, wsBase } from '../../platform/realtime/test-client.ts';
@@ -21,7 +21,9 @@ describe.each(cases)('doors and device settings on $dialect with the $broker bro
   /** a simulated door device online, with its device row and one door on lock 1 */
   async function doorDevice(doorName: string, options: { doorOpenMs?: number } = {}) {
     const sn = uniqueSn('D');
-    const sim = new SimDevice({ url: t.mqttUrl, sn, key: await approvedKey(t.app, sn, admin), kind: 'door', doorOpenMs: options.doorOpenMs ?? 0, topicRoot });
+    const key = await approvedKey(t.app, sn, admin);
+    // the device's clock is the server's: commands' time to live is read alike on both sides
+    const sim = new SimDevice({ url: t.mqttUrl, sn, key, kind: 'door', doorOpenMs: options.doorOpenMs ?? 0, topicRoot, clock: t.clock.now });
     sims.push(sim);
     await sim.start();
     await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 15_000, `hello of ${sn}`);
@@ -29,7 +31,7 @@ describe.each(cases)('doors and device settings on $dialect with the $broker bro
     const added = await injectAs<{ id: string }>(t.app, admin, { method: 'POST', url: api(t.app, crudPath(doorEntity, 'add')), payload: { doorName, deviceId, doorNo: 1 } });
     expect(added.envelope.success, added.envelope.message).toBe(true);
     const door = await t.app.db.selectFrom('sys_door').selectAll().where('device_id', '=', deviceId).executeTakeFirstOrThrow();
-    return { sim, sn, deviceId, door };
+    return { sim, sn, deviceId, door, key };
   }
 
   beforeAll(async () => {
@@ -160,5 +162,48 @@ describe.each(cases)('doors and device settings on $dialect with the $broker bro
     const effective = await injectAs<Array<{ fieldName: string; fieldValue: string }>>(t.app, admin, { method: 'GET', url: `${api(t.app, DeviceSettingPath.effective)}?deviceId=${deviceId}` });
     const byField = Object.fromEntries(effective.envelope.result.filter((s) => ['alarm.delay', 'volume'].includes(s.fieldName)).map((s) => [s.fieldName, s.fieldValue]));
     expect(byField).toEqual({ 'alarm.delay': '10', volume: '3' });
+  });
+
+  it('refuses at once to open a door whose device is offline, in the reader’s language, and leaves nothing to run when it comes back', async () => {
+    const { sim, door, deviceId } = await doorDevice('Back door');
+    await sim.stop();
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('id', '=', deviceId).executeTakeFirstOrThrow()).online === 0, 15_000, 'device offline');
+    for (const lang of LANGUAGES) {
+      const refused = await injectAs(t.app, admin, { method: 'POST', url: api(t.app, DoorPath.open), payload: { id: door.id }, headers: { lang } });
+      expect(refused.statusCode).toBe(200);
+      expect(refused.envelope).toMatchObject({ success: false, code: 500, message: translate(lang, 'door.deviceOffline') });
+    }
+    expect(await t.app.db.selectFrom('sys_device_command').select('id').where('device_id', '=', deviceId).execute()).toEqual([]);
+
+    await sim.start();
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('id', '=', deviceId).executeTakeFirstOrThrow()).online === 1, 15_000, 'device back');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sim.received).toEqual([]);
+    expect(sim.memory.effects).toEqual([]);
+  });
+
+  it('expires an open its device does not take within its time to live: the operator reads it expired, and it never runs when the device returns', async () => {
+    const { sim, door, deviceId, key } = await doorDevice('Loading bay');
+    // the device is gone without a last will reaching the console (a broker restart): its row still says online
+    sim.kill();
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('id', '=', deviceId).executeTakeFirstOrThrow()).online === 0, 15_000, 'last will');
+    await t.app.db.updateTable('sys_device').set({ online: 1 }).where('id', '=', deviceId).execute();
+    const opened = await injectAs<{ commandId: string }>(t.app, admin, { method: 'POST', url: api(t.app, DoorPath.open), payload: { id: door.id } });
+    expect(opened.envelope.success, opened.envelope.message).toBe(true);
+    const state = async () => (await injectAs<{ status: string }>(t.app, admin, { method: 'GET', url: `${api(t.app, DoorPath.command)}?id=${opened.envelope.result.commandId}` })).envelope.result.status;
+    expect(await state()).toBe(DeviceCommandStatus.sent);
+
+    t.clock.advance(DOOR_OPEN_TTL_MS + 1000);
+    await until(async () => (await state()) === DeviceCommandStatus.expired, 15_000, 'expiry');
+    // the device returns: a hello, then whatever retries come find nothing to send
+    const before = (await t.app.db.selectFrom('sys_device').select('session_id').where('id', '=', deviceId).executeTakeFirstOrThrow()).session_id;
+    const back = new SimDevice({ url: t.mqttUrl, sn: sim.sn, key, kind: 'door', doorOpenMs: 0, topicRoot, clock: t.clock.now });
+    sims.push(back);
+    await back.start();
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('session_id').where('id', '=', deviceId).executeTakeFirstOrThrow()).session_id !== before, 15_000, 'hello');
+    t.clock.advance(60_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(back.received).toEqual([]);
+    expect(await state()).toBe(DeviceCommandStatus.expired);
   });
 });

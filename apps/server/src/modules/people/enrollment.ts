@@ -108,7 +108,7 @@ export function enrollmentRoutes(app: FastifyInstance, people: RegisteredEntity)
       deviceId: row.device_id,
       deviceName: row.device_name ?? '',
       status: state,
-      reason: state !== EnrollmentStatus.failed ? null : status === DeviceCommandStatus.acked ? 'refused' : failureOf(result),
+      reason: state !== EnrollmentStatus.failed ? null : status === DeviceCommandStatus.acked ? 'refused' : status === DeviceCommandStatus.expired ? 'timeout' : failureOf(result),
     };
   }
 

@@ -6,9 +6,9 @@ import { Authorized } from '../../shared/permission/index.ts';
 import type { CrudExtensionProps, CrudRow } from '../../shared/crud/index.ts';
 import { useDoorCommand, useOpenDoor } from './api/open-door.ts';
 
-const statusColors: Record<DeviceCommandStatus, string> = { pending: 'default', sent: 'processing', acked: 'success', failed: 'error' };
+const statusColors: Record<DeviceCommandStatus, string> = { pending: 'default', sent: 'processing', acked: 'success', failed: 'error', expired: 'warning' };
 
-/** How far the door's last remote opening got: queued, sent to the device, confirmed by it, or failed. */
+/** How far the door's last remote opening got: queued, sent to the device, confirmed by it, failed, or expired untaken. */
 function CommandProgress({ commandId }: { commandId: string }) {
   const { t } = useTranslation();
   const command = useDoorCommand(commandId);

@@ -25,8 +25,8 @@ export async function getDoorCommand(id: string): Promise<DoorCommand> {
   return unwrap(await http.get<DoorCommand>(DoorPath.command, { id }, { silent: true }));
 }
 
-/** A command is settled once its device acknowledged it or it failed; until then it is asked again. */
-export const isSettled = (status: DeviceCommandStatus | undefined) => status === DeviceCommandStatus.acked || status === DeviceCommandStatus.failed;
+/** A command is settled once its device acknowledged it, it failed or it expired; until then it is asked again. */
+export const isSettled = (status: DeviceCommandStatus | undefined) => status === DeviceCommandStatus.acked || status === DeviceCommandStatus.failed || status === DeviceCommandStatus.expired;
 
 export const DOOR_COMMAND_POLL_MS = 1000;
 

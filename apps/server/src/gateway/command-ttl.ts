@@ -1,0 +1,28 @@
+import { AccessCommandKind, CaptureCommandKind, DeviceCommandKind, DOOR_OPEN_TTL_MS, ENROLL_WAIT_MS, ID_CARD_WAIT_MS } from '@isps/contract';
+
+/**
+ * How long each kind of command may wait for its device, in milliseconds (null: until the device takes it). Past it
+ * the gateway never delivers the command and the device drops it (docs/device-protocol.md, "Command time to live").
+ */
+export const COMMAND_TTL_MS: Readonly<Record<string, number | null>> = {
+  // a door opens now or not at all
+  [DeviceCommandKind.openDoor]: DOOR_OPEN_TTL_MS,
+  [DeviceCommandKind.reboot]: 60_000,
+  // the settings in force are wanted whenever the device comes back
+  [DeviceCommandKind.setParams]: null,
+  // an emergency's end queues the release behind its hold, so the queue always ends in the scenario's state
+  [DeviceCommandKind.holdOpen]: null,
+  [DeviceCommandKind.softUpdate]: 24 * 60 * 60_000,
+  // the access list waits for the device: people it lacks are people kept out
+  [AccessCommandKind.syncPeople]: null,
+  [AccessCommandKind.accessReport]: null,
+  // nobody waits for an enrollment or a card read any longer than this
+  [CaptureCommandKind.enrollPalm]: ENROLL_WAIT_MS,
+  [CaptureCommandKind.cancelEnroll]: ENROLL_WAIT_MS,
+  [CaptureCommandKind.readIdCard]: ID_CARD_WAIT_MS,
+};
+
+/** The time to live of a kind of command: the gateway's own setting, else the default; kinds not listed wait. */
+export function commandTtlMs(kind: string, overrides: Readonly<Record<string, number | null>> = {}): number | null {
+  return overrides[kind] !== undefined ? overrides[kind] : (COMMAND_TTL_MS[kind] ?? null);
+}
