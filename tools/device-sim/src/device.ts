@@ -303,7 +303,8 @@ export class SimDevice {
 
   /**
    * The next try to reconnect: `reconnectMs` after a lost connection, doubling with each failed try up to
-   * `reconnectMaxMs`, less a random part of up to half of it so a fleet cut off at once does not come back at once.
+   * `reconnectMaxMs`, plus a random part of up to half of it (within that cap) so a fleet cut off at once does not
+   * come back at once. Never sooner than `reconnectMs`.
    */
   private reconnectLater(): void {
     if (this.reconnectTimer) return;
@@ -316,7 +317,7 @@ export class SimDevice {
         this.reconnectTimer = null;
         if (!this.stopped) void this.connect().catch(() => undefined);
       },
-      wait / 2 + (Math.random() * wait) / 2,
+      Math.min(longest, wait + (Math.random() * wait) / 2),
     );
     this.reconnectTimer.unref();
   }
