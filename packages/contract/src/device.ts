@@ -170,7 +170,17 @@ export const DeviceCommandKind = {
   holdOpen: 'holdOpen',
   /** download a software package over HTTP and install it, reporting progress (`SoftUpdateCommandPayload`) */
   softUpdate: 'softUpdate',
+  /** `RotateKeyPayload`: sign in with this key from now on; the old one stops working once this is acknowledged */
+  rotateKey: 'rotateKey',
 } as const;
+
+/** The payload of a `rotateKey` command: the device's new key (the command's stored copy is cleared once acknowledged). */
+export interface RotateKeyPayload {
+  key: string;
+}
+
+/** How long a rotated-out device key keeps working when the device does not acknowledge its new key. */
+export const DEVICE_KEY_GRACE_MS = 5 * 60_000;
 
 /** How long a remote door open may wait for its device: a door opens now or not at all. */
 export const DOOR_OPEN_TTL_MS = 10_000;

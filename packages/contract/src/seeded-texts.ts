@@ -44,6 +44,8 @@ export const buttonTitles: Readonly<Record<string, Texts>> = {
   frozen: ['Freeze', '冻结', '凍結'],
   enroll: ['Enroll palm vein', '录入掌静脉', '手のひら静脈登録'],
   readIdCard: ['Read ID card', '读取身份证', '身分証読み取り'],
+  rotateKey: ['Rotate device key', '更换设备密钥', 'デバイスキー更新'],
+  revokeKey: ['Revoke device key', '吊销设备密钥', 'デバイスキー失効'],
   recycleBin: ['Recycle bin', '回收站', 'ごみ箱'],
   audit: ['Review', '审核', '審査'],
   allocate: ['Allocate', '分配', '割り当て'],

@@ -20,6 +20,7 @@ import {
   type DeviceHeartbeat,
   type DeviceHello,
   type DevicePresence,
+  type RotateKeyPayload,
   type SoftUpdateCommandPayload,
 } from '@isps/contract';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -217,6 +218,11 @@ export class SimDevice {
     this.enrollOutcome = options.enrollOutcome ?? 'ok';
   }
 
+  /** the key it signs in and downloads with (a rotation replaces it) */
+  get key(): string {
+    return this.options.key;
+  }
+
   get online(): boolean {
     return this.client?.connected ?? false;
   }
@@ -343,6 +349,8 @@ export class SimDevice {
       this.memory.effects.push({ id: command.id, kind: command.kind, payload: command.payload });
       if (command.kind === 'openDoor' && this.kind === 'door') this.openDoor(command.payload);
       if (command.kind === 'holdOpen' && this.kind === 'door') this.holdOpen(command.payload);
+      // a new key from the server: the next sign-in and download use it (the acknowledgement below ends the old one)
+      if (command.kind === 'rotateKey') this.options.key = (command.payload as RotateKeyPayload).key;
       if (command.kind === 'softUpdate') {
         void this.softUpdate(command.id, command.payload as SoftUpdateCommandPayload).catch(() => undefined);
         return;

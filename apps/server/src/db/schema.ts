@@ -456,6 +456,9 @@ export interface SysDeviceCode extends Audited {
   /** SHA-256 of the device key issued with the approved code; the key itself is shown once */
   device_key_hash: string | null;
   key_issued_time: string | null;
+  /** the key a rotation replaced: valid until the device acknowledges the new one, at most until previous_key_until */
+  previous_key_hash: string | null;
+  previous_key_until: string | null;
   remark: string | null;
   tenant_id: string | null;
 }

@@ -199,6 +199,13 @@ export class EmbeddedBroker {
     };
   }
 
+  /** Closes every connection signed in as device `sn` (its key was revoked). */
+  disconnect(sn: string): void {
+    // aedes keeps its connected clients by id without typing the map
+    const clients = (this.broker as unknown as { clients: Record<string, Client> }).clients;
+    for (const client of Object.values(clients)) if (this.snOf.get(client) === sn) client.close();
+  }
+
   /** Stops accepting, drops every connection and frees the port. */
   async close(): Promise<void> {
     const serverClosed = new Promise<void>((resolve) => {

@@ -24,7 +24,7 @@ export function deviceKeyMatches(presented: string, storedHash: string): boolean
 export async function approvedDeviceCode(db: Kysely<Database>, sn: string, key: string): Promise<{ id: string; tenantId: string | null } | null> {
   const code = await db
     .selectFrom('sys_device_code')
-    .select(['id', 'tenant_id', 'device_key_hash', 'audit_status'])
+    .select(['id', 'tenant_id', 'device_key_hash', 'audit_status', 'previous_key_hash', 'previous_key_until'])
     .where('sn', '=', sn)
     .executeTakeFirst();
   if (!code || code.audit_status !== DeviceAuditStatus.agree || !code.device_key_hash) {
@@ -32,5 +32,8 @@ export async function approvedDeviceCode(db: Kysely<Database>, sn: string, key: 
     deviceKeyMatches(key, '0'.repeat(64));
     return null;
   }
-  return deviceKeyMatches(key, code.device_key_hash) ? { id: code.id, tenantId: code.tenant_id } : null;
+  // a rotated-out key works until the device acknowledged the new one, at most until its grace ends
+  const previousValid = code.previous_key_hash !== null && code.previous_key_until !== null && code.previous_key_until > new Date().toISOString();
+  const matches = deviceKeyMatches(key, code.device_key_hash) || (previousValid && deviceKeyMatches(key, code.previous_key_hash!));
+  return matches ? { id: code.id, tenantId: code.tenant_id } : null;
 }

@@ -265,6 +265,15 @@ export class DeviceGateway {
   }
 
   /** Writes waiting events and sends waiting presence notices now (tests, shutdown). */
+  /** Closes a device's connections to this server's embedded broker (set by the plugin when it runs one). */
+  disconnectDevice: ((sn: string) => void) | null = null;
+
+  /** A device whose key was revoked: what is known of it is dropped and its connection closed, at once. */
+  revokeDevice(sn: string): void {
+    this.devices.delete(sn);
+    this.disconnectDevice?.(sn);
+  }
+
   async flush(): Promise<void> {
     await Promise.allSettled([...this.inFlight]);
     await this.events.flush();

@@ -30,6 +30,7 @@ export const gatewayPlugin = fp<GatewayOptions>(
       // the broker (aedes) loads only when it listens
       const { EmbeddedBroker } = await import('./broker.ts');
       broker = new EmbeddedBroker({ db: app.db, port: mqttPort, host, topicRoot: options.topicRoot, log: app.log });
+      gateway.disconnectDevice = (sn) => broker?.disconnect(sn);
       const port = await broker.listen();
       app.log.info({ port }, 'embedded MQTT broker listening');
       await gateway.start({ inProcess: broker.inProcessClient() });

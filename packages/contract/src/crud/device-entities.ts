@@ -137,13 +137,16 @@ export const deviceEntity: EntityDeclaration = {
     { field: 'ip', message: 'duplicate.deviceIp' },
   ],
   tenantScoped: true,
-  extraActions: ['capture'],
+  extraActions: ['capture', 'rotateKey', 'revokeKey'],
   live: { field: 'online', on: { deviceConnect: 1, deviceDisConnect: 0 }, badges: { '1': 'success', '0': 'default' } },
   deleteWarning: 'device.deleteWarning',
   rowCommands: [
     { name: 'setCapture', label: 'device.setCapture', permission: 'capture', method: 'GET', path: '/sysDevice/setCapture', refusalAsWarning: true },
     // a compare-and-align of the people the device holds (an offline device is refused with the spec's message)
     { name: 'syncPeople', label: 'device.syncPeople', permission: 'sync', method: 'POST', path: '/sysDevice/syncPeople', refusalAsWarning: true },
+    // the device takes a new key over the link; a suspected key is revoked at once (the device is disconnected)
+    { name: 'rotateKey', label: 'device.rotateKey', permission: 'rotateKey', method: 'POST', path: '/sysDevice/rotateKey', confirm: 'device.rotateKeyConfirm', refusalAsWarning: true },
+    { name: 'revokeKey', label: 'device.revokeKey', permission: 'revokeKey', method: 'POST', path: '/sysDevice/revokeKey', confirm: 'device.revokeKeyConfirm', danger: true },
   ],
 };
 
@@ -201,6 +204,10 @@ export const DevicePath = {
   captureList: '/sysDevice/capturelist',
   /** GET `?id=`: the capture device of the caller's tenant; refused when the device is offline */
   setCapture: '/sysDevice/setCapture',
+  /** POST `{ id }`: sends the device a new key over the link (refused when it is offline) */
+  rotateKey: '/sysDevice/rotateKey',
+  /** POST `{ id }`: the device's key stops working at once and the device is disconnected */
+  revokeKey: '/sysDevice/revokeKey',
 } as const;
 
 export interface CaptureDeviceList {
@@ -261,6 +268,18 @@ export const deviceLabels: Record<string, readonly [enUS: string, zhCN: string, 
   ],
   'device.setCapture': ['Set as capture device', '设为采集设备', '取得デバイスに設定'],
   'device.syncPeople': ['Sync people', '同步人员', '人員を同期'],
+  'device.rotateKey': ['Rotate key', '更换密钥', 'キーを更新'],
+  'device.revokeKey': ['Revoke key', '吊销密钥', 'キーを失効'],
+  'device.rotateKeyConfirm': [
+    'Send {{name}} a new device key? Its current key stops working once the device confirms the new one.',
+    '向 {{name}} 下发新的设备密钥？设备确认新密钥后，当前密钥即失效。',
+    '{{name}} に新しいデバイスキーを送信しますか？デバイスが新しいキーを確認すると、現在のキーは使えなくなります。',
+  ],
+  'device.revokeKeyConfirm': [
+    'Revoke the key of {{name}} now? The device is disconnected and cannot sign in until its code is approved again.',
+    '立即吊销 {{name}} 的密钥？设备将被断开，在设备码重新审核通过前无法登录。',
+    '{{name}} のキーを今すぐ失効させますか？デバイスは切断され、コードが再承認されるまでサインインできません。',
+  ],
   'device.captureDevice': ['Capture device', '采集设备', '取得デバイス'],
   'device.captureNone': ['None', '未设置', '未設定'],
   'crud.imageTooLarge': ['The image must be smaller than {{size}} KB', '图片必须小于 {{size}} KB', '画像は {{size}} KB 未満にしてください'],

@@ -36,6 +36,7 @@ import { deviceSyncMode } from './1470-device-sync-mode.ts';
 import { accessEventVerdicts } from './1471-access-event-verdicts.ts';
 import { importJobTables } from './1480-import-jobs.ts';
 import { commandExpiry } from './1490-command-expiry.ts';
+import { deviceKeyRotation } from './1495-device-key-rotation.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '1471-access-event-verdicts': accessEventVerdicts,
   '1480-import-jobs': importJobTables,
   '1490-command-expiry': commandExpiry,
+  '1495-device-key-rotation': deviceKeyRotation,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -38,7 +38,7 @@ export const menuDefinition: readonly AreaDefinition[] = [
     key: 'device',
     icon: 'cluster',
     screens: [
-      { key: 'list', actions: [...CRUD, 'sync', 'capture'], visible: true },
+      { key: 'list', actions: [...CRUD, 'sync', 'capture', 'rotateKey', 'revokeKey'], visible: true },
       { key: 'area', actions: CRUD, visible: true },
       { key: 'door', actions: [...CRUD, 'open'], visible: true },
       { key: 'people', actions: [...CRUD, 'frozen', 'recycleBin', 'enroll', 'readIdCard'], visible: true },

@@ -37,12 +37,15 @@ const OPERATIONS = [
   'read an ID card',
   'acknowledge an alarm',
   'close an alarm',
+  'rotate a device key',
+  'revoke a device key',
 ] as const;
 type Operation = (typeof OPERATIONS)[number];
 
 const OPERATOR_CODES = [
   DevicePerm.codeAdd, DevicePerm.codeAudit, DevicePerm.codeDelete, DevicePerm.codeList, SoftUpdatePerm.add, SoftUpdatePerm.push,
   permissionCode(deviceEntity, 'capture'), AccessSyncPerm.resync, permissionCode(peopleEntity, 'readIdCard'), permissionCode(alarmEntity, 'handle'),
+  permissionCode(deviceEntity, 'rotateKey'), permissionCode(deviceEntity, 'revokeKey'),
 ];
 
 describe.each((await testDialects()).filter((d) => d !== 'mysql'))('the audit trail of device operations on %s', (dialect) => {
@@ -112,6 +115,10 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('the audit tr
     done.set('acknowledge an alarm', { key: 'log.alarmAcknowledged', target: device.device_name });
     await call('PUT', AlarmPath.close, { id: alarm.id });
     done.set('close an alarm', { key: 'log.alarmClosed', target: device.device_name });
+    await call('POST', DevicePath.rotateKey, { id: device.id });
+    done.set('rotate a device key', { key: 'log.deviceKeyRotated', target: sn });
+    await call('POST', DevicePath.revokeKey, { id: device.id });
+    done.set('revoke a device key', { key: 'log.deviceKeyRevoked', target: sn });
 
     expect([...done.keys()].sort()).toEqual([...OPERATIONS].sort());
     const rows = await t.app.db.selectFrom('sys_log').select(['userid', 'username', 'tenant_id', 'log_params', 'content']).where('log_type', '=', LogType.operation).where('username', '=', 'devoperator').execute();

@@ -7,6 +7,7 @@ import { refuse } from '../../platform/envelope.ts';
 import { deviceEntityRoutes } from './entity-routes.ts';
 import { softUpdateRoutes } from './soft-update-routes.ts';
 import { deviceExtraRoutes } from './device-extra-routes.ts';
+import { deviceKeyRoutes } from './device-key-routes.ts';
 import { addDeviceCode, auditDeviceCode, deviceCodeRow, deviceCodes } from './service.ts';
 
 const tags = ['device'];
@@ -31,6 +32,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(deviceEntityRoutes);
   await app.register(softUpdateRoutes);
   await app.register(deviceExtraRoutes);
+  await app.register(deviceKeyRoutes);
 
   app.get(DeviceCodePath.list, { schema: { tags, summary: 'List device codes', querystring: listQuery }, config: { permission: DevicePerm.codeList } }, async (request, reply) => {
     const { pageNo, pageSize, sn, auditStatus } = request.query;

@@ -56,6 +56,8 @@ export async function addDeviceCode(app: FastifyInstance, caller: CurrentUser, i
     audit_time: null,
     device_key_hash: null,
     key_issued_time: null,
+    previous_key_hash: null,
+    previous_key_until: null,
     remark: input.remark ?? null,
     tenant_id: writeTenant(caller),
   };
@@ -78,6 +80,9 @@ export async function auditDeviceCode(app: FastifyInstance, caller: CurrentUser,
     audit_time: now,
     device_key_hash: issued?.hash ?? null,
     key_issued_time: issued ? now : null,
+    // a new approval ends any rotation: only the key issued now works
+    previous_key_hash: null,
+    previous_key_until: null,
     update_by: caller.username,
     update_time: now,
   };
