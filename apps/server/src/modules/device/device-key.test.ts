@@ -84,6 +84,17 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('device key r
     await until(async () => (await downloadStatus(sim.sn, oldKey)) === 401, 5_000, 'old key refused');
   });
 
+  it('ends the old key after the grace when the device never takes the new one', async () => {
+    const { sim, id, key: oldKey } = await onlineDevice();
+    await sim.stop();
+    await t.app.db.updateTable('sys_device').set({ online: 1 }).where('id', '=', id).execute();
+    expect((await post(admin, DevicePath.rotateKey, id)).envelope.success).toBe(true);
+    expect(await downloadStatus(sim.sn, oldKey)).toBe(404);
+    await t.app.db.updateTable('sys_device_code').set({ previous_key_until: new Date(Date.now() - 1000).toISOString() }).where('sn', '=', sim.sn).execute();
+    expect(await downloadStatus(sim.sn, oldKey)).toBe(401);
+    expect(await signsIn(sim.sn, oldKey)).toBe(false);
+  });
+
   it('revokes a key at once: the device is disconnected, cannot sign in, and the HTTP device endpoints refuse its key', async () => {
     const { sim, id, key } = await onlineDevice();
     const revoked = await post(admin, DevicePath.revokeKey, id);
