@@ -43,6 +43,8 @@ export interface Config {
   outboundTimeoutMs: number;
   /** PUBLIC_URL without a trailing slash: the address devices and links reach this server at; never a request's Host header */
   publicUrl: string | null;
+  /** upload limits: files and MiB each user may send a minute (UPLOADS_PER_MINUTE, UPLOAD_MB_PER_MINUTE), MiB each tenant may keep (TENANT_UPLOAD_QUOTA_MB) */
+  uploads: { perMinute: number; mbPerMinute: number; tenantQuotaMb: number };
 }
 
 export class ConfigError extends Error {
@@ -86,6 +88,9 @@ const rules = {
   CAS_SERVER_URL: { schema: z.string().regex(/^https?:\/\/[^?#]+$/), allowed: 'the http(s):// base URL of the CAS server, without query' } as Rule<string>,
   TIME_ZONE: { schema: z.string().refine(isTimeZone), allowed: 'an IANA time zone name such as Asia/Shanghai, Europe/Berlin or UTC' } as Rule<string>,
   CAS_SERVICE_URL: { schema: z.string().regex(/^https?:\/\/[^#\s]+$/), allowed: "the http(s):// URL of the console's CAS login page" } as Rule<string>,
+  UPLOADS_PER_MINUTE: { schema: z.coerce.number().int().min(1).max(100_000), allowed: 'an integer from 1 to 100000' } as Rule<number>,
+  UPLOAD_MB_PER_MINUTE: { schema: z.coerce.number().int().min(1).max(1_000_000), allowed: 'an integer from 1 to 1000000 (MiB)' } as Rule<number>,
+  TENANT_UPLOAD_QUOTA_MB: { schema: z.coerce.number().int().min(1).max(100_000_000), allowed: 'an integer from 1 to 100000000 (MiB)' } as Rule<number>,
   PUBLIC_URL: { schema: z.string().refine(isPublicUrl), allowed: 'an absolute http(s):// URL such as https://console.example.com, without user, password, query or fragment' } as Rule<string>,
 };
 
@@ -144,6 +149,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     casServerUrl: read('CAS_SERVER_URL') ?? null,
     casServiceUrl: read('CAS_SERVICE_URL') ?? null,
     timeZone: read('TIME_ZONE') ?? machineTimeZone(),
+    uploadsPerMinute: read('UPLOADS_PER_MINUTE', '30'),
+    uploadMbPerMinute: read('UPLOAD_MB_PER_MINUTE', '50'),
+    tenantUploadQuotaMb: read('TENANT_UPLOAD_QUOTA_MB', '1024'),
     publicUrl: read('PUBLIC_URL') ?? null,
   };
   if (config.smsProvider === 'webhook' && !config.smsWebhookUrl) problems.push('SMS_WEBHOOK_URL must be set when SMS_PROVIDER is webhook');
@@ -174,6 +182,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     casServiceUrl: config.casServiceUrl,
     timeZone: config.timeZone,
     outboundTimeoutMs: 5000,
+    uploads: { perMinute: config.uploadsPerMinute as number, mbPerMinute: config.uploadMbPerMinute as number, tenantQuotaMb: config.tenantUploadQuotaMb as number },
     publicUrl: config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : null,
   };
 }

@@ -291,6 +291,8 @@ export interface SysMessageTemplate extends Audited {
 export interface SysFile extends Audited {
   file_path: string;
   tenant_id: string | null;
+  /** bytes on disk (0 for files stored before sizes were recorded) */
+  file_size: number;
 }
 
 export interface SysSetting extends Audited {

@@ -127,6 +127,8 @@ export interface UploadRules {
   maxBytes?: number;
   /** a check of the whole file beyond its first bytes (the complete temporary file's path) */
   verify?: (path: string) => Promise<boolean>;
+  /** last check with the file's size before it is placed (a tenant's quota): a throw leaves nothing stored */
+  admit?: (bytes: number) => Promise<void>;
 }
 
 export async function storeUpload(dataDir: string, incoming: IncomingFile, biz: string | undefined, now: number, rules: UploadRules = {}): Promise<string> {
@@ -150,6 +152,7 @@ export async function storeUpload(dataDir: string, incoming: IncomingFile, biz: 
     const head = await readHead(temporary);
     const fits = type.signature ? type.signature(head) : !head.includes(0);
     if (head.length === 0 || !fits || (rules.verify && !(await rules.verify(temporary)))) refuse('upload.contentMismatch', { name: shownName });
+    await rules.admit?.((await lstat(temporary)).size);
     const stored = `${folder}/${yyyyMMdd(now)}/${random}_${safeFileName(incoming.filename, extension)}`;
     const day = join(root, folder, yyyyMMdd(now));
     await mkdir(day, { recursive: true, mode: PRIVATE_DIR });

@@ -37,6 +37,7 @@ import { accessEventVerdicts } from './1471-access-event-verdicts.ts';
 import { importJobTables } from './1480-import-jobs.ts';
 import { commandExpiry } from './1490-command-expiry.ts';
 import { deviceKeyRotation } from './1495-device-key-rotation.ts';
+import { fileSize } from './1497-file-size.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '1480-import-jobs': importJobTables,
   '1490-command-expiry': commandExpiry,
   '1495-device-key-rotation': deviceKeyRotation,
+  '1497-file-size': fileSize,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

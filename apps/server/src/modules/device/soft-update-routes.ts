@@ -28,7 +28,7 @@ import {
   type SoftUpdatePushRow,
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
-import { uploadRoutes } from '../../platform/uploads.ts';
+import { checkTenantQuota, countUpload, tooManyUploads, uploadRoutes } from '../../platform/uploads.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -215,6 +215,7 @@ export const softUpdateRoutes: FastifyPluginAsyncZod = async (app) => {
           { schema: { tags, summary: 'Add a software package: fields version, deviceModel, updateLog, then the APK or tar as file' }, config: { permission: SoftUpdatePerm.add } },
           async (request, reply) => {
             const caller = callerOf(request);
+            if (!(await countUpload(app, request, caller, SOFT_UPDATE_MAX_BYTES))) return tooManyUploads(app, request, reply);
             const part = request.isMultipart() ? await request.file({ limits: { fileSize: SOFT_UPDATE_MAX_BYTES } }) : undefined;
             if (!part) throw new AppError('badRequest', 'upload.noFile');
             const fields = part.fields as Record<string, unknown>;
@@ -243,6 +244,7 @@ export const softUpdateRoutes: FastifyPluginAsyncZod = async (app) => {
             const stored = await storeUpload(app.settings.dataDir, part, PACKAGE_FOLDER, app.clock(), {
               types: PACKAGE_TYPES,
               maxBytes: SOFT_UPDATE_MAX_BYTES,
+              admit: (bytes) => checkTenantQuota(app, writeTenant(caller), bytes),
               verify: async (path) => {
                 if (!(await isSoftwarePackage(path, part.filename))) refuse('softUpdate.notPackage', { name });
                 return true;

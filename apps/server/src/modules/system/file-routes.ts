@@ -1,13 +1,13 @@
 import send from '@fastify/send';
 import * as z from 'zod';
-import { FilePath } from '@isps/contract';
+import { DEFAULT_UPLOAD_BIZ, FilePath } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import { callerOf, optionalCaller } from '../../platform/access.ts';
 import { AppError, envelope } from '../../platform/envelope.ts';
 import { tenantScoped, writeTenant } from '../../platform/tenancy.ts';
 import { contentDisposition, findStoredFile, storeUpload, uploadRoot } from '../../platform/files.ts';
-import { uploadRoutes } from '../../platform/uploads.ts';
+import { checkTenantQuota, checkUploadPurpose, countUpload, tooManyUploads, uploadRoutes } from '../../platform/uploads.ts';
 
 const tags = ['system'];
 const uploadListQuery = z.object({ pageNo: z.coerce.number().int().min(1).default(1), pageSize: z.coerce.number().int().min(1).max(200).default(10) });
@@ -18,20 +18,34 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
     uploads.post(
       FilePath.upload,
       {
-        schema: { tags, summary: 'Upload one file (multipart field `file`, optional `biz` sub-folder before it); message and result are its stored path' },
+        schema: { tags, summary: 'Upload one file (multipart field `file`, optional `biz` purpose and sub-folder before it); message and result are its stored path. Needs a permission of its purpose; limited per user a minute and per tenant in storage' },
         config: { permission: 'authenticated' },
       },
       async (request, reply) => {
+        const caller = callerOf(request);
+        if (!(await countUpload(app, request, caller))) return tooManyUploads(app, request, reply);
         const part = request.isMultipart() ? await request.file() : undefined;
         if (!part) throw new AppError('badRequest', 'upload.noFile');
         const biz = part.fields.biz;
         const folder = biz && !Array.isArray(biz) && biz.type === 'field' ? String(biz.value) : undefined;
-        const stored = await storeUpload(app.settings.dataDir, part, folder, app.clock());
-        const caller = callerOf(request);
-        // every upload belongs to the tenant it was uploaded in
+        try {
+          checkUploadPurpose(caller, folder?.trim() || DEFAULT_UPLOAD_BIZ);
+        } catch (error) {
+          part.file.resume();
+          throw error;
+        }
+        // every upload belongs to the tenant it was uploaded in, and counts against its storage
+        const tenantId = writeTenant(caller);
+        let size = 0;
+        const stored = await storeUpload(app.settings.dataDir, part, folder, app.clock(), {
+          admit: async (bytes) => {
+            await checkTenantQuota(app, tenantId, bytes);
+            size = bytes;
+          },
+        });
         await app.db
           .insertInto('sys_file')
-          .values({ id: randomUUID(), file_path: stored, tenant_id: writeTenant(caller), create_by: caller.username, create_time: new Date(app.clock()).toISOString(), update_by: null, update_time: null })
+          .values({ id: randomUUID(), file_path: stored, file_size: size, tenant_id: tenantId, create_by: caller.username, create_time: new Date(app.clock()).toISOString(), update_by: null, update_time: null })
           .execute();
         return { ...reply.ok(stored), message: stored };
       },
