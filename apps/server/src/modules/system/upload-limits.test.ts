@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnnouncementPerm, FilePath, translate } from '@isps/contract';
+import { AnnouncementPerm, FilePath, SoftUpdatePath, SoftUpdatePerm, translate } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { createRoleWith } from '../../test/crud-helpers.ts';
+import { zipOf } from '../../test/software-packages.ts';
 import { api, buildInstancePair, buildTestApp, createTestUser, injectAs, login, redisReachable, testDialects, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
 
 // a 1×1 transparent png, padded to the size a test needs (only the first bytes are checked)
@@ -44,9 +45,10 @@ describe.each(await testDialects())('upload permissions, rates and quotas on %s'
     app = t.app;
     await createRoleWith(app, 'editor', [AnnouncementPerm.list, AnnouncementPerm.add, AnnouncementPerm.edit]);
     await createRoleWith(app, 'reader', [AnnouncementPerm.list]);
+    await createRoleWith(app, 'packager', [SoftUpdatePerm.list, SoftUpdatePerm.add]);
     const quotaTenant = randomUUID();
     await app.db.insertInto('sys_tenant').values({ id: quotaTenant, name: 'Small', code: 'small-uploads', begin_date: null, end_date: null, status: 1, create_by: 'test', create_time: null, update_by: null, update_time: null }).execute();
-    for (const [name, roles, tenantId] of [['nobody', [], undefined], ['reader', ['reader'], undefined], ['editor', ['editor'], undefined], ['sender', ['editor'], undefined], ['filler', ['editor'], quotaTenant]] as const) {
+    for (const [name, roles, tenantId] of [['nobody', [], undefined], ['reader', ['reader'], undefined], ['editor', ['editor'], undefined], ['sender', ['editor'], undefined], ['filler', ['editor'], quotaTenant], ['packager', ['packager'], quotaTenant]] as const) {
       await createTestUser(app, name, { roles: [...roles], ...(tenantId ? { tenantId } : {}) });
       tokens[name] = await login(app, name, USER_PASSWORD);
     }
@@ -98,6 +100,29 @@ describe.each(await testDialects())('upload permissions, rates and quotas on %s'
     // a file that fits still goes in; the quota is the tenant's: the default tenant's users are not held by it
     expect((await upload(app, tokens.filler!, png(200 * KB), 'annountCement')).envelope.success).toBe(true);
     expect((await upload(app, tokens.sender!, png(400 * KB), 'annountCement')).envelope.success).toBe(true);
+  });
+
+  it('counts software packages against the same quota and rate', async () => {
+    const packages = async () => Number((await app.db.selectFrom('sys_soft_update').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const sendPackage = (version: string, bytes: number) => {
+      const boundary = `----isps${randomUUID()}`;
+      const apk = zipOf({ 'AndroidManifest.xml': '<manifest package="com.isps.panel"/>', 'assets/data': 'x'.repeat(bytes) });
+      const payload = Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="version"\r\n\r\n${version}\r\n`),
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="panel.apk"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+        apk,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      return injectAs(app, tokens.packager!, { method: 'POST', url: api(app, SoftUpdatePath.upload), payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, lang: 'en-US' } });
+    };
+    // the tenant keeps 2000 kB of its 2 MB: a 20 kB package fits, a 300 kB one does not
+    expect((await sendPackage('1.0.0', 20 * KB)).envelope.success).toBe(true);
+    const before = [await packages(), storedFiles(app)];
+    const full = await sendPackage('1.0.1', 300 * KB);
+    expect(full.envelope).toMatchObject({ success: false, code: 500, message: translate('en-US', 'upload.quotaExceeded', { used: 2, quota: 2 }) });
+    expect([await packages(), storedFiles(app)]).toEqual(before);
+    for (let i = 2; i < limits.perMinute; i++) await sendPackage(`1.0.${i}`, KB);
+    expect((await sendPackage('1.1.0', KB)).statusCode).toBe(429);
   });
 });
 
