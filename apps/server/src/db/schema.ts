@@ -537,6 +537,8 @@ export interface SysAccessEvent extends Audited {
   server_verdict?: string | null;
   /** 1 for an opening the server would have refused */
   flagged?: number;
+  /** the card the device named, masked (never the whole number) */
+  card_no_masked?: string | null;
   tenant_id: string | null;
 }
 

@@ -65,7 +65,7 @@ export type DerivedRow<T extends DerivedTable> = Omit<Insertable<Database[T]>, S
 /** Each table's own columns, in the order of the insert's values, and the key of the event it comes from. */
 const TABLES: { [T in DerivedTable]: { own: ReadonlyArray<keyof DerivedRow<T> & string>; key: ReadonlyArray<keyof Database[T] & string> } } = {
   sys_access_event: {
-    own: ['seq', 'event_time', 'kind', 'result', 'people_id', 'door_id', 'door_no', 'method', 'detail', 'server_verdict', 'flagged'],
+    own: ['seq', 'event_time', 'kind', 'result', 'people_id', 'door_id', 'door_no', 'method', 'detail', 'server_verdict', 'flagged', 'card_no_masked'],
     key: ['device_id', 'seq'],
   },
   sys_device_alarm: { own: ['event_seq', 'code', 'level', 'state', 'alarm_time', 'handled_by', 'handled_time'], key: ['device_id', 'event_seq'] },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DeviceEvent } from '@isps/contract';
+import { maskCardNo, type DeviceEvent } from '@isps/contract';
 import type { Kysely } from 'kysely';
 import type { DatabaseDialect } from '../config.ts';
 import type { Database, SysDeviceEvent } from '../db/schema.ts';
@@ -143,7 +143,7 @@ export class EventWriter<D extends EventDevice = EventDevice> {
     let events = 0;
     for (const { device, events: list } of batch) {
       for (const event of list) {
-        values.push(randomUUID(), null, receivedAt, null, null, device.id, event.seq, new Date(event.time).toISOString(), event.kind, JSON.stringify(event.data), device.tenantId);
+        values.push(randomUUID(), null, receivedAt, null, null, device.id, event.seq, new Date(event.time).toISOString(), event.kind, JSON.stringify(atRest(event.data)), device.tenantId);
       }
       events += list.length;
     }
@@ -209,4 +209,9 @@ export class EventWriter<D extends EventDevice = EventDevice> {
     }
     return true;
   }
+}
+
+/** An event's data as it is stored: a card number a device names is kept masked, never whole (the readers get it whole). */
+export function atRest(data: DeviceEvent['data']): DeviceEvent['data'] {
+  return typeof data.cardNo === 'string' ? { ...data, cardNo: maskCardNo(data.cardNo) } : data;
 }

@@ -22,8 +22,8 @@ export const SERVER_REFUSED_OPENING_ALARM = 'serverRefusedOpening';
 
 /**
  * Access events (openings, denials and door states the devices report), stored by the gateway as they come: listed with
- * filters by person, door, device, time and result, and exported. Card numbers are never stored here: a device's
- * card is turned into the person it belongs to.
+ * filters by person, door, device, time and result, and exported. Card numbers are never stored whole here: a device's
+ * card is turned into the person it belongs to, and kept masked.
  */
 export const accessEventEntity: EntityDeclaration = {
   name: 'accessEvent',
@@ -55,6 +55,8 @@ export const accessEventEntity: EntityDeclaration = {
     doorNo: field.integer('accessEvent.field.doorNo', 0, 64, { readOnly: true }),
     method: field.text('accessEvent.field.method', 16, { readOnly: true }),
     detail: field.text('accessEvent.field.detail', 32, { readOnly: true }),
+    // the card shown at the door (an unknown or refused one too), masked: the whole number is never stored
+    cardNoMasked: field.text('accessEvent.field.cardNoMasked', 32, { readOnly: true }),
     serverVerdict: {
       label: 'accessEvent.field.serverVerdict',
       kind: 'string',
@@ -71,7 +73,7 @@ export const accessEventEntity: EntityDeclaration = {
       readOnly: true,
     },
   },
-  columns: ['eventTime', 'kind', 'result', 'serverVerdict', 'flagged', 'peopleId', 'doorId', 'deviceId', 'method', 'detail'],
+  columns: ['eventTime', 'kind', 'result', 'serverVerdict', 'flagged', 'peopleId', 'cardNoMasked', 'doorId', 'deviceId', 'method', 'detail'],
   // on a phone: when, who, and whether the server would have let them through
   phoneColumns: ['eventTime', 'peopleId', 'kind', 'serverVerdict', 'flagged'],
   search: { peopleId: 'exact', doorId: 'exact', deviceId: 'exact', kind: 'exact', result: 'exact', serverVerdict: 'exact', flagged: 'exact', eventTime: 'range' },
@@ -95,6 +97,7 @@ export const accessEventLabels: Record<string, readonly [enUS: string, zhCN: str
   'accessEvent.field.doorNo': ['Door number', '门号', 'ドア番号'],
   'accessEvent.field.method': ['Method', '方式', '方式'],
   'accessEvent.field.detail': ['Detail', '详情', '詳細'],
+  'accessEvent.field.cardNoMasked': ['Card', '卡号', 'カード'],
   'accessEvent.kind.opening': ['Opening', '开门', '開錠'],
   'accessEvent.kind.denial': ['Denied', '拒绝通行', '通行拒否'],
   'accessEvent.kind.doorState': ['Door state', '门状态', 'ドア状態'],

@@ -36,6 +36,7 @@ import { deviceSyncMode } from './1470-device-sync-mode.ts';
 import { accessEventVerdicts } from './1471-access-event-verdicts.ts';
 import { importJobTables } from './1480-import-jobs.ts';
 import { commandExpiry } from './1490-command-expiry.ts';
+import { accessEventCards } from './1491-access-event-cards.ts';
 import { deviceKeyRotation } from './1495-device-key-rotation.ts';
 import { fileSize } from './1497-file-size.ts';
 
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '1471-access-event-verdicts': accessEventVerdicts,
   '1480-import-jobs': importJobTables,
   '1490-command-expiry': commandExpiry,
+  '1491-access-event-cards': accessEventCards,
   '1495-device-key-rotation': deviceKeyRotation,
   '1497-file-size': fileSize,
 };

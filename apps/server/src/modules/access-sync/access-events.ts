@@ -1,4 +1,4 @@
-import { ACCESS_EVENT_KINDS, AccessResult, AlarmState, SERVER_REFUSED_OPENING_ALARM, ServerVerdict, type DeviceEvent, type EvaluationContext } from '@isps/contract';
+import { ACCESS_EVENT_KINDS, AccessResult, AlarmState, maskCardNo, SERVER_REFUSED_OPENING_ALARM, ServerVerdict, type DeviceEvent, type EvaluationContext } from '@isps/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { DerivedRows } from '../../gateway/index.ts';
@@ -10,7 +10,7 @@ const text = (value: unknown, max: number) => (typeof value === 'string' && valu
 /**
  * Stores the access events among a device's events (openings, denials, door states), each (device, seq) once, with
  * the other rows of the batch (`derived`). A device names the person by id, or by the card it read: the card is
- * turned into its holder and never stored. Each opening and denial carries the server's own verdict at the event's
+ * turned into its holder and stored masked only. Each opening and denial carries the server's own verdict at the event's
  * device time (access-verdict.ts); an opening the server would have refused is flagged and raises an alarm of the
  * device.
  */
@@ -57,6 +57,8 @@ export async function recordAccessEvents(
       detail: e.kind === 'doorState' ? text(e.data.state, 32) : e.kind === 'denial' ? text(e.data.reason, 32) : null,
       server_verdict: verdict,
       flagged: flagged ? 1 : 0,
+      // which card was shown (an unknown or refused one too), never the whole number
+      card_no_masked: typeof e.data.cardNo === 'string' && e.data.cardNo !== '' ? maskCardNo(e.data.cardNo.slice(0, 32)) : null,
     });
     // an opening the server would have refused is an alarm of the device (once per event, as the event itself)
     if (flagged) {

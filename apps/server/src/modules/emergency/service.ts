@@ -212,22 +212,25 @@ function maskedCard(cardNo: string): string {
  */
 export async function musterList(app: FastifyInstance, tenantId: string): Promise<MusterArea[]> {
   const since = new Date(app.clock() - MUSTER_WINDOW_MS).toISOString();
+  // a card is stored masked: its holder is the one its access event names
   const events = await app.db
-    .selectFrom('sys_device_event')
-    .select(['device_id', 'device_time', 'payload'])
-    .where('tenant_id', '=', tenantId)
-    .where('kind', '=', DeviceEventKind.opening)
-    .where('device_time', '>=', since)
-    .orderBy('device_time')
+    .selectFrom('sys_device_event as e')
+    .leftJoin('sys_access_event as a', (join) => join.onRef('a.device_id', '=', 'e.device_id').onRef('a.seq', '=', 'e.seq'))
+    .select(['e.device_id', 'e.device_time', 'e.payload', 'a.people_id'])
+    .where('e.tenant_id', '=', tenantId)
+    .where('e.kind', '=', DeviceEventKind.opening)
+    .where('e.device_time', '>=', since)
+    .orderBy('e.device_time')
     .limit(MUSTER_EVENT_LIMIT)
     .execute();
-  const last = new Map<string, { deviceId: string; doorNo: number | null; time: string; inside: boolean; userNo: string | null; cardNo: string | null }>();
+  const last = new Map<string, { deviceId: string; doorNo: number | null; time: string; inside: boolean; userNo: string | null; cardNo: string | null; peopleId: string | null }>();
   for (const event of events) {
     const data = JSON.parse(event.payload ?? '{}') as { door?: unknown; userNo?: unknown; cardNo?: unknown; direction?: unknown };
     const userNo = typeof data.userNo === 'string' && data.userNo !== '' ? data.userNo : null;
     const cardNo = typeof data.cardNo === 'string' && data.cardNo !== '' ? data.cardNo : null;
     if (!userNo && !cardNo) continue;
-    last.set(userNo ? `u:${userNo}` : `c:${cardNo}`, { deviceId: event.device_id, doorNo: typeof data.door === 'number' ? data.door : null, time: event.device_time, inside: data.direction !== 'out', userNo, cardNo });
+    const peopleId = event.people_id ?? null;
+    last.set(userNo ? `u:${userNo}` : peopleId ? `p:${peopleId}` : `c:${cardNo}`, { deviceId: event.device_id, doorNo: typeof data.door === 'number' ? data.door : null, time: event.device_time, inside: data.direction !== 'out', userNo, cardNo, peopleId });
   }
   const inside = [...last.values()].filter((p) => p.inside);
   if (inside.length === 0) return [];
@@ -237,13 +240,13 @@ export async function musterList(app: FastifyInstance, tenantId: string): Promis
   const devices = await app.db.selectFrom('sys_device').select(['id', 'area_id']).where('id', 'in', deviceIds).execute();
   const people = await app.db
     .selectFrom('sys_people')
-    .select(['id', 'name', 'user_no', 'card_no'])
+    .select(['id', 'name', 'user_no'])
     .where('tenant_id', '=', tenantId)
     .where('del_flag', '=', 0)
     .where((eb) =>
       eb.or([
         eb('user_no', 'in', [...new Set(inside.flatMap((p) => (p.userNo ? [p.userNo] : [])))].concat([''])),
-        eb('card_no', 'in', [...new Set(inside.flatMap((p) => (p.cardNo ? [p.cardNo] : [])))].concat([''])),
+        eb('id', 'in', [...new Set(inside.flatMap((p) => (p.peopleId ? [p.peopleId] : [])))].concat([''])),
       ]),
     )
     .execute();
@@ -251,7 +254,7 @@ export async function musterList(app: FastifyInstance, tenantId: string): Promis
   for (const person of inside) {
     const door = doors.find((d) => d.device_id === person.deviceId && d.door_no === person.doorNo);
     const areaId = door?.area_id ?? devices.find((d) => d.id === person.deviceId)?.area_id ?? null;
-    const known = people.find((p) => (person.userNo !== null && p.user_no === person.userNo) || (person.cardNo !== null && p.card_no === person.cardNo));
+    const known = people.find((p) => (person.userNo !== null && p.user_no === person.userNo) || (person.peopleId !== null && p.id === person.peopleId));
     const entry: MusterPerson = {
       peopleId: known?.id ?? null,
       name: known?.name ?? person.userNo ?? maskedCard(person.cardNo ?? ''),
