@@ -17,7 +17,7 @@ function problemsOf(env: Record<string, string>): string[] {
 describe('configuration', () => {
   it('uses the documented defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 8080, host: '0.0.0.0', apiPrefix: '/api', mqttPort: 1884, loginCaptcha: true, logLevel: 'info', redisUrl: null, dialect: 'sqlite' });
+    expect(config).toMatchObject({ port: 8080, host: '0.0.0.0', apiPrefix: '/api', mqttPort: 1884, mqttMaxPacketKb: 256, loginCaptcha: true, logLevel: 'info', redisUrl: null, dialect: 'sqlite' });
     expect(config.databaseUrl).toBe(join(config.dataDir, 'isps.db'));
   });
 
@@ -37,6 +37,11 @@ describe('configuration', () => {
     expect(problems.find((p) => p.startsWith('LOG_LEVEL'))).toContain('info');
     expect(problems.some((p) => p.startsWith('API_PREFIX'))).toBe(true);
     expect(problems.some((p) => p.startsWith('MQTT_PORT'))).toBe(true);
+  });
+
+  it('takes MQTT_MAX_PACKET_KB as the embedded broker\'s packet limit after sign-in, 256 KiB by default', () => {
+    expect(loadConfig({ MQTT_MAX_PACKET_KB: '1024' }).mqttMaxPacketKb).toBe(1024);
+    for (const bad of ['0', '3', '1.5', 'big', '70000']) expect(problemsOf({ MQTT_MAX_PACKET_KB: bad }), bad).toEqual([`MQTT_MAX_PACKET_KB must be an integer from 4 to 65536 (KiB); got ${JSON.stringify(bad)}`]);
   });
 
   it('reads the optional SMTP settings of the message center and never echoes a rejected SMTP_URL', () => {

@@ -18,6 +18,8 @@ export interface Config {
   redisUrl: string | null;
   mqttUrl: string | null;
   mqttPort: number;
+  /** the largest MQTT packet a signed-in device may send to the embedded broker, in KiB (before sign-in: 4 kB) */
+  mqttMaxPacketKb: number;
   adminPassword: string | null;
   loginCaptcha: boolean;
   logLevel: LogLevel;
@@ -77,6 +79,7 @@ const rules = {
   REDIS_URL: { schema: z.string().regex(/^rediss?:\/\/.+/), allowed: 'redis://host:port or rediss://…' } as Rule<string>,
   MQTT_URL: { schema: z.string().regex(/^(mqtts?|wss?|tcp):\/\/.+/), allowed: 'mqtt://host:port (or mqtts://, ws://, wss://)' } as Rule<string>,
   MQTT_PORT: { schema: port, allowed: 'an integer from 0 to 65535 (0 disables the embedded broker)' } as Rule<number>,
+  MQTT_MAX_PACKET_KB: { schema: z.coerce.number().int().min(4).max(65_536), allowed: 'an integer from 4 to 65536 (KiB)' } as Rule<number>,
   ADMIN_PASSWORD: { schema: z.string().min(8).max(200), allowed: 'a password of at least 8 characters' } as Rule<string>,
   LOGIN_CAPTCHA: { schema: z.enum(['on', 'off']), allowed: 'on or off' } as Rule<'on' | 'off'>,
   LOG_LEVEL: { schema: z.enum(LOG_LEVELS), allowed: LOG_LEVELS.join(', ') } as Rule<LogLevel>,
@@ -138,6 +141,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: read('REDIS_URL') ?? null,
     mqttUrl: read('MQTT_URL') ?? null,
     mqttPort: read('MQTT_PORT', '1884'),
+    mqttMaxPacketKb: read('MQTT_MAX_PACKET_KB', '256'),
     adminPassword: read('ADMIN_PASSWORD') ?? null,
     loginCaptcha: read('LOGIN_CAPTCHA', 'on'),
     logLevel: read('LOG_LEVEL', 'info'),
@@ -168,6 +172,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: config.redisUrl,
     mqttUrl: config.mqttUrl,
     mqttPort: config.mqttPort as number,
+    mqttMaxPacketKb: config.mqttMaxPacketKb as number,
     adminPassword: config.adminPassword,
     loginCaptcha: config.loginCaptcha === 'on',
     logLevel: config.logLevel as LogLevel,

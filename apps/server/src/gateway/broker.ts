@@ -1,15 +1,17 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type Server } from 'node:net';
-import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from 'aedes';
-import { DEVICE_SN_PATTERN, DEVICE_TOPIC_ROOT } from '@isps/contract';
+import { createServer, type Server, type Socket } from 'node:net';
+import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
+import { DEVICE_SN_PATTERN, DEVICE_TOPIC_ROOT, DeviceUpKind, deviceUpTopic } from '@isps/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { approvedDeviceCode } from './device-keys.ts';
 import type { InProcessGatewayClient } from './gateway.ts';
+import { PacketSizes } from './packet-size.ts';
 
 /** The user name of the server's own gateway client; never a valid serial number (it starts with `$`). */
 export const GATEWAY_USERNAME = '$isps-gateway';
 
+const IDENTIFIER_REJECTED = 2;
 const BAD_USERNAME_OR_PASSWORD = 4;
 /** Nested message dispatches allowed in one call stack before the next one waits for the event loop. */
 const MAX_DISPATCH_DEPTH = 100;
@@ -77,6 +79,62 @@ function boundDispatchDepth(mq: MessageQueue): void {
 }
 const NOT_AUTHORIZED = 5;
 
+/** The largest packet before sign-in: a CONNECT with a device's will takes well under 1 kB. */
+export const MAX_PACKET_BEFORE_SIGN_IN = 4096;
+/** A retained message is kept only on a device's own presence topic, and only this small (a presence message is some 150 bytes). */
+export const MAX_RETAINED_BYTES = 1024;
+/**
+ * Where a message dropped for its device's rate goes instead of its topic: no client may subscribe to it (the gateway
+ * reads below the topic root, devices below their own `down/`), so it reaches nobody, and the connection stays.
+ */
+const DROPPED_TOPIC = '$isps/dropped';
+
+/** What the broker allows a signed-in device. */
+export interface BrokerLimits {
+  /** the largest packet of a signed-in device, in bytes (MQTT_MAX_PACKET_KB) */
+  maxPacketBytes: number;
+  /** messages a device may publish per second, sustained */
+  messagesPerSecond: number;
+  /** messages a device may publish at once, beyond its rate (a device catching up sends batches, a few hundred at most) */
+  burst: number;
+}
+
+export const DEFAULT_BROKER_LIMITS: BrokerLimits = { maxPacketBytes: 256 * 1024, messagesPerSecond: 50, burst: 500 };
+
+/** What the broker refused since it started (each refusal is also logged, the first of a connection and every 1000th). */
+export interface BrokerRefusals {
+  /** connections closed for a packet over the size limit */
+  oversized: number;
+  /** messages dropped over their device's rate */
+  rateLimited: number;
+  /** messages whose retain flag was dropped (not a presence topic, or too large) */
+  retainRefused: number;
+  /** sign-ins refused for a client id that is not the device's serial number */
+  clientId: number;
+}
+
+/** Tokens for a device's messages: `rate` a second, at most `burst` saved up. */
+class TokenBucket {
+  private tokens: number;
+  private last = performance.now();
+
+  constructor(
+    private readonly rate: number,
+    private readonly burst: number,
+  ) {
+    this.tokens = burst;
+  }
+
+  take(): boolean {
+    const now = performance.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.rate);
+    this.last = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
 function refusal(code: number): AuthenticateError {
   return Object.assign(new Error('not authorized'), { returnCode: code }) as AuthenticateError;
 }
@@ -87,12 +145,14 @@ export interface EmbeddedBrokerOptions {
   host: string;
   topicRoot?: string;
   log: { warn(obj: object, msg: string): void };
+  limits?: Partial<BrokerLimits>;
 }
 
 /**
- * The embedded MQTT broker (aedes). Devices sign in with their serial number and the key issued with their approved
- * activation code; each may publish only below `{root}/{sn}/up/` and subscribe only below `{root}/{sn}/down/`. The
- * gateway client of this server signs in with a credential made at start and is the only client with no limits.
+ * The embedded MQTT broker (aedes). Devices sign in with their serial number as user name and client id and the key
+ * issued with their approved activation code; each may publish only below `{root}/{sn}/up/` and subscribe only below
+ * `{root}/{sn}/down/`, in packets of at most `maxPacketBytes` (4 kB before sign-in) and at most `messagesPerSecond`.
+ * The gateway client of this server signs in with a credential made at start and is the only client with no limits.
  */
 export class EmbeddedBroker {
   readonly internalPassword = randomBytes(32).toString('base64url');
@@ -102,13 +162,21 @@ export class EmbeddedBroker {
   private readonly snOf = new WeakMap<Client, string>();
   private readonly internal = new WeakSet<Client>();
   private readonly root: string;
+  private readonly limits: BrokerLimits;
+  private readonly buckets = new WeakMap<Client, TokenBucket>();
+  /** refusals by connection, for the log */
+  private readonly refusalsOf = new WeakMap<Client, number>();
+  readonly refused: BrokerRefusals = { oversized: 0, rateLimited: 0, retainRefused: 0, clientId: 0 };
 
   constructor(private readonly options: EmbeddedBrokerOptions) {
     this.root = options.topicRoot ?? DEVICE_TOPIC_ROOT;
+    this.limits = { ...DEFAULT_BROKER_LIMITS, ...options.limits };
     this.broker = new Aedes({
+      // a serial number is the client id, and may be 64 characters long (MQTT 3.1 allowed 23)
+      maxClientsIdLength: 64,
       authenticate: (client, username, password, done) => {
         this.authenticate(client, username, password).then(
-          (ok) => done(ok ? null : refusal(BAD_USERNAME_OR_PASSWORD), ok),
+          (answer) => done(answer === true ? null : refusal(answer), answer === true),
           (error: unknown) => {
             options.log.warn({ err: error }, 'device authentication failed');
             done(refusal(NOT_AUTHORIZED), false);
@@ -118,7 +186,9 @@ export class EmbeddedBroker {
       authorizePublish: (client, packet, callback) => {
         if (!client || this.internal.has(client)) return callback(null);
         const sn = this.snOf.get(client);
-        callback(sn && packet.topic.startsWith(`${this.root}/${sn}/up/`) ? null : new Error('topic not allowed'));
+        if (!sn || !packet.topic.startsWith(`${this.root}/${sn}/up/`)) return callback(new Error('topic not allowed'));
+        this.limitDevicePublish(client, sn, packet);
+        callback(null);
       },
       authorizeSubscribe: (client, subscription, callback) => {
         if (this.internal.has(client)) return callback(null, subscription);
@@ -128,22 +198,81 @@ export class EmbeddedBroker {
       },
     });
     boundDispatchDepth((this.broker as unknown as { mq: MessageQueue }).mq);
-    this.server = createServer(this.broker.handle);
+    this.server = createServer((socket) => this.accept(socket));
   }
 
-  private async authenticate(client: Client, username: string | undefined, password: Buffer | undefined): Promise<boolean> {
-    if (!username || !password) return false;
+  /**
+   * A new connection: every chunk aedes reads from it passes the packet size check first, so an oversized packet
+   * closes the connection before its parser holds any of it (4 kB before sign-in, `maxPacketBytes` after).
+   */
+  private accept(socket: Socket): void {
+    const client = this.broker.handle(socket);
+    const sizes = new PacketSizes();
+    const read = socket.read.bind(socket);
+    socket.read = (size?: number): unknown => {
+      const chunk: unknown = read(size);
+      if (!Buffer.isBuffer(chunk)) return chunk;
+      const limit = this.internal.has(client) ? Number.POSITIVE_INFINITY : this.snOf.has(client) ? this.limits.maxPacketBytes : MAX_PACKET_BEFORE_SIGN_IN;
+      if (sizes.accepts(chunk, limit)) return chunk;
+      this.count(client, 'oversized', { sn: this.snOf.get(client) ?? null, limit }, 'MQTT packet over the size limit: connection closed');
+      socket.destroy();
+      return null;
+    };
+  }
+
+  /**
+   * A device's publish within its limits: over its rate it is dropped (acknowledged, delivered to nobody); a retain
+   * flag stays only on its own presence topic with a small payload. Its last will is never dropped for the rate.
+   */
+  private limitDevicePublish(client: Client, sn: string, packet: PublishPacket): void {
+    const will = packet === (client as unknown as { will?: unknown }).will;
+    let bucket = this.buckets.get(client);
+    if (!bucket) this.buckets.set(client, (bucket = new TokenBucket(this.limits.messagesPerSecond, this.limits.burst)));
+    if (!will && !bucket.take()) {
+      this.count(client, 'rateLimited', { sn }, 'device message over its rate dropped');
+      packet.topic = DROPPED_TOPIC;
+      packet.payload = Buffer.alloc(0);
+      packet.retain = false;
+      return;
+    }
+    if (packet.retain && !(packet.topic === deviceUpTopic(sn, DeviceUpKind.presence, this.root) && packet.payload.length <= MAX_RETAINED_BYTES)) {
+      this.count(client, 'retainRefused', { sn, topic: packet.topic }, 'retained device message kept as not retained');
+      packet.retain = false;
+    }
+  }
+
+  /** Counts a refusal; logs the first of a connection and every 1000th, so a flood does not flood the log. */
+  private count(client: Client, kind: keyof BrokerRefusals, detail: object, message: string): void {
+    this.refused[kind] += 1;
+    const seen = (this.refusalsOf.get(client) ?? 0) + 1;
+    this.refusalsOf.set(client, seen);
+    if (seen === 1 || seen % 1000 === 0) this.options.log.warn({ ...detail, refusals: seen }, message);
+  }
+
+  /** True, or the CONNACK return code that refuses the sign-in. */
+  private async authenticate(client: Client, username: string | undefined, password: Buffer | undefined): Promise<true | number> {
+    if (!username || !password) return BAD_USERNAME_OR_PASSWORD;
     const presented = password.toString('utf8');
     if (username === GATEWAY_USERNAME) {
       const expected = Buffer.from(this.internalPassword);
       const given = Buffer.from(presented);
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return BAD_USERNAME_OR_PASSWORD;
+      // an id no device can take (a serial number never starts with `$`), so neither can close the other's connection
+      if (DEVICE_SN_PATTERN.test(client.id)) {
+        this.count(client, 'clientId', { clientId: client.id }, 'gateway client refused: its client id could be a serial number');
+        return IDENTIFIER_REJECTED;
+      }
       this.internal.add(client);
       return true;
     }
-    if (!DEVICE_SN_PATTERN.test(username) || presented.length > 256) return false;
+    if (!DEVICE_SN_PATTERN.test(username) || presented.length > 256) return BAD_USERNAME_OR_PASSWORD;
+    // a device's client id is its serial number: under another device's id it would close that device's connection
+    if (client.id !== username) {
+      this.count(client, 'clientId', { sn: username, clientId: client.id }, 'device refused: its client id is not its serial number');
+      return IDENTIFIER_REJECTED;
+    }
     const code = await approvedDeviceCode(this.options.db, username, presented);
-    if (!code) return false;
+    if (!code) return BAD_USERNAME_OR_PASSWORD;
     this.snOf.set(client, username);
     return true;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceEventKind } from '@isps/contract';
-import { eventsOf } from './event-message.ts';
+import { EVENT_DATA_MAX_BYTES, eventsOf, withinDataCap } from './event-message.ts';
 
 const event = { id: 'e-1', seq: 1, time: 1767225600000, kind: DeviceEventKind.doorState, data: { door: 1, state: 'open' } };
 
@@ -32,5 +32,17 @@ describe('event messages', () => {
     ]) {
       expect(eventsOf(bad), JSON.stringify(bad)?.slice(0, 80)).toBeNull();
     }
+  });
+
+  it('keeps the events whose data is within the cap, counting UTF-8 bytes, and refuses the others', () => {
+    const withNote = (seq: number, note: string) => ({ ...event, seq, data: { note } });
+    const fits = withNote(1, 'x'.repeat(EVENT_DATA_MAX_BYTES - 20));
+    const over = withNote(2, 'x'.repeat(EVENT_DATA_MAX_BYTES));
+    // 1,400 characters, 4,200 bytes
+    const wide = withNote(3, '界'.repeat(1400));
+    const events = [fits, over, wide, event];
+    expect(withinDataCap(events, JSON.stringify(events).length)).toEqual({ kept: [fits, event], refused: [over, wide] });
+    // a message no larger than the cap is taken as it is
+    expect(withinDataCap([event], EVENT_DATA_MAX_BYTES)).toEqual({ kept: [event], refused: [] });
   });
 });

@@ -45,3 +45,23 @@ export function eventsOf(body: unknown): DeviceEvent[] | null {
   if (!parsed.success) return null;
   return 'events' in parsed.data ? parsed.data.events : [parsed.data];
 }
+
+/** The most an event's `data` may take, as JSON in UTF-8: an event with more is refused (docs/device-protocol.md). */
+export const EVENT_DATA_MAX_BYTES = 4096;
+
+/**
+ * The events of a message whose data is within EVENT_DATA_MAX_BYTES, and the others. A message no larger than the cap
+ * (`bytes`, its payload's size) holds no event over it, so the usual one is not measured.
+ */
+export function withinDataCap(events: DeviceEvent[], bytes: number): { kept: DeviceEvent[]; refused: DeviceEvent[] } {
+  if (bytes <= EVENT_DATA_MAX_BYTES) return { kept: events, refused: [] };
+  const kept: DeviceEvent[] = [];
+  const refused: DeviceEvent[] = [];
+  for (const event of events) {
+    const text = JSON.stringify(event.data);
+    // a UTF-16 unit takes at most 3 bytes of UTF-8: most data needs no byte count
+    const over = text.length * 3 > EVENT_DATA_MAX_BYTES && Buffer.byteLength(text, 'utf8') > EVENT_DATA_MAX_BYTES;
+    (over ? refused : kept).push(event);
+  }
+  return { kept, refused };
+}

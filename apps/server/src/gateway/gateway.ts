@@ -28,7 +28,7 @@ import type { RealtimeHub } from '../platform/realtime/index.ts';
 import { commandTtlMs } from './command-ttl.ts';
 import type { DerivedRows } from './derived-rows.ts';
 import { DoorStates } from './door-state.ts';
-import { eventsOf } from './event-message.ts';
+import { eventsOf, withinDataCap } from './event-message.ts';
 import { EventWriter, type DeviceEvents, type EventStep, type EventWriterOptions } from './event-writer.ts';
 import { GroupCommit } from './group-commit.ts';
 import { PresenceNotifier } from './presence-notifier.ts';
@@ -150,6 +150,8 @@ export class DeviceGateway {
   private readonly observers: DeviceObserver[] = [];
   /** messages this server handled (tests count them across servers of one share group) */
   handled = 0;
+  /** events refused for data over EVENT_DATA_MAX_BYTES (not stored; receipted, so the device stops sending them) */
+  refusedEvents = 0;
 
   constructor(
     private readonly deps: GatewayDeps,
@@ -431,7 +433,7 @@ export class DeviceGateway {
         case DeviceUpKind.presence:
           return await this.onPresence(parsed.sn, body);
         case DeviceUpKind.event:
-          return await this.onEvents(parsed.sn, body);
+          return await this.onEvents(parsed.sn, body, payload.length);
         case DeviceUpKind.ack:
           return await this.onAck(parsed.sn, body);
         case DeviceUpKind.enroll:
@@ -452,9 +454,11 @@ export class DeviceGateway {
   /**
    * The device row of an approved serial number, created at its first hello in the tenant of its device code. An
    * external broker may let anyone in (it authenticates on its own, if set up to), so the messages of a serial number
-   * without an approved code with a key issued are dropped, whatever the broker. What is known of a serial number is
-   * kept for a minute: a withdrawn code stops its device's messages within that time (the embedded broker refuses its
-   * next connection at once).
+   * without an approved code with a key issued are dropped, whatever the broker. A device belongs to the tenant that
+   * approved its code: only a row of that tenant is its row, and a row of another tenant holding the serial number
+   * (made before the console refused such rows) never gets its messages. What is known of a serial number is kept for
+   * a minute: a withdrawn code stops its device's messages within that time (the embedded broker refuses its next
+   * connection at once).
    */
   private async deviceOf(sn: string, createFrom?: DeviceHello): Promise<KnownDevice | null> {
     const known = this.devices.get(sn);
@@ -462,7 +466,15 @@ export class DeviceGateway {
     this.devices.delete(sn);
     const code = await this.deps.db.selectFrom('sys_device_code').select(['tenant_id', 'audit_status', 'device_key_hash']).where('sn', '=', sn).executeTakeFirst();
     if (!code || code.audit_status !== DeviceAuditStatus.agree || !code.device_key_hash) return null;
-    let row = await this.deps.db.selectFrom('sys_device').select(['id', 'sn', 'device_name', 'tenant_id']).where('sn', '=', sn).executeTakeFirst();
+    const codeTenant = code.tenant_id;
+    const rowOf = () =>
+      this.deps.db
+        .selectFrom('sys_device')
+        .select(['id', 'sn', 'device_name', 'tenant_id'])
+        .where('sn', '=', sn)
+        .where((eb) => (codeTenant === null ? eb('tenant_id', 'is', null) : eb('tenant_id', '=', codeTenant)))
+        .executeTakeFirst();
+    let row = await rowOf();
     if (!row) {
       if (!createFrom) return null;
       const id = randomUUID();
@@ -497,8 +509,11 @@ export class DeviceGateway {
             .execute(),
         )
         .catch(() => undefined); // another server created it meanwhile: read it below
-      row = await this.deps.db.selectFrom('sys_device').select(['id', 'sn', 'device_name', 'tenant_id']).where('sn', '=', sn).executeTakeFirst();
-      if (!row) return null;
+      row = await rowOf();
+      if (!row) {
+        this.deps.log.warn({ sn }, 'device not bound: a device row of another tenant than its code holds its serial number');
+        return null;
+      }
     }
     const device = { id: row.id, sn: row.sn, name: row.device_name, tenantId: row.tenant_id, expiresAt: Date.now() + DEVICE_CACHE_MS };
     this.devices.set(sn, device);
@@ -566,12 +581,19 @@ export class DeviceGateway {
     if (Number(result.numUpdatedRows) > 0) this.presence.changed({ id: device.id, sn, name: device.name, tenantId: device.tenantId, online: false });
   }
 
-  private async onEvents(sn: string, body: unknown): Promise<void> {
+  private async onEvents(sn: string, body: unknown, bytes: number): Promise<void> {
     const events = eventsOf(body);
     if (!events) return;
     const device = await this.deviceOf(sn);
     if (!device) return;
-    this.events.add(device, events);
+    const { kept, refused } = withinDataCap(events, bytes);
+    if (refused.length > 0) {
+      this.refusedEvents += refused.length;
+      this.deps.log.warn({ sn, seqs: seqRanges(refused.map((e) => e.seq)) }, 'device events over the data size limit refused');
+      // sending them again would change nothing: the receipt ends that
+      this.sendReceipts([{ device, events: refused, messages: [] }]);
+    }
+    if (kept.length > 0) this.events.add(device, kept);
   }
 
   /** What a device's events of a batch write besides their rows, in the batch's transaction. */

@@ -18,7 +18,7 @@ export const gatewayPlugin = fp<GatewayOptions>(
   async (app, options) => {
     const gateway = new DeviceGateway({ db: app.db, dialect: app.dialect, clock: app.clock, realtime: app.realtime, log: app.log }, options);
     app.decorate('deviceGateway', gateway);
-    const { mqttUrl, mqttPort, host } = app.settings;
+    const { mqttUrl, mqttPort, mqttMaxPacketKb, host } = app.settings;
     let broker: EmbeddedBroker | null = null;
 
     app.addHook('onReady', async () => {
@@ -29,7 +29,7 @@ export const gatewayPlugin = fp<GatewayOptions>(
       if (mqttPort === 0) return;
       // the broker (aedes) loads only when it listens
       const { EmbeddedBroker } = await import('./broker.ts');
-      broker = new EmbeddedBroker({ db: app.db, port: mqttPort, host, topicRoot: options.topicRoot, log: app.log });
+      broker = new EmbeddedBroker({ db: app.db, port: mqttPort, host, topicRoot: options.topicRoot, log: app.log, limits: { maxPacketBytes: mqttMaxPacketKb * 1024 } });
       gateway.disconnectDevice = (sn) => broker?.disconnect(sn);
       const port = await broker.listen();
       app.log.info({ port }, 'embedded MQTT broker listening');

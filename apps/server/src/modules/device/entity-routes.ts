@@ -7,6 +7,8 @@ import { OperationType, writeCallerLog, writeOperationLog } from '../../platform
 import { registerEntity, type CrudContext } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { findStoredFile } from '../../platform/files.ts';
+import { writeTenant } from '../../platform/tenancy.ts';
+import { refuseSerialNumberOfOtherTenant } from './serial-owner.ts';
 
 const tags = ['device'];
 
@@ -35,9 +37,15 @@ export const deviceEntityRoutes: FastifyPluginAsyncZod = async (app) => {
   // edits that switch a device's data sync mode, told in the operation log once the edit is stored
   const switchingMode = new WeakMap<CrudContext, { name: string; mode: string }>();
   const devices = registerEntity(app, deviceEntity, {
-    beforeAdd: (_ctx, values) => checkBackgroundImage(app, values),
+    beforeAdd: async (ctx, values) => {
+      await checkBackgroundImage(app, values);
+      await refuseSerialNumberOfOtherTenant(app.db, String(values.sn), (values.tenantId as string | undefined) || writeTenant(ctx.caller));
+    },
     beforeEdit: async (ctx, values, existing) => {
       await checkBackgroundImage(app, values);
+      const sn = String(values.sn ?? existing.sn);
+      const tenantId = (values.tenantId as string | undefined) || ((existing.tenant_id as string | null) ?? null);
+      if (sn !== existing.sn || tenantId !== existing.tenant_id) await refuseSerialNumberOfOtherTenant(app.db, sn, tenantId);
       const mode = values.syncMode as string | undefined;
       if (mode !== undefined && mode !== (existing.sync_mode ?? 'increment')) switchingMode.set(ctx, { name: String(values.deviceName ?? existing.device_name), mode });
     },

@@ -7,6 +7,7 @@ import { issueDeviceKey } from '../../gateway/index.ts';
 import type { CurrentUser } from '../../platform/access.ts';
 import { refuse } from '../../platform/envelope.ts';
 import { tenantScoped, writeTenant } from '../../platform/tenancy.ts';
+import { refuseCodeForOtherTenantsDevice } from './serial-owner.ts';
 
 /** An activation code as installers type it: 16 characters of an alphabet without look-alikes, in groups of four. */
 function newActivationCode(): string {
@@ -41,6 +42,7 @@ export async function addDeviceCode(app: FastifyInstance, caller: CurrentUser, i
   // a serial number is one physical device, whichever tenant holds it
   const taken = await app.db.selectFrom('sys_device_code').select('id').where('sn', '=', input.sn).executeTakeFirst();
   if (taken) refuse('deviceCode.snTaken');
+  await refuseCodeForOtherTenantsDevice(app.db, input.sn, writeTenant(caller));
   const now = new Date(app.clock()).toISOString();
   const row: Selectable<SysDeviceCode> = {
     id: randomUUID(),
