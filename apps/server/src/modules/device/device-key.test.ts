@@ -5,6 +5,11 @@ import { approvedKey, buildLinkedApp, uniqueSn, until } from '../../gateway/test
 import { createRoleWith } from '../../test/crud-helpers.ts';
 import { adminToken, api, createTestUser, injectAs, login, testDialects, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
 
+/** Stops a simulated device, not waiting long: one the broker refused or dropped may not end its client at once (mqtt.js). */
+function stopSoon(sim: SimDevice): Promise<unknown> {
+  return Promise.race([sim.stop().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2000))]);
+}
+
 describe.each((await testDialects()).filter((d) => d !== 'mysql'))('device key rotation and revocation on %s', (dialect) => {
   let t: TestApp & { mqttUrl: string };
   let admin: string;
@@ -15,7 +20,7 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('device key r
     admin = await adminToken(t.app);
   });
   afterAll(async () => {
-    await Promise.all(sims.map((s) => s.stop().catch(() => undefined)));
+    await Promise.all(sims.map(stopSoon));
     await t.close();
   });
 
@@ -39,7 +44,7 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('device key r
     } catch {
       return false;
     } finally {
-      await probe.stop().catch(() => undefined);
+      await stopSoon(probe);
     }
   }
 
@@ -72,7 +77,7 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('device key r
   it('keeps the old key working until the device has taken the new one, and refuses a rotation for an offline device', async () => {
     const { sim, id, key: oldKey } = await onlineDevice();
     await sim.stop();
-    await t.app.db.updateTable('sys_device').set({ online: 0 }).where('id', '=', id).execute();
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('id', '=', id).executeTakeFirstOrThrow()).online === 0, 5_000, 'device offline');
     const refused = await post(admin, DevicePath.rotateKey, id, 'zh-CN');
     expect(refused.envelope.success).toBe(false);
     // online again: the rotation is queued; before the device acknowledges, its old key still signs it in
@@ -87,6 +92,8 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('device key r
   it('ends the old key after the grace when the device never takes the new one', async () => {
     const { sim, id, key: oldKey } = await onlineDevice();
     await sim.stop();
+    // the device's goodbye is handled first, then the console is made to think it online: the rotation waits for it
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('id', '=', id).executeTakeFirstOrThrow()).online === 0, 5_000, 'device offline');
     await t.app.db.updateTable('sys_device').set({ online: 1 }).where('id', '=', id).execute();
     expect((await post(admin, DevicePath.rotateKey, id)).envelope.success).toBe(true);
     expect(await downloadStatus(sim.sn, oldKey)).toBe(404);
