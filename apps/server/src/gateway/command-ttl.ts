@@ -1,4 +1,4 @@
-import { AccessCommandKind, CaptureCommandKind, DeviceCommandKind, DOOR_OPEN_TTL_MS, ENROLL_WAIT_MS, ID_CARD_WAIT_MS } from '@isps/contract';
+import { AccessCommandKind, CaptureCommandKind, DEVICE_KEY_GRACE_MS, DeviceCommandKind, DOOR_OPEN_TTL_MS, ENROLL_WAIT_MS, ID_CARD_WAIT_MS } from '@isps/contract';
 
 /**
  * How long each kind of command may wait for its device, in milliseconds (null: until the device takes it). Past it
@@ -13,6 +13,8 @@ export const COMMAND_TTL_MS: Readonly<Record<string, number | null>> = {
   // an emergency's end queues the release behind its hold, so the queue always ends in the scenario's state
   [DeviceCommandKind.holdOpen]: null,
   [DeviceCommandKind.softUpdate]: 24 * 60 * 60_000,
+  // past the old key's grace the device cannot sign in to take the new one: the queue keeps no key longer than that
+  [DeviceCommandKind.rotateKey]: DEVICE_KEY_GRACE_MS,
   // the access list waits for the device: people it lacks are people kept out
   [AccessCommandKind.syncPeople]: null,
   [AccessCommandKind.accessReport]: null,

@@ -3,6 +3,7 @@ import {
   COMMAND_EXPIRED_REASON,
   deviceAck,
   DeviceAuditStatus,
+  DeviceCommandKind,
   DeviceCommandStatus,
   DeviceDownKind,
   deviceDownTopic,
@@ -754,6 +755,8 @@ export class DeviceGateway {
       .where('id', 'in', ids)
       .where('status', 'in', [DeviceCommandStatus.pending, DeviceCommandStatus.sent])
       .execute();
+    // a key that was never taken is not kept in the queue
+    await this.deps.db.updateTable('sys_device_command').set({ payload: 'null' }).where('id', 'in', ids).where('kind', '=', DeviceCommandKind.rotateKey).where('status', '=', DeviceCommandStatus.expired).execute();
   }
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeviceCommandKind, DeviceCommandStatus, DevicePath, SoftUpdatePath } from '@isps/contract';
+import { DEVICE_KEY_GRACE_MS, DeviceCommandKind, DeviceCommandStatus, DevicePath, SoftUpdatePath } from '@isps/contract';
 import { SimDevice } from '@isps/device-sim';
 import { approvedKey, buildLinkedApp, uniqueSn, until } from '../../gateway/test-support.ts';
 import { createRoleWith } from '../../test/crud-helpers.ts';
@@ -100,6 +100,11 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('device key r
     await t.app.db.updateTable('sys_device_code').set({ previous_key_until: new Date(Date.now() - 1000).toISOString() }).where('sn', '=', sim.sn).execute();
     expect(await downloadStatus(sim.sn, oldKey)).toBe(401);
     expect(await signsIn(sim.sn, oldKey)).toBe(false);
+    // the rotation that can no longer reach its device expires with the grace, and the queue keeps no key
+    t.clock.advance(DEVICE_KEY_GRACE_MS + 1000);
+    const rotation = () => t.app.db.selectFrom('sys_device_command').select(['status', 'payload']).where('device_id', '=', id).where('kind', '=', DeviceCommandKind.rotateKey).executeTakeFirstOrThrow();
+    await until(async () => (await rotation()).status === DeviceCommandStatus.expired, 5_000, 'rotation expired');
+    expect((await rotation()).payload).toBe('null');
   });
 
   it('revokes a key at once: the device is disconnected, cannot sign in, and the HTTP device endpoints refuse its key', async () => {
