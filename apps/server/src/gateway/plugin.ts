@@ -2,6 +2,9 @@ import fp from 'fastify-plugin';
 import type { EmbeddedBroker } from './broker.ts';
 import { DeviceGateway, type GatewayOptions } from './gateway.ts';
 
+/** Event-bus channel: a device's key was revoked; every server drops the device and closes its connection. */
+export const DEVICE_REVOKED = 'device.revoked';
+
 declare module 'fastify' {
   interface FastifyInstance {
     deviceGateway: DeviceGateway;
@@ -18,6 +21,11 @@ export const gatewayPlugin = fp<GatewayOptions>(
   async (app, options) => {
     const gateway = new DeviceGateway({ db: app.db, dialect: app.dialect, clock: app.clock, realtime: app.realtime, log: app.log }, options);
     app.decorate('deviceGateway', gateway);
+    // a revocation on any server closes the device's connection on the server it is connected to
+    await app.eventBus.subscribe(DEVICE_REVOKED, (payload) => {
+      const { sn } = (payload ?? {}) as { sn?: unknown };
+      if (typeof sn === 'string') gateway.revokeDevice(sn);
+    });
     const { mqttUrl, mqttPort, mqttMaxPacketKb, host } = app.settings;
     let broker: EmbeddedBroker | null = null;
 
@@ -42,5 +50,5 @@ export const gatewayPlugin = fp<GatewayOptions>(
       broker = null;
     });
   },
-  { name: 'device-gateway', dependencies: ['services'] },
+  { name: 'device-gateway', dependencies: ['services', 'event-bus'] },
 );

@@ -4,7 +4,7 @@ import { DeviceAuditStatus, DeviceCodePath } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import type { DatabaseDialect } from '../config.ts';
-import { adminToken, api, createNamespace, injectAs, ManualClock, testConfig, type TestApp, type TestNamespace } from '../test/harness.ts';
+import { adminToken, api, createNamespace, injectAs, ManualClock, testConfig, type TestApp, type TestAppOptions, type TestNamespace } from '../test/harness.ts';
 import type { AccessSyncOptions } from '../modules/access-sync/service.ts';
 import type { GatewayOptions } from './gateway.ts';
 import { freePort } from '../test/free-port.ts';
@@ -18,6 +18,9 @@ export interface LinkedAppOptions {
   mqttUrl?: string;
   gateway?: GatewayOptions;
   accessSync?: AccessSyncOptions;
+  /** servers of one console behind a load balancer share Redis (cache and event bus) and its key prefix */
+  redis?: boolean;
+  config?: TestAppOptions['config'];
 }
 
 /** An app with the device link on: an embedded broker on 127.0.0.1 (or an external broker), on its own or a given database. */
@@ -26,7 +29,7 @@ export async function buildLinkedApp(dialect: DatabaseDialect, options: LinkedAp
   const mqttPort = options.mqttPort ?? (await freePort());
   const env: Record<string, string> = { HOST: '127.0.0.1', MQTT_PORT: String(mqttPort), ...(options.mqttUrl ? { MQTT_URL: options.mqttUrl } : {}) };
   const clock = new ManualClock();
-  const app = await buildApp(testConfig(namespace, { env }), { clock: clock.now, gateway: { presenceWindowMs: 100, retryIntervalMs: 100, events: { maxDelayMs: 5 }, ...options.gateway }, accessSync: { pollMs: 100, ...options.accessSync } });
+  const app = await buildApp(testConfig(namespace, { env, redis: options.redis, config: options.config }), { clock: clock.now, gateway: { presenceWindowMs: 100, retryIntervalMs: 100, events: { maxDelayMs: 5 }, ...options.gateway }, accessSync: { pollMs: 100, ...options.accessSync } });
   await app.ready();
   return {
     app,

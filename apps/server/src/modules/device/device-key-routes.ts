@@ -2,7 +2,7 @@ import { DEVICE_KEY_GRACE_MS, DeviceAuditStatus, DeviceCommandKind, DeviceComman
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
-import { issueDeviceKey } from '../../gateway/index.ts';
+import { DEVICE_REVOKED, issueDeviceKey } from '../../gateway/index.ts';
 import { callerOf, type CurrentUser } from '../../platform/access.ts';
 import { writeCallerLog } from '../../platform/audit-log.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
@@ -94,7 +94,9 @@ export const deviceKeyRoutes: FastifyPluginAsyncZod = async (app) => {
     await withdrawRotations(device.id, caller.username);
     // its presence messages are no longer read once the key is gone: the console marks it offline itself
     await app.db.updateTable('sys_device').set({ online: 0 }).where('id', '=', device.id).execute();
+    // this server at once, every other one through the bus (with Redis lost, when it returns)
     app.deviceGateway.revokeDevice(device.sn);
+    await app.eventBus.publish(DEVICE_REVOKED, { sn: device.sn });
     await writeCallerLog(reply, caller, { key: 'log.deviceKeyRevoked', params: { entity: deviceEntity.title, sn: device.sn } });
     return reply.ok(null, 'device.keyRevoked');
   });

@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_KEY_GRACE_MS, DeviceCommandKind, DeviceCommandStatus, DevicePath, SoftUpdatePath } from '@isps/contract';
 import { SimDevice } from '@isps/device-sim';
 import { approvedKey, buildLinkedApp, uniqueSn, until } from '../../gateway/test-support.ts';
 import { createRoleWith } from '../../test/crud-helpers.ts';
-import { adminToken, api, createTestUser, injectAs, login, testDialects, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
+import { adminToken, api, createNamespace, createTestUser, injectAs, login, redisReachable, testDialects, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
 
 /** Stops a simulated device, not waiting long: one the broker refused or dropped may not end its client at once (mqtt.js). */
 function stopSoon(sim: SimDevice): Promise<unknown> {
@@ -127,6 +128,31 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('device key r
     for (const path of [DevicePath.rotateKey, DevicePath.revokeKey]) {
       const answer = await post(viewer, path, id);
       expect([answer.statusCode, answer.envelope.code]).toEqual([403, 510]);
+    }
+  });
+});
+
+describe.runIf((await testDialects()).includes('postgres') && (await redisReachable()))('device key revocation behind a load balancer', () => {
+  it('closes the device connection on the server it is connected to, whichever server revoked the key', async () => {
+    const namespace = await createNamespace('postgres');
+    const shared = { namespace, redis: true, config: { cacheKeyPrefix: `isps-revoke:${randomBytes(4).toString('hex')}:` }, gateway: { offlineAfterMs: 600_000, offlineSweepMs: 3_600_000 } };
+    const one = await buildLinkedApp('postgres', shared);
+    const two = await buildLinkedApp('postgres', shared);
+    const sn = uniqueSn('RV');
+    const sim = new SimDevice({ url: one.mqttUrl, sn, key: await approvedKey(one.app, sn), kind: 'door', reconnectMs: 60_000 });
+    try {
+      await sim.start();
+      await until(async () => (await one.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 10_000, 'device online');
+      const { id } = await one.app.db.selectFrom('sys_device').select('id').where('sn', '=', sn).executeTakeFirstOrThrow();
+      const revoked = await injectAs(two.app, await adminToken(two.app), { method: 'POST', url: api(two.app, DevicePath.revokeKey), payload: { id } });
+      expect(revoked.envelope.success, revoked.envelope.message).toBe(true);
+      // the device is connected to the first server's broker: the second one's revocation closes it there
+      await until(() => !sim.online, 5_000, 'device disconnected from the other server');
+    } finally {
+      await stopSoon(sim);
+      await one.app.close();
+      await two.app.close();
+      await namespace.drop();
     }
   });
 });
