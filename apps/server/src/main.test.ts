@@ -50,7 +50,8 @@ describe('main', { timeout: 120_000 }, () => {
   it('prints the one-time password at the end of every start until it is replaced', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'isps-main-'));
     try {
-      const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOGIN_CAPTCHA: 'off' };
+      // no embedded broker: its fixed default port (1884) may be another test's or program's at that moment
+      const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOGIN_CAPTCHA: 'off', MQTT_PORT: '0' };
       const banner = /first login\.\n.*\n=+\n/;
       const first = await start(env, banner);
       expect(first.stdout).toContain('User name: admin');
@@ -92,7 +93,8 @@ describe('main', { timeout: 120_000 }, () => {
   it('npm run reset-admin beside a running server lifts the lock of five wrong passwords: the new password works at once', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'isps-main-'));
     try {
-      const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOGIN_CAPTCHA: 'off' };
+      // no embedded broker: its fixed default port (1884) may be another test's or program's at that moment
+      const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOGIN_CAPTCHA: 'off', MQTT_PORT: '0' };
       const running = await start(env, /first login\.\n.*\n=+\n/);
       const url = /Open:\s+(http:\/\/\S+)/.exec(running.stdout)?.[1] ?? '';
       const signIn = (password: string) =>

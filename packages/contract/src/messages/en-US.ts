@@ -130,7 +130,7 @@ export const enUS = {
   'upload.badPath': 'This is not the path of an uploaded file',
   'upload.rangeNotSatisfiable': 'The requested range lies outside the file ({{size}} bytes)',
   'upload.purposeRefused': 'You may not upload files for this purpose ({{biz}}): it needs a permission to edit what the file belongs to',
-  'upload.tooManyUploads': 'Too many uploads: at most {{count}} files and {{mb}} MB a minute. Please try again in a minute',
+  'upload.tooManyUploads': 'Too many uploads: a minute allows {{mb}} MB of files, {{count}} at most. Please try again in a minute',
   'upload.quotaExceeded': 'The storage of this tenant is full: {{used}} of {{quota}} MB are used and the file does not fit. Delete files or ask an administrator for more space',
   'crud.importNoFile': 'Please upload an xlsx file',
   'crud.importBadFile': 'The file is not a readable xlsx workbook',
