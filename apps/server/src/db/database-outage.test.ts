@@ -4,9 +4,12 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crudPath, positionEntity } from '@isps/contract';
+import { crudPath, DeviceEventKind, positionEntity } from '@isps/contract';
+import { SimDevice } from '@isps/device-sim';
+import { approvedKey, buildLinkedApp, uniqueSn, until } from '../gateway/test-support.ts';
+import { openSocket, wsBase, type OpenSocket } from '../platform/realtime/test-client.ts';
 import { freePort } from '../test/free-port.ts';
-import { adminToken, api, buildTestApp, injectAs, testDialects, type TestApp } from '../test/harness.ts';
+import { ADMIN_PASSWORD, api, changePassword, INITIAL_ADMIN_PASSWORD, injectAs, testDialects, tryLogin, type TestApp } from '../test/harness.ts';
 
 // A standing fault test: the console's PostgreSQL restarts while people work. Every request answers within 2 s (a
 // clear, localised refusal while the database is away), nothing acknowledged is lost, and the server works again by
@@ -60,18 +63,29 @@ const usable = (await testDialects()).includes('postgres') && spawnSync(join(POS
 
 describe.skipIf(!usable)('PostgreSQL restarted while people work', () => {
   let database: PrivatePostgres;
-  let t: TestApp;
+  let t: TestApp & { mqttUrl: string };
   let token: string;
+  let userId: string;
+  let socket: OpenSocket | undefined;
+  let device: SimDevice | undefined;
 
   beforeAll(async () => {
     database = new PrivatePostgres(await freePort());
     database.start();
     const dataDir = mkdtempSync(join(tmpdir(), 'isps-outage-'));
-    t = await buildTestApp('postgres', { namespace: { dialect: 'postgres', dataDir, databaseUrl: database.url, drop: async () => rmSync(dataDir, { recursive: true, force: true }) } });
-    token = await adminToken(t.app);
+    const namespace = { dialect: 'postgres' as const, dataDir, databaseUrl: database.url, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    t = await buildLinkedApp('postgres', { namespace, gateway: { offlineAfterMs: 600_000, offlineSweepMs: 3_600_000 } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const first = await tryLogin(t.app, 'admin', INITIAL_ADMIN_PASSWORD);
+    await changePassword(t.app, first.envelope.result.token, 'admin', INITIAL_ADMIN_PASSWORD, ADMIN_PASSWORD);
+    const signedIn = await tryLogin(t.app, 'admin', ADMIN_PASSWORD);
+    token = signedIn.envelope.result.token;
+    userId = signedIn.envelope.result.userInfo.id;
   });
 
   afterAll(async () => {
+    await socket?.close();
+    await Promise.race([device?.stop().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2000))]);
     await t?.app.close();
     await t?.namespace.drop();
     database?.remove();
@@ -84,6 +98,11 @@ describe.skipIf(!usable)('PostgreSQL restarted while people work', () => {
   };
 
   it('answers every request within 2 s with a localised refusal while it is away, loses nothing acknowledged, and recovers within 10 s', { timeout: 90_000 }, async () => {
+    socket = await openSocket(wsBase(t), userId, token);
+    const sn = uniqueSn('PGO');
+    device = new SimDevice({ url: t.mqttUrl, sn, key: await approvedKey(t.app, sn, token), kind: 'door', receiptWaitMs: 1000 });
+    await device.start();
+    await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 15_000, 'device online');
     const acknowledged: string[] = [];
     for (let i = 0; i < 20; i++) {
       const { answer } = await addPosition(`BEFORE-${i}`);
@@ -104,6 +123,15 @@ describe.skipIf(!usable)('PostgreSQL restarted while people work', () => {
       expect(list.envelope.message).toMatch(/データベース/);
     }
     expect([...refusals]).toEqual([expect.stringMatching(/database does not answer/i)]);
+    // signing in says so too, at once; devices go on sending, and the real-time channel stays open
+    const started = performance.now();
+    const login = await tryLogin(t.app, 'admin', ADMIN_PASSWORD, {}, 'zh-CN');
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(login.statusCode).toBe(503);
+    expect(login.envelope.message).toMatch(/数据库/);
+    const events: number[] = [];
+    for (let i = 0; i < 10; i++) events.push((await device!.emit(DeviceEventKind.doorState, { door: 1, state: i % 2 ? 'open' : 'closed' })).seq);
+    expect(socket.socket.readyState).toBe(socket.socket.OPEN);
 
     database.start();
     const back = performance.now();
@@ -123,5 +151,19 @@ describe.skipIf(!usable)('PostgreSQL restarted while people work', () => {
     const listed = await injectAs<{ records: Array<{ code: string }> }>(t.app, token, { method: 'GET', url: `${api(t.app, crudPath(positionEntity, 'list'))}?pageSize=100` });
     const codes = new Set(listed.envelope.result.records.map((row) => row.code));
     expect(acknowledged.filter((code) => !codes.has(code))).toEqual([]);
+    // the events the device sent meanwhile had no receipt: it sends them again, and every one is stored once
+    const stored = async () =>
+      (await t.app.db.selectFrom('sys_device_event as e').innerJoin('sys_device as d', 'd.id', 'e.device_id').select('e.seq').where('d.sn', '=', sn).execute()).map((row) => Number(row.seq));
+    await until(
+      async () => {
+        const have = new Set(await stored());
+        return events.every((seq) => have.has(seq));
+      },
+      15_000,
+      'events sent during the outage stored',
+    );
+    const seqs = await stored();
+    expect(seqs.length).toBe(new Set(seqs).size);
+    expect(socket.socket.readyState).toBe(socket.socket.OPEN);
   });
 });
