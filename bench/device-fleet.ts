@@ -4,6 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { SIM_KINDS, SimDevice } from '@isps/device-sim';
+import { startWithRetries } from './fleet-start.ts';
 import mqtt, { type MqttClient } from 'mqtt';
 
 export type FleetRequest =
@@ -19,16 +20,6 @@ const BATCH_MS = Number(process.env.DEVICE_BATCH_MS ?? 20);
 let devices: SimDevice[] = [];
 let bare: MqttClient[] = [];
 const reply = (message: FleetReply) => process.send!(message);
-
-async function startWithRetries(device: SimDevice, attempts = 5): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await device.start();
-    } catch (error) {
-      if (attempt >= attempts || !/timeout/i.test(String(error))) throw error;
-    }
-  }
-}
 
 async function timed(work: () => Promise<number>): Promise<void> {
   const start = performance.now();

@@ -7,6 +7,7 @@
  * failed, and events the server never receipted.
  */
 import { SIM_KINDS, SimDevice } from '@isps/device-sim';
+import { startWithRetries } from './fleet-start.ts';
 
 export type SoakFleetRequest =
   | { cmd: 'start'; url: string; keys: Array<[string, string]>; everyMs: number }
@@ -52,16 +53,6 @@ function stats(): SoakFleetStats {
     unreceipted: devices.reduce((sum, d) => sum + d.memory.unreceipted.size, 0),
     resent: devices.reduce((sum, d) => sum + d.resent, 0),
   };
-}
-
-async function startWithRetries(device: SimDevice, attempts = 5): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await device.start();
-    } catch (error) {
-      if (attempt >= attempts || !/timeout/i.test(String(error))) throw error;
-    }
-  }
 }
 
 function stopEmitting(): void {
