@@ -149,7 +149,8 @@ describe('device list follows the devices live', () => {
     await markDocument(page);
 
     const started = Date.now();
-    fleet = await startFleet({ url: mqttUrl, keys, kinds: SIM_KINDS, rate: 0 });
+    // the devices were provisioned with this server: packages are fetched from it, with their keys, and from nowhere else
+    fleet = await startFleet({ url: mqttUrl, keys, kinds: SIM_KINDS, rate: 0, apiUrl: `${session.server.url}/api` });
     await expect.poll(() => statusRows(page, 'en-US', 'device.online').count(), { timeout: 15_000 }).toBe(FLEET_SIZE);
     expect(await statusRows(page, 'en-US', 'device.offline').count()).toBe(0);
     expect(await sameDocument(page), 'the page was not reloaded').toBe(true);
