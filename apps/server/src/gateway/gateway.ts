@@ -49,7 +49,7 @@ export interface GatewayOptions {
   retryIntervalMs?: number;
   /** presence changes are coalesced over this window */
   presenceWindowMs?: number;
-  /** a device not heard of (hello, heartbeat) for this long is marked offline, as if its last will had come */
+  /** a device not heard of (any message: hello, heartbeat, events, acknowledgements) for this long is marked offline, as if its last will had come */
   offlineAfterMs?: number;
   /** how often silent devices are looked for */
   offlineSweepMs?: number;
@@ -234,7 +234,7 @@ export class DeviceGateway {
 
   /**
    * Devices whose connection died without a last will reaching us (a broker restart, a lost will) go offline once
-   * nothing was heard of them for `offlineAfterMs`; last-seen is written at least every 30 s while heartbeats come.
+   * nothing was heard of them for `offlineAfterMs`; last-seen is written at least every 30 s while any message comes.
    * Answers how many went offline. Runs on every server: the conditional update lets one of them tell the console.
    */
   async markSilentOffline(): Promise<number> {
@@ -555,7 +555,14 @@ export class DeviceGateway {
     if (!deviceHeartbeat.safeParse(body).success) return;
     const device = await this.deviceOf(sn);
     if (!device) return;
-    // last-seen is written at most every 30 s per device: heartbeats of thousands of devices cost few writes
+    await this.seen(device);
+  }
+
+  /**
+   * Any message of a device is a sign of life (a heartbeat, events, an acknowledgement, an enrollment): its last-seen
+   * time is written at most every 30 s per device, so the messages of thousands of devices cost few writes.
+   */
+  private async seen(device: KnownDevice): Promise<void> {
     const last = this.lastSeenWritten.get(device.id) ?? 0;
     if (this.deps.clock() - last < HEARTBEAT_WRITE_MS) return;
     this.lastSeenWritten.set(device.id, this.deps.clock());
@@ -587,6 +594,7 @@ export class DeviceGateway {
     if (!events) return;
     const device = await this.deviceOf(sn);
     if (!device) return;
+    await this.seen(device);
     const { kept, refused } = withinDataCap(events, bytes);
     if (refused.length > 0) {
       this.refusedEvents += refused.length;
@@ -631,6 +639,7 @@ export class DeviceGateway {
     if (!ack.success) return;
     const device = await this.deviceOf(sn);
     if (!device) return;
+    await this.seen(device);
     // the events the device sent before (a software update's progress) are stored first
     if (this.events.holds(device.id)) await this.events.flush();
     // a device acknowledges only its own commands; a repeated acknowledgement changes nothing. One that ran a command
@@ -657,6 +666,7 @@ export class DeviceGateway {
   private async onEnroll(sn: string, body: unknown): Promise<void> {
     const device = await this.deviceOf(sn);
     if (!device) return;
+    await this.seen(device);
     await this.tellObservers((observer) => observer.enroll?.(device, body));
   }
 

@@ -34,6 +34,31 @@ describe('the device simulator keeps its devices alive', () => {
     expect(sim.online).toBe(true);
   });
 
+  it('counts any message as a sign of life: a device that only sends events stays online past the offline window, and goes offline once silent', async () => {
+    const t = await buildLinkedApp('sqlite', { gateway: { offlineAfterMs: 40_000, offlineSweepMs: 50 } });
+    cleanups.push(t.close);
+    const sn = uniqueSn('EV');
+    // no heartbeats at all: only events
+    const sim = new SimDevice({ url: t.mqttUrl, sn, key: await approvedKey(t.app, sn), kind: 'door', heartbeatMs: 0 });
+    devices.push(sim);
+    await sim.start();
+    await until(async () => (await onlineOf(t, sn))?.online === 1, 10_000, 'hello');
+    const lastSeen = async () => (await t.app.db.selectFrom('sys_device').select('last_seen').where('sn', '=', sn).executeTakeFirstOrThrow()).last_seen;
+    // five steps of 35 s: 175 s of the console's time, over four windows, with one event in each step
+    for (let step = 1; step <= 5; step++) {
+      t.clock.advance(35_000);
+      const before = await lastSeen();
+      await sim.emit();
+      await until(async () => (await lastSeen()) !== before, 5000, `last seen after the event of step ${step}`);
+      await new Promise((resolve) => setTimeout(resolve, 150)); // a few sweeps
+      expect({ step, online: (await onlineOf(t, sn))?.online }).toEqual({ step, online: 1 });
+    }
+    expect(sim.heartbeats).toBe(0);
+    // silent past the window: offline
+    t.clock.advance(41_000);
+    await until(async () => (await onlineOf(t, sn))?.online === 0, 5000, 'offline once silent');
+  });
+
   it('reconnects with a growing wait while its broker is gone, for as long as it runs, and says hello to the server that comes back', async () => {
     const namespace = await createNamespace('sqlite');
     cleanups.push(() => namespace.drop());
