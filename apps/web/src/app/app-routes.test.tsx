@@ -91,11 +91,22 @@ describe('signed-in routes', () => {
     expect(screen.getByRole('button', { name: '用户菜单' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '语言' })).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('时钟 - ISPS 管理控制台'));
-    // '/dashboard' passes through to its redirect, which this menu does not register: the 404 page.
+    // '/dashboard' passes through to its redirect, a console page this menu does not hold: access denied.
     await router.navigate('/dashboard');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/404'));
-    await router.navigate('/nowhere');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/404'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/exception/403'));
+    expect(await screen.findByText('抱歉，你无权访问该页面')).toBeTruthy();
+    // a page of the console the user may not see (the user list, an area of them) is denied, not missing
+    for (const path of ['/system/user', '/system/user/', '/device']) {
+      await router.navigate('/dashboard/clock');
+      await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/clock'));
+      await router.navigate(path);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/exception/403'));
+    }
+    // unknown addresses, and seeded screens the console has not built, are still not found
+    for (const path of ['/nowhere', '/system/nowhere', '/storage/cabinet', '/system/user/extra']) {
+      await router.navigate(path);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/404'));
+    }
     expect(await screen.findByText('抱歉，您访问的页面不存在。')).toBeTruthy();
     expect(calls.filter((url) => url.includes('getUserPermissionByToken'))).toHaveLength(1);
     // The first render loads the whole layout (ProLayout) into jsdom, which takes seconds on a busy machine.

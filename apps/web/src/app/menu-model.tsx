@@ -1,4 +1,4 @@
-import type { MenuItem } from '@isps/contract';
+import { MENU_TITLE_KEYS, type MenuItem } from '@isps/contract';
 import { translateTitle } from '../shared/i18n/index.ts';
 import { fillUrlTemplate, isExternalUrl } from '../shared/session/index.ts';
 import { hasPage } from './page-registry.tsx';
@@ -46,6 +46,19 @@ export function menuRoutes(items: readonly MenuItem[], out: MenuRoute[] = []): M
     menuRoutes(item.children ?? [], out);
   }
   return out;
+}
+
+const screenKeys = MENU_TITLE_KEYS.map((key) => key.split('.').slice(1)).filter((parts) => parts.length === 2);
+
+/**
+ * A page of the console a menu can hold (a seeded screen that is built, or an area holding one), whoever holds it:
+ * a signed-in user whose menu lacks it is denied access (403), while any other address is not found (404).
+ */
+export function isConsolePage(pathname: string): boolean {
+  const segments = pathname.split('/').filter(Boolean);
+  if (segments.length === 0 || segments.length > 2) return false;
+  const [area, screen] = segments;
+  return screenKeys.some(([a, s]) => a === area && (screen === undefined || s === screen) && hasPage(`${a}/${s}`));
 }
 
 /** Menu title key of every path, hidden items included, for the document title. */

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Route, Routes, useNavigate } from 'react-router';
+import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { ChangePasswordDialog, takeWelcome, welcomeBack } from '../features/user/index.ts';
 import { ApiError, feedback } from '../shared/api/index.ts';
 import { EmptyMenuError, fetchUserPermissions, logout, useSession } from '../shared/session/index.ts';
 import { FullPageSpin, useDocumentTitle } from '../shared/ui/index.ts';
 import { UserLayout } from './layouts/user-layout.tsx';
-import { keepAlivePaths, menuRoutes } from './menu-model.tsx';
+import { isConsolePage, keepAlivePaths, menuRoutes } from './menu-model.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { ExceptionPage } from './pages/exception-page.tsx';
 import { TestHomePage } from './pages/test-home-page.tsx';
@@ -30,6 +30,12 @@ export function ForcedPasswordChange() {
       <ChangePasswordDialog open forced />
     </UserLayout>
   );
+}
+
+/** An address no route of this user's menu takes: a console page they do not hold is denied (403), anything else not found. */
+function UnheldOrUnknown() {
+  const { pathname } = useLocation();
+  return <Navigate to={isConsolePage(pathname.replace(/\/+$/, '')) ? '/exception/403' : '/404'} replace />;
 }
 
 /** Fetches the menu once per token, then registers its routes inside the basic layout. */
@@ -101,7 +107,7 @@ export function SignedInRoutes() {
         <Route path="/exception/500" element={<ExceptionPage status="500" />} />
         <Route path="/test/home" element={<TestHomePage />} />
         <Route path="/isps/userAnnouncement" element={<MenuPage component="message/userAnnouncement" />} />
-        <Route path="*" element={<Navigate to="/404" replace />} />
+        <Route path="*" element={<UnheldOrUnknown />} />
       </Route>
     </Routes>
   );
