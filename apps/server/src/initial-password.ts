@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
+import type { Config } from './config.ts';
 import { ADMIN_USERNAME } from './db/seed/index.ts';
 import type { Database } from './db/schema.ts';
 import type { PasswordHasher } from './platform/passwords.ts';
@@ -17,6 +18,11 @@ export function rememberInitialPassword(dataDir: string, password: string): void
   chmodSync(file, 0o600);
 }
 
+/** `admin` has a password of his own now: the one-time password is kept no longer (called by every path that sets it). */
+export function forgetInitialPassword(dataDir: string, username: string): void {
+  if (username === ADMIN_USERNAME) rmSync(join(dataDir, INITIAL_PASSWORD_FILE), { force: true });
+}
+
 /** The remembered password while `admin` still has it and must change it; otherwise the file is removed and null. */
 export async function pendingInitialPassword(db: Kysely<Database>, hasher: PasswordHasher, dataDir: string): Promise<string | null> {
   const file = join(dataDir, INITIAL_PASSWORD_FILE);
@@ -26,6 +32,13 @@ export async function pendingInitialPassword(db: Kysely<Database>, hasher: Passw
   if (password && admin && Number(admin.must_change_password) === 1 && (await hasher.verify(admin.password, password))) return password;
   rmSync(file, { force: true });
   return null;
+}
+
+/** Where a person opens the console: PUBLIC_URL when set, else the listen address (a wildcard host read as localhost). */
+export function consoleAddress(config: Pick<Config, 'host' | 'port' | 'publicUrl'>, port = config.port): string {
+  if (config.publicUrl) return `${config.publicUrl}/`;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
 }
 
 export interface BannerOptions {

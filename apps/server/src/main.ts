@@ -1,11 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { loginBanner, pendingInitialPassword, rememberInitialPassword } from './initial-password.ts';
+import { consoleAddress, loginBanner, pendingInitialPassword, rememberInitialPassword } from './initial-password.ts';
 
-function consoleUrl(config: Config, port: number): string {
-  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  return `http://${host}:${port}/`;
-}
 
 /** Lets the logger's lines of the start-up ("Server listening …") out first, so the banner ends the start-up. */
 function flushLog(log: object): Promise<void> {
@@ -40,7 +36,7 @@ async function main(): Promise<void> {
   const address = app.server.address();
   // PORT=0 picks a free port; the banner shows the one actually bound
   const port = address && typeof address === 'object' ? address.port : config.port;
-  const url = consoleUrl(config, port);
+  const url = consoleAddress(config, port);
   const generated = app.seedOutcome.generatedAdminPassword;
   if (generated) rememberInitialPassword(config.dataDir, generated);
   // a generated password is shown at every start until it is replaced; ADMIN_PASSWORD is only pointed at, once

@@ -42,4 +42,15 @@ describe('npm run reset-admin', () => {
       await database.destroy();
     }
   });
+
+  it("prints the server's real address: PUBLIC_URL when set, else its HOST and PORT, never a fixed one", () => {
+    const reset = (env: Record<string, string>) => spawnSync(process.execPath, ['--import', 'tsx', script], { env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, ...env }, encoding: 'utf8' });
+    const listening = reset({ HOST: '127.0.0.1', PORT: '9187' });
+    expect(listening.status, listening.stderr).toBe(0);
+    expect(listening.stdout).toMatch(/Open:\s+http:\/\/127\.0\.0\.1:9187\/\n/);
+    const published = reset({ PORT: '9187', PUBLIC_URL: 'https://console.example.com/' });
+    expect(published.status, published.stderr).toBe(0);
+    expect(published.stdout).toMatch(/Open:\s+https:\/\/console\.example\.com\/\n/);
+    expect(published.stdout).not.toContain('localhost');
+  });
 });

@@ -7,7 +7,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
 import { ADMIN_USERNAME, generateAdminPassword } from './db/seed/index.ts';
-import { loginBanner, rememberInitialPassword } from './initial-password.ts';
+import { consoleAddress, loginBanner, rememberInitialPassword } from './initial-password.ts';
 import { storedLogText } from './platform/audit-log.ts';
 import { PasswordHasher } from './platform/passwords.ts';
 
@@ -65,8 +65,7 @@ async function resetAdmin(config: Config): Promise<string> {
 try {
   const config = loadConfig(process.env);
   const password = await resetAdmin(config);
-  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  process.stdout.write(loginBanner({ url: `http://${host}:${config.port}/`, password, heading: 'The admin password is reset.' }));
+  process.stdout.write(loginBanner({ url: consoleAddress(config), password, heading: 'The admin password is reset.' }));
 } catch (error) {
   const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);
   process.stderr.write(`Cannot reset the admin password: ${message}\n`);

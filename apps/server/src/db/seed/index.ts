@@ -1,14 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.ts';
 import type { PasswordHasher } from '../../platform/passwords.ts';
 import type { Database, SysPermission } from '../schema.ts';
 import { dictionaryDefinition } from './dictionaries.ts';
-import { areaTitleKey, menuDefinition, screenPermissionCodes, screenTitleKey } from './menus.ts';
+import { DEVICE_ADMIN_ROLE, areaTitleKey, menuDefinition, screenPermissionCodes, screenTitleKey } from './menus.ts';
 
 export const ADMIN_USERNAME = 'admin';
 export const ROOT_ORG_CODE = 'A01';
-export const RoleCode = { admin: 'admin', user: 'user', deviceAdmin: 'device_admin' } as const;
+export const RoleCode = { admin: 'admin', user: 'user', deviceAdmin: DEVICE_ADMIN_ROLE } as const;
 /** sys_role.role_type: 1 user role, 2 device administrator role (SPEC section 3) */
 export const RoleType = { user: 1, deviceAdmin: 2 } as const;
 
@@ -21,17 +21,33 @@ export interface SeedOutcome {
 /** create_by of every seeded row: a menu or button carrying it is a built-in one */
 export const SEED_BY = 'system';
 
-/** Strong by construction: random base64url plus one character of each class isStrongPassword asks for. */
+/** The classes isStrongPassword asks for, without the characters people misread (0/O/o, 1/l/I). */
+const PASSWORD_CLASSES = ['abcdefghijkmnpqrstuvwxyz', 'ABCDEFGHJKLMNPQRSTUVWXYZ', '23456789', '_'] as const;
+const PASSWORD_LENGTH = 16;
+
+/** Strong by construction: crypto-random characters of a clear alphabet, each class at a random place, no fixed part. */
 export function generateAdminPassword(): string {
-  return `${randomBytes(12).toString('base64url')}-Aa7`;
+  const alphabet = PASSWORD_CLASSES.join('');
+  const chars = Array.from({ length: PASSWORD_LENGTH }, () => alphabet[randomInt(alphabet.length)] as string);
+  const places = Array.from({ length: PASSWORD_LENGTH }, (_, i) => i);
+  for (const characters of PASSWORD_CLASSES) {
+    const place = places.splice(randomInt(places.length), 1)[0] as number;
+    chars[place] = characters[randomInt(characters.length)] as string;
+  }
+  return chars.join('');
 }
 
-/** All menu rows, and the ids every seeded role gets (the home screens); the administrator role gets them all. */
-function permissionRows(now: string): { rows: Insertable<Database['sys_permission']>[]; everyoneIds: string[] } {
+/**
+ * All menu rows, the ids every seeded role gets (the home screens) and, per seeded role code, the ids of the areas it
+ * holds whole (AreaDefinition.roles); the administrator role gets them all.
+ */
+function permissionRows(now: string): { rows: Insertable<Database['sys_permission']>[]; everyoneIds: string[]; byRole: Map<string, string[]> } {
   const rows: Insertable<Database['sys_permission']>[] = [];
   const everyoneIds: string[] = [];
+  const byRole = new Map<string, string[]>();
   const base = { create_by: SEED_BY, create_time: now, update_by: null, update_time: null, del_flag: 0, status: '1' };
   menuDefinition.forEach((area, areaIndex) => {
+    const first = rows.length;
     const areaVisible = area.screens.some((s) => s.visible);
     const areaId = randomUUID();
     const areaRow: SysPermission = {
@@ -99,8 +115,10 @@ function permissionRows(now: string): { rows: Insertable<Database['sys_permissio
         if (screen.everyone) everyoneIds.push(id);
       });
     });
+    const areaIds = rows.slice(first).map((r) => r.id as string);
+    for (const code of area.roles ?? []) byRole.set(code, [...(byRole.get(code) ?? []), ...areaIds]);
   });
-  return { rows, everyoneIds };
+  return { rows, everyoneIds, byRole };
 }
 
 async function insertChunked<T extends keyof Database>(db: Kysely<Database>, table: T, rows: Insertable<Database[T]>[]) {
@@ -160,11 +178,11 @@ export async function seedIfEmpty(
     const adminRole = roles[0]!;
     await db.insertInto('sys_user_role').values({ ...audit, id: randomUUID(), user_id: adminId, role_id: adminRole.id }).execute();
 
-    const { rows, everyoneIds } = permissionRows(now);
+    const { rows, everyoneIds, byRole } = permissionRows(now);
     await insertChunked(db, 'sys_permission', rows);
     const grants = [
       ...rows.map((p) => ({ role: adminRole.id, permission: p.id })),
-      ...roles.slice(1).flatMap((role) => everyoneIds.map((id) => ({ role: role.id, permission: id }))),
+      ...roles.slice(1).flatMap((role) => [...everyoneIds, ...(byRole.get(role.role_code) ?? [])].map((id) => ({ role: role.id, permission: id }))),
     ].map((g) => ({ ...audit, id: randomUUID(), role_id: g.role, permission_id: g.permission }));
     await insertChunked(db, 'sys_role_permission', grants);
 
@@ -187,6 +205,24 @@ export async function seedIfEmpty(
   return { seeded: true, generatedAdminPassword };
 }
 
+/**
+ * The seeded roles of `code` whose grants nobody has edited (saving a role's permissions rewrites every grant under
+ * the editor's name): only these are brought up to what the seeded role promises.
+ */
+export async function untouchedSeededRoles(db: Kysely<Database>, code: string): Promise<string[]> {
+  const roles = await db.selectFrom('sys_role').select('id').where('role_code', '=', code).where('create_by', '=', SEED_BY).execute();
+  if (roles.length === 0) return [];
+  const edited = await db
+    .selectFrom('sys_role_permission')
+    .select('role_id')
+    .distinct()
+    .where('role_id', 'in', roles.map((r) => r.id))
+    .where((eb) => eb.or([eb('create_by', '!=', SEED_BY), eb('create_by', 'is', null)]))
+    .execute();
+  const editedIds = new Set(edited.map((r) => r.role_id));
+  return roles.map((r) => r.id).filter((id) => !editedIds.has(id));
+}
+
 /** The key a seeded menu row keeps across releases: its path for menus, its code for buttons. */
 const seedKey = (row: { menu_type: number; url: string | null; perms: string | null }) => (Number(row.menu_type) === 2 ? `perm:${row.perms}` : `url:${row.url}`);
 
@@ -197,7 +233,7 @@ const seedKey = (row: { menu_type: number; url: string | null; perms: string | n
  */
 export async function syncSeededMenus(database: Kysely<Database>, clock: Clock): Promise<{ added: number; shown: number }> {
   const now = new Date(clock()).toISOString();
-  const { rows: wanted } = permissionRows(now);
+  const { rows: wanted, byRole } = permissionRows(now);
   return database.transaction().execute(async (db) => {
     const existing = await db.selectFrom('sys_permission').select(['id', 'menu_type', 'url', 'perms', 'hidden', 'is_route', 'create_by', 'update_by']).execute();
     const byKey = new Map(existing.map((r) => [seedKey(r), r]));
@@ -227,6 +263,16 @@ export async function syncSeededMenus(database: Kysely<Database>, clock: Clock):
       if (adminRole) {
         const audit = { create_by: SEED_BY, create_time: now, update_by: null, update_time: null };
         await insertChunked(db, 'sys_role_permission', inserts.map((p) => ({ ...audit, id: randomUUID(), role_id: adminRole.id, permission_id: p.id as string })));
+      }
+      // a seeded role holding its areas whole gets their new entries too, unless an administrator has edited its grants
+      const inserted = new Set(inserts.map((p) => p.id as string));
+      for (const [code, ids] of byRole) {
+        const added = ids.filter((id) => inserted.has(id));
+        if (added.length === 0) continue;
+        for (const roleId of await untouchedSeededRoles(db, code)) {
+          const audit = { create_by: SEED_BY, create_time: now, update_by: null, update_time: null };
+          await insertChunked(db, 'sys_role_permission', added.map((permissionId) => ({ ...audit, id: randomUUID(), role_id: roleId, permission_id: permissionId })));
+        }
       }
     }
     return { added: inserts.length, shown };

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   AccountLimits,
+  SelfRegister,
   SmsMode,
+  UserStatus,
   isStrongPassword,
   maskPhone,
   type Language,
@@ -10,6 +12,7 @@ import {
   type RegisterCheckQuery,
   type ResetAccountResult,
   type ResetPasswordBody,
+  type ResetSendCodeBody,
   type ResetVerifyResult,
   type SecondFactorChallenge,
   type SmsBody,
@@ -17,8 +20,10 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { refuse } from '../../platform/envelope.ts';
 import { RoleCode } from '../../db/seed/index.ts';
+import { forgetInitialPassword } from '../../initial-password.ts';
 import { USER_STATUS_NORMAL } from './user-directory.ts';
 import { consumeSmsCode, sendSmsCode } from './sms-codes.ts';
+import { registrationOf } from './settings.ts';
 import { secondFactorGate } from './two-factor-service.ts';
 
 const duplicateKey = { username: 'duplicate.userName', email: 'duplicate.email', phone: 'duplicate.phone' } as const;
@@ -42,9 +47,17 @@ async function activeUserByPhone(app: FastifyInstance, phone: string) {
   return app.db.selectFrom('sys_user').selectAll().where('phone', '=', phone.trim()).where('del_flag', '=', 0).orderBy('create_time').executeTakeFirst();
 }
 
+/** The login captcha, used up, before any code is sent (while LOGIN_CAPTCHA is on): a script cannot send codes. */
+async function requireCaptcha(app: FastifyInstance, body: { captcha?: string; checkKey?: string }): Promise<void> {
+  if (app.settings.loginCaptcha) await app.userDirectory.checkCaptcha(app, body);
+}
+
 /** POST /sys/sms. A login code goes only to a phone of an active user, yet the answer is the same either way. */
 export async function requestSmsCode(app: FastifyInstance, body: SmsBody, lang: Language): Promise<void> {
+  await requireCaptcha(app, body);
   if (body.smsmode === SmsMode.register) {
+    // no code for an account that could not be registered anyway
+    if ((await registrationOf(app, body.tenant)).mode === SelfRegister.off) refuse('register.closed');
     if (await taken(app, 'phone', body.mobile)) refuse('duplicate.phone');
     return sendSmsCode(app, SmsMode.register, body.mobile, null, lang);
   }
@@ -53,8 +66,13 @@ export async function requestSmsCode(app: FastifyInstance, body: SmsBody, lang: 
   return sendSmsCode(app, body.smsmode, body.mobile, user.id, lang);
 }
 
-/** Self-registration: a normal user holding only the plain user role, phone proven by an SMS code. */
-export async function register(app: FastifyInstance, body: RegisterBody): Promise<{ username: string }> {
+/**
+ * Self-registration, where the tenant allows it: a user of that tenant holding only the plain user role, phone proven
+ * by an SMS code; with approval the account awaits an administrator before it can sign in.
+ */
+export async function register(app: FastifyInstance, body: RegisterBody): Promise<{ username: string; awaitingApproval: boolean }> {
+  const { tenantId, mode } = await registrationOf(app, body.tenant);
+  if (mode === SelfRegister.off) refuse('register.closed');
   if (!isStrongPassword(body.password)) refuse('password.weak');
   if (body.password !== body.confirmPassword) refuse('password.mismatch');
   for (const field of ['username', 'email', 'phone'] as const) {
@@ -64,7 +82,7 @@ export async function register(app: FastifyInstance, body: RegisterBody): Promis
   const username = body.username.trim();
   let id: string;
   try {
-    id = await app.userDirectory.createUser(app, { username, realname: username, password: body.password, roleCodes: [RoleCode.user] }, username);
+    id = await app.userDirectory.createUser(app, { username, realname: username, password: body.password, roleCodes: [RoleCode.user], tenantId }, username);
   } catch (error) {
     // two registrations racing for one name: the unique index decides
     if (await taken(app, 'username', username)) refuse('duplicate.userName');
@@ -73,10 +91,16 @@ export async function register(app: FastifyInstance, body: RegisterBody): Promis
   }
   await app.db
     .updateTable('sys_user')
-    .set({ email: body.email.trim(), phone: body.phone.trim(), update_by: username, update_time: new Date(app.clock()).toISOString() })
+    .set({
+      email: body.email.trim(),
+      phone: body.phone.trim(),
+      status: mode === SelfRegister.approval ? UserStatus.awaitingApproval : UserStatus.normal,
+      update_by: username,
+      update_time: new Date(app.clock()).toISOString(),
+    })
     .where('id', '=', id)
     .execute();
-  return { username };
+  return { username, awaitingApproval: mode === SelfRegister.approval };
 }
 
 /** An SMS code stands for the password: users with two-step verification (or administrators who must) still give their code. */
@@ -84,6 +108,7 @@ export async function phoneLogin(app: FastifyInstance, mobile: string, code: str
   const user = await activeUserByPhone(app, mobile);
   if (!user) refuse('sms.codeWrong');
   await consumeSmsCode(app, SmsMode.login, mobile, user.id, code);
+  if (Number(user.status) === UserStatus.awaitingApproval) refuse('login.awaitingApproval');
   if (Number(user.status) !== USER_STATUS_NORMAL) refuse('login.frozen');
   const challenge = await secondFactorGate(app, user);
   if (challenge) return challenge;
@@ -103,8 +128,9 @@ export async function resetFindAccount(app: FastifyInstance, username: string): 
   return { maskedPhone: maskPhone(user.phone) };
 }
 
-export async function resetSendCode(app: FastifyInstance, username: string, lang: Language): Promise<ResetAccountResult> {
-  const user = await resettableUser(app, username);
+export async function resetSendCode(app: FastifyInstance, body: ResetSendCodeBody, lang: Language): Promise<ResetAccountResult> {
+  await requireCaptcha(app, body);
+  const user = await resettableUser(app, body.username);
   await sendSmsCode(app, SmsMode.reset, user.phone, user.id, lang);
   return { maskedPhone: maskPhone(user.phone) };
 }
@@ -132,5 +158,6 @@ export async function resetPassword(app: FastifyInstance, body: ResetPasswordBod
     .set({ password: await app.hasher.hash(body.password), must_change_password: 0, update_by: user.username, update_time: new Date(app.clock()).toISOString() })
     .where('id', '=', user.id)
     .execute();
+  forgetInitialPassword(app.settings.dataDir, user.username);
   await app.tokens.revokeAllOf(user.id);
 }

@@ -2,6 +2,7 @@ import { Limits, LogOperateType, isStrongPassword, type Language, type LoginBody
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { SysUser } from '../../db/schema.ts';
+import { forgetInitialPassword } from '../../initial-password.ts';
 import { writeLoginLog, type LogText } from '../../platform/audit-log.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { failureLock, secretEpoch } from '../../platform/failure-lock.ts';
@@ -36,7 +37,8 @@ function fitCaptchaSlot(svg: string): string {
   return svg.replace(/^<svg([^>]*?) width="\d+" height="\d+"/, '<svg$1 width="105" height="35"');
 }
 
-async function checkCaptcha(app: FastifyInstance, body: LoginBody): Promise<void> {
+/** Uses up the captcha of `checkKey` when `captcha` is its text; refuses otherwise (login, and before a code is sent). */
+export async function checkCaptcha(app: FastifyInstance, body: Pick<LoginBody, 'captcha' | 'checkKey'>): Promise<void> {
   if (!body.captcha || !body.checkKey) refuse('login.captchaRequired');
   const raw = await app.cache.take(captchaKey(body.checkKey));
   const stored = raw ? (JSON.parse(raw) as StoredCaptcha) : null;
@@ -69,6 +71,7 @@ export async function login(app: FastifyInstance, body: LoginBody, ip: string, l
   const passwordOk = user ? await app.hasher.verify(user.password, body.password) : await app.hasher.verifyNobody(body.password);
   if (!user || !passwordOk) return recordFailure(app, body.username, epoch);
   await passwordLock.clear(app, body.username.toLowerCase());
+  if (Number(user.status) === UserStatus.awaitingApproval) refuse('login.awaitingApproval');
   if (Number(user.status) !== UserStatus.normal) refuse('login.frozen');
   const challenge = app.secondFactorGate ? await app.secondFactorGate(user) : null;
   if (challenge) return challenge;
@@ -124,5 +127,6 @@ export async function updateOwnPassword(app: FastifyInstance, caller: { id: stri
     .set({ password: passwordHash, must_change_password: 0, update_by: caller.username, update_time: new Date(app.clock()).toISOString() })
     .where('id', '=', caller.id)
     .execute();
+  forgetInitialPassword(app.settings.dataDir, caller.username);
   await app.tokens.revokeAllOf(caller.id);
 }
