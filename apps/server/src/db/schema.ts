@@ -23,6 +23,8 @@ export interface SysUser extends Audited {
   work_no: string | null;
   must_change_password: number;
   tenant_id: string | null;
+  /** the console language the user chose (migration 1501); null until they choose */
+  lang: string | null;
 }
 
 export interface SysRole extends Audited {
@@ -105,6 +107,8 @@ export interface SysTenant extends Audited {
   begin_date: string | null;
   end_date: string | null;
   status: number;
+  /** SelfRegister: 0 off, 1 open, 2 with approval */
+  self_register: import('kysely').ColumnType<number, number | undefined, number>;
 }
 
 export interface SysUserToken extends Audited {
@@ -542,6 +546,19 @@ export interface SysAccessEvent extends Audited {
   tenant_id: string | null;
 }
 
+/** A door's state as its device reported it (`doorState` events), kept apart from the passages of people. */
+export interface SysDoorEvent extends Audited {
+  device_id: string;
+  /** bigint: PostgreSQL answers it as a string */
+  seq: number | string;
+  event_time: string;
+  door_id: string | null;
+  door_no: number | null;
+  /** open, closed, alarm */
+  state: string | null;
+  tenant_id: string | null;
+}
+
 export interface SysDeviceEvent extends Audited {
   device_id: string;
   /** bigint: PostgreSQL answers it as a string */
@@ -617,6 +634,21 @@ export interface SysDeviceAlarm extends Audited {
   handled_by: string | null;
   handled_time: string | null;
   tenant_id: string | null;
+  /** how many alarm events of this code the device raised while the alarm was not closed (migration 1510) */
+  alarm_count: import('kysely').ColumnType<number, number | undefined, number>;
+  /** when the last of them was raised */
+  last_time: string | null;
+  /** `deviceId|code` while not closed (unique: repeats fold into this row), null once closed */
+  open_key: string | null;
+  /** the device's area when the alarm was raised */
+  area_id: string | null;
+}
+
+/** Each alarm event of a device once (by sequence number): a repeated delivery is not counted again. */
+export interface SysDeviceAlarmEvent extends Audited {
+  device_id: string;
+  event_seq: number;
+  tenant_id: string | null;
 }
 
 /** The emergency scenario setting of a tenant (`tenant_key`: the tenant id, or '-' for rows without a tenant). */
@@ -640,6 +672,25 @@ export interface SysEmergency extends Audited {
   active_key: string | null;
   end_by: string | null;
   end_time: string | null;
+  tenant_id: string | null;
+  /** 1: a drill an operator started (migration 1530) */
+  drill: number;
+  /** the operator of a drill, the sensor's serial number for a quake */
+  start_by: string | null;
+  /** JSON `[{ id, name }]` of the egress doors it held open */
+  doors: string | null;
+}
+
+/** The roll call of an emergency (migration 1530): one row per person, marked safe or not. */
+export interface SysEmergencyRoll extends Audited {
+  emergency_id: string;
+  people_id: string;
+  people_name: string;
+  user_no: string | null;
+  area_name: string | null;
+  door_name: string | null;
+  safe_by: string | null;
+  safe_time: string | null;
   tenant_id: string | null;
 }
 
@@ -734,11 +785,14 @@ export interface Database {
   sys_device_command: SysDeviceCommand;
   sys_device_access: SysDeviceAccess;
   sys_access_event: SysAccessEvent;
+  sys_door_event: SysDoorEvent;
   sys_device_event: SysDeviceEvent;
   sys_soft_update: SysSoftUpdate;
   sys_soft_update_push: SysSoftUpdatePush;
   sys_device_run_log: SysDeviceRunLog;
   sys_device_alarm: SysDeviceAlarm;
+  sys_device_alarm_event: SysDeviceAlarmEvent;
   sys_emergency_setting: SysEmergencySetting;
   sys_emergency: SysEmergency;
+  sys_emergency_roll: SysEmergencyRoll;
 }

@@ -37,8 +37,15 @@ import { accessEventVerdicts } from './1471-access-event-verdicts.ts';
 import { importJobTables } from './1480-import-jobs.ts';
 import { commandExpiry } from './1490-command-expiry.ts';
 import { accessEventCards } from './1491-access-event-cards.ts';
+import { doorEventTables } from './1520-door-events.ts';
 import { deviceKeyRotation } from './1495-device-key-rotation.ts';
 import { fileSize } from './1497-file-size.ts';
+import { emergencyReports } from './1530-emergency-reports.ts';
+import { deviceAdminGrants } from './1500-device-admin-grants.ts';
+import { userLanguage } from './1501-user-language.ts';
+import { selfRegistration } from './1540-self-registration.ts';
+import { seededDictItems } from './1541-seeded-dict-items.ts';
+import { alarmFolding } from './1510-alarm-folding.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -76,6 +83,13 @@ const migrations: Record<string, Migration> = {
   '1491-access-event-cards': accessEventCards,
   '1495-device-key-rotation': deviceKeyRotation,
   '1497-file-size': fileSize,
+  '1520-door-events': doorEventTables,
+  '1530-emergency-reports': emergencyReports,
+  '1500-device-admin-grants': deviceAdminGrants,
+  '1501-user-language': userLanguage,
+  '1540-self-registration': selfRegistration,
+  '1541-seeded-dict-items': seededDictItems,
+  '1510-alarm-folding': alarmFolding,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

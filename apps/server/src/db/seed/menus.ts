@@ -16,8 +16,13 @@ export interface AreaDefinition {
   key: string;
   icon: string;
   redirect?: string;
+  /** seeded roles (by code) that hold every page and button of the area, beside the administrator */
+  roles?: readonly string[];
   screens: readonly ScreenDefinition[];
 }
+
+/** The seeded device-administrator role's code: it manages the devices, doors, people, device roles and alarms of its tenant. */
+export const DEVICE_ADMIN_ROLE = 'device_admin';
 
 const CRUD = ['list', 'add', 'edit', 'delete', 'export', 'import'] as const;
 const VIEW = ['view'] as const;
@@ -37,6 +42,7 @@ export const menuDefinition: readonly AreaDefinition[] = [
   {
     key: 'device',
     icon: 'cluster',
+    roles: [DEVICE_ADMIN_ROLE],
     screens: [
       { key: 'list', actions: [...CRUD, 'sync', 'capture', 'rotateKey', 'revokeKey'], visible: true },
       { key: 'area', actions: CRUD, visible: true },
@@ -54,7 +60,9 @@ export const menuDefinition: readonly AreaDefinition[] = [
       { key: 'cabinet', actions: [...CRUD, 'allocate'] },
       { key: 'doorStatus', actions: VIEW, visible: true },
       { key: 'accessEvent', actions: ['list', 'export'], visible: true },
-      { key: 'emergency', actions: ['view', 'edit', 'end'], visible: true },
+      { key: 'doorEvent', actions: ['list', 'export'], visible: true },
+      { key: 'syncStatus', actions: ['view', 'align'], visible: true },
+      { key: 'emergency', actions: ['view', 'edit', 'end', 'drill', 'rollCall'], visible: true },
     ],
   },
   {
@@ -94,6 +102,7 @@ export const menuDefinition: readonly AreaDefinition[] = [
   {
     key: 'devices',
     icon: 'appstore',
+    roles: [DEVICE_ADMIN_ROLE],
     screens: [
       { key: 'alarmPackage', actions: CRUD, visible: true },
       { key: 'logFile', actions: ['list', 'delete'], visible: true },

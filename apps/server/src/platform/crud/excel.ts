@@ -101,6 +101,15 @@ export async function refusedRowsWorkbook(entity: EntityDeclaration, rows: Array
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
+/** A small sheet of a screen that is not an entity (a report's table): the given headers, then the rows' cells in order. */
+export async function tableWorkbook(title: string, headers: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | null>>): Promise<Buffer> {
+  const workbook = new (await excel()).Workbook();
+  const sheet = workbook.addWorksheet(title.replace(/[*?:\\/[\]]/g, ' ').slice(0, 31) || 'Sheet1');
+  sheet.columns = headers.map((header) => ({ header, width: 22 }));
+  for (const row of rows) sheet.addRow(row.map((cell) => cell ?? ''));
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
 function cellText(value: ExcelJS.CellValue): unknown {
   if (value === null || value === undefined) return undefined;
   // a date cell holds a wall-clock time (spreadsheets know no zones): read it as one, in TIME_ZONE like any wire time
