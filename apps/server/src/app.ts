@@ -19,7 +19,7 @@ import { deviceRoleRoutes, deviceRoutes, doorRoutes } from './modules/device/ind
 import { messageRoutes } from './modules/message/index.ts';
 import { monitorRoutes } from './modules/monitor/index.ts';
 import { peopleRoutes } from './modules/people/index.ts';
-import { createUser, findActiveUserById, findActiveUserByName, jobSchedulerPlugin, startSession, systemRoutes } from './modules/system/index.ts';
+import { checkCaptcha, createUser, findActiveUserById, findActiveUserByName, jobSchedulerPlugin, startSession, systemRoutes } from './modules/system/index.ts';
 import { visitorAdminRoutes, visitorRoutes } from './modules/visitor/index.ts';
 import { accessPlugin } from './platform/access.ts';
 import { apiDocs } from './platform/api-docs.ts';
@@ -212,7 +212,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(
     async (api) => {
       // first: its login gate and activation check apply to every route registered after it
-      await api.register(accountPlugin, { users: { findActiveUserByName, findActiveUserById, createUser, startSession } });
+      await api.register(accountPlugin, { users: { findActiveUserByName, findActiveUserById, createUser, startSession, checkCaptcha } });
       await api.register(visitorRoutes);
       await api.register(visitorAdminRoutes);
       await api.register(monitorRoutes);

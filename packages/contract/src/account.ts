@@ -26,7 +26,25 @@ export const AccountPath = {
   activate: '/sys/activation/activate',
   activationIssue: '/sys/activation/issue',
   accountSettings: '/sys/account/settings',
+  /** GET `?tenant=<code>` (public): what the login page offers, `LoginSettings` */
+  loginSettings: '/sys/account/loginSettings',
 } as const;
+
+/**
+ * Self-registration of a tenant (sys_tenant.self_register): off (the default), open (the account signs in at once) or
+ * with approval (the account waits, status awaiting approval, until an administrator approves it).
+ */
+export const SelfRegister = { off: 0, open: 1, approval: 2 } as const;
+export type SelfRegisterValue = (typeof SelfRegister)[keyof typeof SelfRegister];
+
+/** What the public login page may offer, as the server is configured (LOGIN_CAPTCHA) and the tenant has chosen. */
+export interface LoginSettings {
+  /** the text captcha (and the slider beside it) is asked for at login and before a code is sent */
+  captcha: boolean;
+  /** self-registration of the tenant the page is for */
+  registration: 'off' | 'open' | 'approval';
+}
+export const loginSettingsQuery = z.object({ tenant: z.string().trim().max(64).optional() });
 
 /** Verification codes sent by SMS: six digits, valid ten minutes, used once. */
 export const AccountLimits = {
@@ -53,7 +71,15 @@ export const phoneField = z.string().trim().regex(PHONE_PATTERN);
 const smsCode = z.string().trim().regex(/^\d{6}$/);
 const totpCode = z.string().trim().regex(/^\d{6}$/);
 
+/** The login captcha, where a form asks for it before something is sent (codes); checked and used up by the server. */
+const captchaFields = {
+  captcha: z.string().trim().max(16).optional(),
+  checkKey: z.string().trim().max(64).optional(),
+};
+
 export const registerBody = z.object({
+  /** the code of the tenant the account is for (the page's `tenant` parameter); the installation's first tenant when absent */
+  tenant: z.string().trim().max(64).optional(),
   username: z.string().trim().min(1).max(100),
   password: z.string().min(1).max(200),
   confirmPassword: z.string().min(1).max(200),
@@ -69,13 +95,16 @@ export const registerCheckQuery = z.object({
 });
 export type RegisterCheckQuery = z.infer<typeof registerCheckQuery>;
 
-export const smsBody = z.object({ mobile: phoneField, smsmode: z.enum(['0', '1', '2']) });
+// `tenant`: for a registration code, the tenant the account is to be for (registerBody.tenant)
+export const smsBody = z.object({ mobile: phoneField, smsmode: z.enum(['0', '1', '2']), tenant: z.string().trim().max(64).optional(), ...captchaFields });
 export type SmsBody = z.infer<typeof smsBody>;
 
 export const phoneLoginBody = z.object({ mobile: phoneField, captcha: smsCode });
 export type PhoneLoginBody = z.infer<typeof phoneLoginBody>;
 
 export const resetAccountBody = z.object({ username: z.string().trim().min(1).max(100) });
+export const resetSendCodeBody = resetAccountBody.extend(captchaFields);
+export type ResetSendCodeBody = z.infer<typeof resetSendCodeBody>;
 export interface ResetAccountResult {
   /** the account's phone with the middle digits hidden, shown on step 2 */
   maskedPhone: string;

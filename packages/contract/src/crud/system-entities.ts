@@ -8,6 +8,8 @@ import { departEntity, userAgentEntity, userEntity } from './user-entities.ts';
 import { dataRuleEntity, permissionEntity } from './permission-entities.ts';
 import { jobLogEntity, quartzJobEntity } from './job-entities.ts';
 import { ApiPath } from '../paths.ts';
+import { SelfRegister } from '../account.ts';
+import { integerSchema } from './fields.ts';
 
 /** Code generators a fill rule can use; the server holds one implementation per value. */
 export const FILL_RULE_IMPLEMENTATIONS = [
@@ -83,6 +85,13 @@ export const categoryEntity: EntityDeclaration = {
   tree: { parentField: 'pid', labelField: 'name' },
 };
 
+/** The tenant's choice of self-registration, as the tenant form offers it. */
+export const SELF_REGISTER_OPTIONS = [
+  { value: String(SelfRegister.off), label: 'tenant.selfRegister.off' },
+  { value: String(SelfRegister.open), label: 'tenant.selfRegister.open' },
+  { value: String(SelfRegister.approval), label: 'tenant.selfRegister.approval' },
+] as const;
+
 export const tenantEntity: EntityDeclaration = {
   name: 'tenant',
   title: 'tenant.title',
@@ -97,8 +106,17 @@ export const tenantEntity: EntityDeclaration = {
     beginDate: field.datetime('tenant.field.beginDate'),
     endDate: field.datetime('tenant.field.endDate'),
     status: field.dictInteger('tenant.field.status', 'tenant_status', { required: true, defaultValue: 1 }),
+    // who may open an account on the login page (off by default): a stranger never gets in unasked
+    selfRegister: {
+      label: 'tenant.field.selfRegister',
+      kind: 'integer',
+      schema: integerSchema(SelfRegister.off, SelfRegister.approval),
+      widget: { kind: 'options', options: SELF_REGISTER_OPTIONS },
+      required: true,
+      defaultValue: SelfRegister.off,
+    },
   },
-  columns: ['name', 'code', 'beginDate', 'endDate', 'status'],
+  columns: ['name', 'code', 'beginDate', 'endDate', 'status', 'selfRegister'],
   search: { name: 'contains', code: 'contains', status: 'exact', beginDate: 'range' },
   sortable: ['name', 'code', 'beginDate', 'endDate', 'status', 'createTime'],
   defaultSort: { field: 'createTime', order: 'desc' },

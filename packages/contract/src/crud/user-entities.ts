@@ -5,8 +5,11 @@ import { ID_PATTERN, idSchema } from '../ids.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { emailSchema, field, phoneSchema, textSchema, timeSchema } from './fields.ts';
 
-/** SPEC section 4: a user is normal or frozen (frozen users cannot sign in; thawing lets them back). */
-export const UserStatus = { normal: 1, frozen: 2 } as const;
+/**
+ * SPEC section 4: a user is normal or frozen (frozen users cannot sign in; thawing lets them back). A self-registered
+ * account of a tenant that approves registrations awaits approval (cannot sign in) until an administrator thaws it.
+ */
+export const UserStatus = { normal: 1, frozen: 2, awaitingApproval: 3 } as const;
 
 /** SPEC section 5: at least 8 characters with upper and lower case letters, digits and special symbols. */
 export const strongPasswordSchema = z.string().max(200).refine(isStrongPassword, { error: 'password.weak' });

@@ -114,6 +114,8 @@ describe.each(await testDialects())('account flows on %s', (dialect) => {
   });
 
   it('registers a normal user after live uniqueness checks, with the spec messages in three languages', async () => {
+    // self-registration is off until the tenant switches it on (registration-guard.test.ts)
+    await app.db.updateTable('sys_tenant').set({ self_register: 1 }).execute();
     for (const lang of LANGUAGES) {
       const taken = await get(app, `${AccountPath.registerCheck}?field=username&value=admin`, { lang });
       expect(taken.envelope).toMatchObject({ success: false, code: 500, message: translate(lang, 'duplicate.userName') });

@@ -11,6 +11,8 @@ import {
   registerCheckQuery,
   resetAccountBody,
   resetPasswordBody,
+  resetSendCodeBody,
+  loginSettingsQuery,
   resetVerifyBody,
   smsBody,
   twoFactorChallengeBody,
@@ -25,7 +27,7 @@ import { formatWireTime } from '../../platform/wire-time.ts';
 import { checkRegistrationValue, phoneLogin, register, requestSmsCode, resetFindAccount, resetPassword, resetSendCode, resetVerify } from './account-service.ts';
 import { activate, activationStatus, forgetActivationStatus, hasValidAuthorization, issueActivationCode } from './activation-service.ts';
 import { validateCasTicket } from './cas-service.ts';
-import { SettingKey, readAccountSettings, writeSetting } from './settings.ts';
+import { SettingKey, loginSettings, readAccountSettings, writeSetting } from './settings.ts';
 import { completeLogin, confirmEnrollment, disable, enroll, enrollDuringLogin, isSystemAdmin, twoFactorStatus } from './two-factor-service.ts';
 
 const tags = ['account'];
@@ -51,7 +53,15 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     AccountPath.register,
     { schema: { tags, summary: 'Register a normal user', body: registerBody }, config: { permission: 'public', rateLimit: login } },
-    async (request, reply) => reply.ok(await register(app, request.body), 'register.ok'),
+    async (request, reply) => {
+      const result = await register(app, request.body);
+      return reply.ok(result, result.awaitingApproval ? 'register.awaitingApproval' : 'register.ok');
+    },
+  );
+  app.get(
+    AccountPath.loginSettings,
+    { schema: { tags, summary: 'What the login page offers: the captcha, self-registration', querystring: loginSettingsQuery }, config: { permission: 'public', rateLimit: perMinute(120) } },
+    async (request, reply) => reply.ok(await loginSettings(app, request.query.tenant)),
   );
 
   // SMS codes and phone login
@@ -80,8 +90,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     AccountPath.resetSendCode,
-    { schema: { tags, summary: "Password reset: send a code to the account's phone", body: resetAccountBody }, config: { permission: 'public', rateLimit: sms } },
-    async (request, reply) => reply.ok(await resetSendCode(app, request.body.username, request.lang), 'sms.sent'),
+    { schema: { tags, summary: "Password reset: send a code to the account's phone", body: resetSendCodeBody }, config: { permission: 'public', rateLimit: sms } },
+    async (request, reply) => reply.ok(await resetSendCode(app, request.body, request.lang), 'sms.sent'),
   );
   app.post(
     AccountPath.resetVerify,

@@ -33,7 +33,7 @@ async function claimSendSlot(app: FastifyInstance, mode: SmsModeValue, phone: st
   const raw = await app.cache.get(hourlyKey(phone));
   const previous = raw ? (JSON.parse(raw) as HourlyCount) : null;
   const hourly: HourlyCount = previous && now - previous.since < HOUR_MS ? { count: previous.count + 1, since: previous.since } : { count: 1, since: now };
-  if (hourly.count > AccountLimits.smsPerPhonePerHour) refuse('sms.hourlyLimit');
+  if (hourly.count > AccountLimits.smsPerPhonePerHour) refuse('sms.hourlyLimitUntil', { minutes: Math.max(1, Math.ceil((hourly.since + HOUR_MS - now) / 60_000)) });
   await app.cache.set(hourlyKey(phone), JSON.stringify(hourly), hourly.since + HOUR_MS - now);
   await app.cache.set(cooldownKey(mode, phone), String(now + AccountLimits.smsCooldownMs), AccountLimits.smsCooldownMs);
 }

@@ -11,7 +11,9 @@ import type { LogText } from '../../platform/audit-log.ts';
 export interface UserDirectory {
   findActiveUserByName(app: FastifyInstance, username: string): Promise<Selectable<SysUser> | undefined>;
   findActiveUserById(app: FastifyInstance, id: string): Promise<Selectable<SysUser> | undefined>;
-  createUser(app: FastifyInstance, input: { username: string; realname: string; password: string; roleCodes?: string[] }, by: string): Promise<string>;
+  createUser(app: FastifyInstance, input: { username: string; realname: string; password: string; roleCodes?: string[]; tenantId?: string | null }, by: string): Promise<string>;
+  /** uses up the login captcha (`checkKey`, `captcha` as typed) or refuses; the caller asks only while LOGIN_CAPTCHA is on */
+  checkCaptcha(app: FastifyInstance, body: { captcha?: string; checkKey?: string }): Promise<void>;
   /** the same session /sys/login gives */
   startSession(app: FastifyInstance, user: Selectable<SysUser>, ip: string, content: LogText, lang: Language): Promise<LoginResult>;
 }
