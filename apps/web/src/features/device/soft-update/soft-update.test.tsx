@@ -1,4 +1,4 @@
-import { alarmEntity, RealtimeCmd, softUpdateEntity, SoftUpdateState, type AuthItem, type SoftUpdatePushRow } from '@isps/contract';
+import { alarmEntity, RealtimeCmd, softUpdateEntity, SoftUpdateState, translate, type AuthItem, type SoftUpdatePushRow } from '@isps/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setFeedback } from '../../../shared/api/index.ts';
@@ -15,7 +15,7 @@ const page = (records: unknown[]) => Response.json(ok({ records, total: records.
 const userInfo = { id: '1', username: 'admin', realname: 'Admin', nickname: null, orgCode: null, avatar: null, birthday: null, phone: null, email: null, sex: null, workNo: null, status: 1, mustChangePassword: false };
 const NOT_PACKAGE = 'notes.apk is not a software package: only an APK or a tar archive (.tar, .tar.gz, .tgz) can be uploaded';
 
-const pkg = { id: 'pkg1', version: '2.1.0', deviceModel: 'SIM-DOOR', apkFile: 'softUpdate/2026/pkg.tar', fileSize: 10240, checksum: 'ab'.repeat(32), updateLog: 'Faster', createTime: '2026-11-25 08:00:00' };
+const pkg = { id: 'pkg1', version: '2.1.0', deviceModel: 'SIM-DOOR', fileName: 'door-2.1.0.tar', fileSize: 10240, checksum: 'ab'.repeat(32), updateLog: 'Faster', createTime: '2026-11-25 08:00:00' };
 const push = (id: string, deviceName: string, progress: number, state: SoftUpdateState, error: string | null = null): SoftUpdatePushRow => ({ id, updateId: 'pkg1', deviceId: `dev-${id}`, deviceName, progress, state, error });
 
 let calls: Array<{ method: string; url: URL; body: unknown }>;
@@ -88,6 +88,21 @@ describe('soft update screen', () => {
     expect([...form.keys()]).toEqual(['version', 'deviceModel', 'file']);
     expect(form.get('version')).toBe('3.0.0');
     expect((form.get('file') as File).name).toBe('notes.apk');
+  });
+
+  it.each(['zh-CN', 'en-US', 'ja-JP'] as const)('%s: a missing version is named in the reader’s language under Version, never as a raw key', async (lang) => {
+    await i18n.changeLanguage(lang);
+    try {
+      renderInConsole(<DeviceEntityScreen entity={softUpdateEntity} />);
+      await screen.findByText('2.1.0');
+      fireEvent.click(screen.getByText(i18n.t('softUpdate.upload')).closest('button')!);
+      await screen.findByRole('dialog');
+      fireEvent.click(within(dialog()).getByRole('button', { name: i18n.t('softUpdate.upload') }));
+      expect(await within(dialog()).findByText(translate(lang, 'validation.required', { field: i18n.t('softUpdate.field.version') }))).toBeTruthy();
+      expect(dialog().textContent).not.toMatch(/\bvalidation\./);
+    } finally {
+      await i18n.changeLanguage('en-US');
+    }
   });
 
   it('moves each device’s bar from the real-time messages and ends it ok, or failed with the device’s error', async () => {
