@@ -161,7 +161,8 @@ export const dictItemEntity: EntityDeclaration = {
     sortOrder: field.integer('dictItem.field.sortOrder', 0, 99_999, { defaultValue: 1 }),
     status: field.dictInteger('dictItem.field.status', 'valid_status', { defaultValue: 1 }),
   },
-  columns: ['itemText', 'itemValue', 'description', 'sortOrder', 'status'],
+  // the dictionary each item belongs to: the menu's list holds the items of every dictionary
+  columns: ['dictId', 'itemText', 'itemValue', 'description', 'sortOrder', 'status'],
   search: { dictId: 'exact', itemText: 'contains', itemValue: 'contains', status: 'exact' },
   sortable: ['itemText', 'itemValue', 'sortOrder', 'status', 'createTime'],
   defaultSort: { field: 'sortOrder', order: 'asc' },

@@ -27,7 +27,7 @@ beforeEach(() => {
     'fetch',
     vi.fn(async (input: string) => {
       const url = new URL(input, 'http://console.test');
-      if (url.pathname.endsWith('/sys/dictItem/list')) return Response.json(ok({ records: [item], total: 1, size: 10, current: 1, pages: 1 }));
+      if (url.pathname.endsWith('/sys/dictItem/list')) return Response.json(ok({ records: [{ ...item, dictId_dictText: dictNames[i18n.language] }], total: 1, size: 10, current: 1, pages: 1 }));
       if (url.pathname.endsWith('/sys/dict/list')) {
         const records = [
           { id: 'd-sex', dictName: dictNames[i18n.language] ?? 'Gender', dictCode: 'sex' },
@@ -68,6 +68,16 @@ describe('the dictionary items screen names its dictionary', { timeout: 60_000 }
     // reset: every dictionary again
     fireEvent.click(within(search).getByText(t('crud.reset')).closest('button')!);
     await waitFor(() => expect(cardTitle()).toBe(t('system.dict.itemsOfEvery')));
+  });
+
+  it.each(LANGUAGES)('opened from the menu, each item names its dictionary in a column of its own (%s)', async (lang) => {
+    await i18n.changeLanguage(lang);
+    renderInConsole(<SystemEntityScreen entity={dictItemEntity} />);
+    const cell = (await screen.findByText('Male')).closest('tr')!;
+    const headers = [...document.querySelectorAll('thead th')].map((th) => th.textContent);
+    const column = headers.indexOf(t(dictItemEntity.fields.dictId?.label ?? ''));
+    expect(column).toBeGreaterThanOrEqual(0);
+    expect(cell.querySelectorAll('td')[column]?.textContent).toBe(dictNames[lang]);
   });
 
   it('fixed to one dictionary, as a page of its own: Items of Gender', async () => {
