@@ -20,7 +20,7 @@ describe.each(dialects)('the home page device figures on %s', (dialect) => {
     await t.close();
   });
 
-  const figures = async (token = admin) => (await injectAs<DashboardDevices>(t.app, token, { method: 'GET', url: api(t.app, ApiPath.dashboardDevices) })).envelope.result;
+  const figures = async (token = admin) => (await injectAs<Required<DashboardDevices>>(t.app, token, { method: 'GET', url: api(t.app, ApiPath.dashboardDevices) })).envelope.result;
 
   it('counts devices online and offline, doors open and in alarm, and today’s events in the hour they came', async () => {
     const before = await figures();

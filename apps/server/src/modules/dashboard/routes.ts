@@ -1,4 +1,4 @@
-import { ApiPath, Perm } from '@isps/contract';
+import { ApiPath, DashboardFigurePermission, Perm } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf } from '../../platform/access.ts';
 import { dashboardDevices } from './devices.ts';
@@ -18,15 +18,15 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => reply.ok(await dashboardDevices(app, callerOf(request))),
   );
 
-  // the origin console's home page charts
+  // the origin console's home page charts: sign-in figures, for those who may read the sign-in log
   app.get(
     ApiPath.loginInfo,
-    { schema: { tags: ['dashboard'], summary: 'Sign-ins ever, today and today’s distinct addresses' }, config: { permission: Perm.dashboardView } },
+    { schema: { tags: ['dashboard'], summary: 'Sign-ins ever, today and today’s distinct addresses' }, config: { permission: DashboardFigurePermission.loginsToday } },
     async (request, reply) => reply.ok(await loginInfo(app, callerOf(request))),
   );
   app.get(
     ApiPath.visitInfo,
-    { schema: { tags: ['dashboard'], summary: 'Sign-ins and distinct addresses of the last seven days' }, config: { permission: Perm.dashboardView } },
+    { schema: { tags: ['dashboard'], summary: 'Sign-ins and distinct addresses of the last seven days' }, config: { permission: DashboardFigurePermission.loginsLast7Days } },
     async (request, reply) => reply.ok(await visitInfo(app, callerOf(request))),
   );
 };

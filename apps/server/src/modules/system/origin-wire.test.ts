@@ -95,7 +95,7 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('origin conso
     };
     const otherTenant = randomUUID();
     await app.db.insertInto('sys_tenant').values({ id: otherTenant, name: 'Other', code: 'other', begin_date: null, end_date: null, status: 1, create_by: 'test', create_time: null, update_by: null, update_time: null }).execute();
-    await createRoleWith(app, 'viewer', ['dashboard:analysis:view']);
+    await createRoleWith(app, 'viewer', ['dashboard:analysis:view', 'system:log:list']);
     await createTestUser(app, 'outsider', { roles: ['viewer'], tenantId: otherTenant });
     const admin = await signIn('admin', '127.0.0.2');
     await signIn('admin', '127.0.0.3');

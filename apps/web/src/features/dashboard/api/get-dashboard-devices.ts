@@ -11,6 +11,7 @@ export async function getDashboardDevices(): Promise<DashboardDevices> {
 /** Read again when the live link says something changed (the page does that), and every minute for the hourly counts. */
 export const dashboardDevicesQuery = () => queryOptions({ queryKey: dashboardDevicesKey, queryFn: getDashboardDevices, refetchInterval: 60_000 });
 
-export function useDashboardDevices() {
-  return useQuery(dashboardDevicesQuery());
+/** `enabled`: the reader's permissions cover at least one of its figures. */
+export function useDashboardDevices(enabled = true) {
+  return useQuery({ ...dashboardDevicesQuery(), enabled });
 }

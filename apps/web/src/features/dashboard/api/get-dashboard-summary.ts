@@ -9,6 +9,7 @@ export async function getDashboardSummary(): Promise<DashboardSummary> {
 export const dashboardSummaryQuery = () =>
   queryOptions({ queryKey: ['dashboard-summary'], queryFn: getDashboardSummary, refetchInterval: 60_000 });
 
-export function useDashboardSummary() {
-  return useQuery(dashboardSummaryQuery());
+/** `enabled`: the reader's permissions cover at least one of its figures. */
+export function useDashboardSummary(enabled = true) {
+  return useQuery({ ...dashboardSummaryQuery(), enabled });
 }

@@ -1,4 +1,4 @@
-import { ApiPath, DoorState, RealtimeCmd, type DashboardDevices, type DashboardSummary } from '@isps/contract';
+import { ApiPath, DashboardFigurePermission, DoorState, RealtimeCmd, type DashboardDevices, type DashboardSummary } from '@isps/contract';
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setFeedback } from '../../../shared/api/index.ts';
@@ -13,6 +13,12 @@ const userInfo = { id: '1', username: 'admin', realname: 'Admin', nickname: null
 const summary: DashboardSummary = { userCount: 3, roleCount: 2, departCount: 1, onlineTokenCount: 1, loginsToday: 1, loginsLast7Days: [] };
 let figures: DashboardDevices;
 let reads: number;
+let summaryReads: number;
+
+/** The signed-in reader holds these permission codes. */
+function holding(codes: readonly string[]) {
+  useSession.getState().setPermissions([], codes.map((action) => ({ action, describe: action, type: '1' as const })), []);
+}
 
 beforeAll(async () => {
   await i18n.changeLanguage('en-US');
@@ -20,8 +26,10 @@ beforeAll(async () => {
 
 beforeEach(() => {
   useSession.getState().signIn('tok', userInfo);
+  holding(Object.values(DashboardFigurePermission));
   setFeedback({ notify: vi.fn(), modal: vi.fn() });
   reads = 0;
+  summaryReads = 0;
   figures = { devicesOnline: 4, devicesOffline: 1, doorsOpen: 0, openAlarms: 0, eventsByHour: Array.from({ length: 24 }, () => 0), emergencyActive: false };
   vi.stubGlobal(
     'fetch',
@@ -31,7 +39,10 @@ beforeEach(() => {
         reads++;
         return Response.json(ok(figures));
       }
-      if (url.pathname.endsWith(ApiPath.dashboardSummary)) return Response.json(ok(summary));
+      if (url.pathname.endsWith(ApiPath.dashboardSummary)) {
+        summaryReads++;
+        return Response.json(ok(summary));
+      }
       return Response.json({ success: false, message: 'unexpected', code: 404, result: null, timestamp: 1 }, { status: 404 });
     }),
   );
@@ -73,5 +84,26 @@ describe('home page device figures', () => {
     act(() => emitAppEvent('realtimeMessage', { cmd: RealtimeCmd.topic, msgTxt: 'notice' }));
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(reads).toBe(4);
+  });
+});
+
+describe('home page figures by permission', () => {
+  it('shows a device administrator the device figures only, and does not ask for the system counts', async () => {
+    holding(['dashboard:analysis:view', 'device:list:list', 'device:door:list', 'device:alarm:list', 'device:accessEvent:list']);
+    renderInConsole(<AnalysisPage />);
+    await waitFor(() => expect(figure('devicesOnline')).toContain('4'));
+    for (const key of ['devicesOffline', 'doorsOpen', 'openAlarms']) expect(screen.getByTestId(`dashboard-${key}`)).toBeTruthy();
+    expect(screen.getByText(i18n.t('dashboard.eventsByHour'))).toBeTruthy();
+    for (const key of ['userCount', 'roleCount', 'departCount', 'onlineTokenCount', 'loginsToday', 'loginsLast7Days']) {
+      expect(screen.queryByText(i18n.t(`dashboard.${key}`))).toBeNull();
+    }
+    expect(summaryReads).toBe(0);
+  });
+
+  it('tells a reader whose permissions cover no figure so, and asks the server for none', async () => {
+    holding(['dashboard:analysis:view']);
+    renderInConsole(<AnalysisPage />);
+    expect(await screen.findByText(i18n.t('dashboard.noFigures'))).toBeTruthy();
+    expect([reads, summaryReads]).toEqual([0, 0]);
   });
 });

@@ -1,9 +1,10 @@
 import { AlertOutlined, ApartmentOutlined, ApiOutlined, DisconnectOutlined, LoginOutlined, SafetyOutlined, TeamOutlined, UnlockOutlined, WifiOutlined } from '@ant-design/icons';
-import { Button, Card, Col, Result, Row, Skeleton, Statistic } from 'antd';
+import { Button, Card, Col, Empty, Result, Row, Skeleton, Statistic } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { RealtimeCmd, type DashboardDevices, type DashboardSummary } from '@isps/contract';
+import { DashboardFigurePermission, RealtimeCmd, type DashboardDevices, type DashboardSummary } from '@isps/contract';
+import { usePermissionCheck } from '../../../shared/permission/index.ts';
 import { useAppEvent } from '../../../shared/realtime/index.ts';
 import { dashboardDevicesKey, useDashboardDevices } from '../api/get-dashboard-devices.ts';
 import { useDashboardSummary } from '../api/get-dashboard-summary.ts';
@@ -44,12 +45,25 @@ function useLiveDeviceFigures(): void {
   });
 }
 
-/** The home page: devices online and offline, doors open, open alarms and today's events first, then the console's own counts. */
+/**
+ * The home page: devices online and offline, doors open, open alarms and today's events first, then the console's own
+ * counts; each reader sees the figures their permissions cover (the server sends no others).
+ */
 export default function AnalysisPage() {
   const { t } = useTranslation();
-  const summary = useDashboardSummary();
-  const devices = useDashboardDevices();
+  const can = usePermissionCheck();
+  const sees = (figure: keyof typeof DashboardFigurePermission) => can(DashboardFigurePermission[figure]);
+  const shownDeviceCards = deviceCards.filter(({ key }) => sees(key));
+  const shownCards = cards.filter(({ key }) => sees(key));
+  const seesEvents = sees('eventsByHour');
+  const seesLogins = sees('loginsLast7Days');
+  const summary = useDashboardSummary(shownCards.length > 0 || seesLogins);
+  const devices = useDashboardDevices(shownDeviceCards.length > 0 || seesEvents);
   useLiveDeviceFigures();
+
+  if (shownDeviceCards.length + shownCards.length === 0 && !seesEvents && !seesLogins) {
+    return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('dashboard.noFigures')} />;
+  }
 
   if (summary.isError) {
     return (
@@ -70,7 +84,7 @@ export default function AnalysisPage() {
   const figures = devices.data;
   return (
     <Row gutter={[16, 16]}>
-      {deviceCards.map(({ key, icon, color }) => (
+      {shownDeviceCards.map(({ key, icon, color }) => (
         <Col key={key} xs={12} lg={6}>
           <Card variant="borderless">
             <Skeleton active loading={!figures} paragraph={{ rows: 1 }}>
@@ -79,14 +93,16 @@ export default function AnalysisPage() {
           </Card>
         </Col>
       ))}
-      <Col span={24}>
-        <Card variant="borderless" title={t('dashboard.eventsByHour')}>
-          <Skeleton active loading={!figures} paragraph={{ rows: 5 }}>
-            <HourChart hours={figures?.eventsByHour ?? []} />
-          </Skeleton>
-        </Card>
-      </Col>
-      {cards.map(({ key, icon }) => (
+      {seesEvents && (
+        <Col span={24}>
+          <Card variant="borderless" title={t('dashboard.eventsByHour')}>
+            <Skeleton active loading={!figures} paragraph={{ rows: 5 }}>
+              <HourChart hours={figures?.eventsByHour ?? []} />
+            </Skeleton>
+          </Card>
+        </Col>
+      )}
+      {shownCards.map(({ key, icon }) => (
         <Col key={key} xs={24} sm={12} lg={8} xl={{ flex: '20%' }}>
           <Card variant="borderless">
             <Skeleton active loading={!data} paragraph={{ rows: 1 }}>
@@ -95,13 +111,15 @@ export default function AnalysisPage() {
           </Card>
         </Col>
       ))}
-      <Col span={24}>
-        <Card variant="borderless" title={t('dashboard.loginsLast7Days')}>
-          <Skeleton active loading={!data} paragraph={{ rows: 6 }}>
-            <LoginChart days={data?.loginsLast7Days ?? []} />
-          </Skeleton>
-        </Card>
-      </Col>
+      {seesLogins && (
+        <Col span={24}>
+          <Card variant="borderless" title={t('dashboard.loginsLast7Days')}>
+            <Skeleton active loading={!data} paragraph={{ rows: 6 }}>
+              <LoginChart days={data?.loginsLast7Days ?? []} />
+            </Skeleton>
+          </Card>
+        </Col>
+      )}
     </Row>
   );
 }

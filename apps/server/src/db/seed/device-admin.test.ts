@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiPath, alarmEntity, type DashboardDevices, type DashboardSummary, crudPath, deviceEntity, deviceRoleEntity, doorEntity, peopleEntity, userEntity, type MenuItem, type PermissionResult } from '@isps/contract';
+import { adminToken, api, buildTestApp, createNamespace, createTestUser, injectAs, login, testDialects, USER_PASSWORD, type TestApp, type TestNamespace } from '../../test/harness.ts';
+import { deviceAdminGrants } from '../migrations/1500-device-admin-grants.ts';
+import { RoleCode, SEED_BY } from './index.ts';
+
+const dialects = await testDialects();
+
+const paths = (items: readonly MenuItem[]): string[] => items.flatMap((item) => [item.path, ...paths(item.children ?? [])]);
+
+async function deviceAdminRoleId(t: TestApp): Promise<string> {
+  return (await t.app.db.selectFrom('sys_role').select('id').where('role_code', '=', RoleCode.deviceAdmin).executeTakeFirstOrThrow()).id;
+}
+
+async function grantedUrls(t: TestApp): Promise<{ urls: string[]; perms: string[] }> {
+  const rows = await t.app.db
+    .selectFrom('sys_role_permission as rp')
+    .innerJoin('sys_permission as p', 'p.id', 'rp.permission_id')
+    .select(['p.url', 'p.perms'])
+    .where('rp.role_id', '=', await deviceAdminRoleId(t))
+    .execute();
+  return { urls: rows.flatMap((r) => (r.url ? [r.url] : [])), perms: rows.flatMap((r) => (r.perms ? [r.perms] : [])) };
+}
+
+/** An installed console of the release before: its device administrator holds the home screens only, as seeded then. */
+async function asBeforeThisRelease(t: TestApp, grantedBy: string): Promise<void> {
+  const roleId = await deviceAdminRoleId(t);
+  const home = await t.app.db.selectFrom('sys_permission').select(['id', 'url', 'parent_id']).where('url', 'in', ['/dashboard', '/dashboard/analysis', '/dashboard/clock']).execute();
+  const buttons = await t.app.db.selectFrom('sys_permission').select('id').where('parent_id', 'in', home.filter((r) => r.url !== '/dashboard').map((r) => r.id)).execute();
+  await t.app.db.deleteFrom('sys_role_permission').where('role_id', '=', roleId).execute();
+  const now = new Date().toISOString();
+  await t.app.db
+    .insertInto('sys_role_permission')
+    .values([...home, ...buttons].map((p, i) => ({ id: `old-grant-${i}`, role_id: roleId, permission_id: p.id, create_by: grantedBy, create_time: now, update_by: null, update_time: null })))
+    .execute();
+}
+
+describe('the seeded device administrator (sqlite)', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await buildTestApp('sqlite');
+    await createTestUser(t.app, 'device_keeper', { roles: [RoleCode.deviceAdmin] });
+    token = await login(t.app, 'device_keeper', USER_PASSWORD);
+  });
+  afterAll(async () => t?.close());
+
+  it('holds the device pages and buttons of a new console, and no system page', async () => {
+    const answer = await injectAs<PermissionResult>(t.app, token, { method: 'GET', url: api(t.app, ApiPath.userPermission) });
+    const menu = paths(answer.envelope.result.menu);
+    expect(menu).toEqual(expect.arrayContaining(['/dashboard/analysis', '/device/list', '/device/door', '/device/people', '/device/deviceRole', '/device/alarm', '/device/doorStatus', '/devices/log']));
+    expect(menu.filter((p) => p.startsWith('/system') || p.startsWith('/monitor') || p.startsWith('/message'))).toEqual([]);
+    const actions = answer.envelope.result.auth.map((a) => a.action);
+    expect(actions).toEqual(expect.arrayContaining(['device:list:add', 'device:door:open', 'device:people:edit', 'device:deviceRole:delete', 'device:alarm:handle']));
+    expect(actions.filter((a) => a.startsWith('system:'))).toEqual([]);
+  });
+
+  it('manages devices, doors, people, device roles and alarms of its tenant, and is refused the user list', async () => {
+    for (const entity of [deviceEntity, doorEntity, peopleEntity, deviceRoleEntity, alarmEntity]) {
+      const list = await injectAs(t.app, token, { method: 'GET', url: api(t.app, crudPath(entity, 'list')) });
+      expect([entity.name, list.statusCode, list.envelope.success]).toEqual([entity.name, 200, true]);
+    }
+    const users = await injectAs(t.app, token, { method: 'GET', url: api(t.app, crudPath(userEntity, 'list')) });
+    expect([users.statusCode, users.envelope.code]).toEqual([403, 510]);
+  });
+});
+
+describe('the home page figures', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp('sqlite');
+    await createTestUser(t.app, 'figure_keeper', { roles: [RoleCode.deviceAdmin] });
+    await createTestUser(t.app, 'plain_user', { roles: [RoleCode.user] });
+  });
+  afterAll(async () => t?.close());
+
+  it('sends a device administrator the device figures and no user, session or sign-in figure', async () => {
+    const token = await login(t.app, 'figure_keeper', USER_PASSWORD);
+    const summary = await injectAs<DashboardSummary>(t.app, token, { method: 'GET', url: api(t.app, ApiPath.dashboardSummary) });
+    expect([summary.statusCode, summary.envelope.result]).toEqual([200, {}]);
+    const devices = await injectAs<DashboardDevices>(t.app, token, { method: 'GET', url: api(t.app, ApiPath.dashboardDevices) });
+    expect(devices.envelope.result).toEqual({ devicesOnline: 0, devicesOffline: 0, doorsOpen: 0, openAlarms: 0, eventsByHour: Array.from({ length: 24 }, () => 0), emergencyActive: false });
+    for (const path of [ApiPath.loginInfo, ApiPath.visitInfo]) {
+      const refused = await injectAs(t.app, token, { method: 'GET', url: api(t.app, path) });
+      expect([path, refused.statusCode, refused.envelope.code]).toEqual([path, 403, 510]);
+    }
+  });
+
+  it('sends a plain user only whether an emergency is on, and the administrator every figure', async () => {
+    const plain = await login(t.app, 'plain_user', USER_PASSWORD);
+    expect((await injectAs(t.app, plain, { method: 'GET', url: api(t.app, ApiPath.dashboardSummary) })).envelope.result).toEqual({});
+    expect((await injectAs(t.app, plain, { method: 'GET', url: api(t.app, ApiPath.dashboardDevices) })).envelope.result).toEqual({ emergencyActive: false });
+    const admin = await adminToken(t.app);
+    const summary = await injectAs<DashboardSummary>(t.app, admin, { method: 'GET', url: api(t.app, ApiPath.dashboardSummary) });
+    expect(Object.keys(summary.envelope.result).sort()).toEqual(['departCount', 'loginsLast7Days', 'loginsToday', 'onlineTokenCount', 'roleCount', 'userCount']);
+    const devices = await injectAs<DashboardDevices>(t.app, admin, { method: 'GET', url: api(t.app, ApiPath.dashboardDevices) });
+    expect(Object.keys(devices.envelope.result).sort()).toEqual(['devicesOffline', 'devicesOnline', 'doorsOpen', 'emergencyActive', 'eventsByHour', 'openAlarms']);
+  });
+});
+
+describe.each(dialects)('an installed console on %s', (dialect) => {
+  let namespace: TestNamespace;
+  afterAll(async () => {
+    await namespace?.drop().catch(() => undefined);
+  });
+
+  it('gives its untouched device administrator the device menus, and a newly released device button too', async () => {
+    namespace = await createNamespace(dialect);
+    const first = await buildTestApp(dialect, { namespace });
+    await asBeforeThisRelease(first, SEED_BY);
+    // an older release had no alarm handling either
+    await first.app.db.deleteFrom('sys_permission').where('perms', '=', 'device:alarm:handle').execute();
+    expect((await grantedUrls(first)).urls).not.toContain('/device/list');
+    // this release's migration, then the next start's menu sync (which adds the alarm button)
+    await deviceAdminGrants.up(first.app.db);
+    expect((await grantedUrls(first)).urls).toContain('/device/list');
+    await first.close();
+
+    const second = await buildTestApp(dialect, { namespace });
+    try {
+      const { urls, perms } = await grantedUrls(second);
+      expect(urls).toEqual(expect.arrayContaining(['/dashboard/analysis', '/device', '/device/list', '/device/people', '/device/alarm', '/devices/log']));
+      expect(perms).toEqual(expect.arrayContaining(['device:list:delete', 'device:alarm:handle', 'dashboard:analysis:view']));
+      expect(urls.filter((u) => u.startsWith('/system'))).toEqual([]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('never widens a device administrator an administrator has edited', async () => {
+    const first = await buildTestApp(dialect, { namespace });
+    await asBeforeThisRelease(first, 'admin');
+    await deviceAdminGrants.up(first.app.db);
+    await first.close();
+    const second = await buildTestApp(dialect, { namespace });
+    try {
+      const { urls } = await grantedUrls(second);
+      expect(urls.filter((u) => u.startsWith('/device'))).toEqual([]);
+    } finally {
+      await second.close();
+      await namespace.drop();
+    }
+  });
+});
