@@ -29,13 +29,32 @@ function newestChange(path) {
 
 const builtAt = (file) => (existsSync(file) ? statSync(file).mtimeMs : 0);
 
+/** Runs the console's build; a SIGTERM or SIGINT meanwhile ends the build too and then this process, with no orphan. */
+async function buildConsole() {
+  const { spawn } = await import('node:child_process');
+  // a process group of its own, so a signal reaches npm's shell and the bundler under it, not npm alone
+  const build = spawn('npm', ['run', 'build', '--workspace', 'apps/web'], { cwd: root, stdio: 'inherit', detached: true });
+  const signals = ['SIGTERM', 'SIGINT'];
+  const stop = (signal) => {
+    process.kill(-build.pid, signal);
+    build.once('exit', () => process.exit(128 + (signal === 'SIGINT' ? 2 : 15)));
+  };
+  for (const signal of signals) process.on(signal, stop);
+  try {
+    return await new Promise((resolve) => {
+      build.once('error', () => resolve(1));
+      build.once('exit', (code) => resolve(code ?? 1));
+    });
+  } finally {
+    for (const signal of signals) process.off(signal, stop);
+  }
+}
+
 /** Builds what is stale; false when the console's build failed (its output has said why). */
 export async function ensureBuilt() {
   if (builtAt(bundle) < Math.max(...sources.map(newestChange))) {
     console.log('Building the console (apps/web) ...');
-    const { spawnSync } = await import('node:child_process');
-    const build = spawnSync('npm', ['run', 'build', '--workspace', 'apps/web'], { cwd: root, stdio: 'inherit' });
-    if (build.status !== 0) return false;
+    if ((await buildConsole()) !== 0) return false;
   }
   if (builtAt(serverMain) < Math.max(...serverSources.map(newestChange))) {
     console.log('Building the server (apps/server) ...');

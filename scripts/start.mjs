@@ -6,6 +6,16 @@
 import { pathToFileURL } from 'node:url';
 import { ensureBuilt, serverMain } from './ensure-built.mjs';
 
+// npm runs this through `sh -c` and passes a SIGTERM or SIGINT on to that shell only: the shell ends and this process
+// would run on as an orphan. Whoever started us is gone when our parent changes, so we stop as on a SIGTERM (the
+// server's own handler closes it and exits with its code; before that handler exists, the signal ends us at once).
+const parent = process.ppid;
+const orphanWatch = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(orphanWatch);
+  process.kill(process.pid, 'SIGTERM');
+}, 250).unref();
+
 if (!(await ensureBuilt())) process.exit(1);
 
 // The server keeps the caller's working directory, so DATA_DIR=./data lands where `npm start` was run, and it handles

@@ -666,6 +666,7 @@ export const enUS = {
   'emergency.peopleCount': "{{count}} people",
   'emergency.peopleCount_one': "{{count}} person",
   'emergency.since': "in since {{time}} through {{door}}",
+  'emergency.sinceNoDoor': "in since {{time}}",
   'emergency.end': "End the emergency",
   'emergency.endConfirm': "End the emergency scenario? The egress doors go back to normal and the alarm closes on every console.",
   'emergency.ended': "The emergency scenario is ended",

@@ -666,6 +666,7 @@ export const jaJP: Record<MessageKey, string> = {
   'emergency.peopleCount': "{{count}} 人",
   'emergency.peopleCount_one': "{{count}} 人",
   'emergency.since': "{{time}} に {{door}} から入室",
+  'emergency.sinceNoDoor': "{{time}} に入室",
   'emergency.end': "緊急事態を終了",
   'emergency.endConfirm': "緊急シナリオを終了しますか？避難ドアは通常に戻り、すべてのコンソールの警報が閉じます。",
   'emergency.ended': "緊急シナリオを終了しました",

@@ -666,6 +666,7 @@ export const zhCN: Record<MessageKey, string> = {
   'emergency.peopleCount': "{{count}} 人",
   'emergency.peopleCount_one': "{{count}} 人",
   'emergency.since': "{{time}} 经 {{door}} 进入",
+  'emergency.sinceNoDoor': "{{time}} 进入",
   'emergency.end': "结束应急",
   'emergency.endConfirm': "确定结束应急预案？疏散门将恢复正常，所有控制台的警报将关闭。",
   'emergency.ended': "应急预案已结束",
