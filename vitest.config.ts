@@ -16,6 +16,7 @@ export default defineConfig({
     projects: [
       { test: { name: 'repo', include: ['*.test.ts', 'scripts/**/*.test.ts'], environment: 'node', testTimeout: SLOW_MACHINE_MS } },
       { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'device-sim', include: ['tools/device-sim/src/**/*.test.ts'], environment: 'node', testTimeout: SLOW_MACHINE_MS } },
       {
         test: {
           name: 'server',

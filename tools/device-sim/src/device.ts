@@ -54,15 +54,59 @@ const SYSTEM_OF: Record<SimKind, NonNullable<DeviceHello['system']>> = {
   quake: 'quake',
 };
 
-/** What each kind of device reports. */
+/** What each kind of device reports in the course of its work (alarms come apart, at their own rate). */
 const EVENTS_OF: Record<SimKind, DeviceEventKind[]> = {
   door: [DeviceEventKind.doorState, DeviceEventKind.opening],
   vein: [DeviceEventKind.punch, DeviceEventKind.opening],
-  camera: [DeviceEventKind.alarm],
-  cabinet: [DeviceEventKind.opening, DeviceEventKind.alarm],
+  camera: [DeviceEventKind.punch, DeviceEventKind.opening],
+  cabinet: [DeviceEventKind.opening],
   patrol: [DeviceEventKind.patrolCheckIn],
-  quake: [DeviceEventKind.quakeReading, DeviceEventKind.alarm],
+  quake: [DeviceEventKind.quakeReading],
 };
+
+/** The alarms each kind of device can raise (codes of the contract's ALARM_CODES), with their level. */
+const ALARMS_OF: Record<SimKind, ReadonlyArray<{ code: string; level: 'L' | 'M' | 'H' }>> = {
+  door: [
+    { code: 'forcedOpen', level: 'H' },
+    { code: 'heldOpen', level: 'M' },
+    { code: 'tamper', level: 'M' },
+  ],
+  vein: [{ code: 'tamper', level: 'M' }],
+  camera: [
+    { code: 'videoLoss', level: 'M' },
+    { code: 'tamper', level: 'M' },
+  ],
+  cabinet: [
+    { code: 'forcedOpen', level: 'H' },
+    { code: 'tamper', level: 'M' },
+  ],
+  patrol: [{ code: 'lowBattery', level: 'L' }],
+  quake: [
+    { code: 'sensorFault', level: 'M' },
+    { code: 'tamper', level: 'M' },
+  ],
+};
+
+/** Alarms per device and hour the command line raises by default: one in four hours on average (rare, as in a site). */
+export const DEFAULT_ALARMS_PER_HOUR = 0.25;
+
+/**
+ * The wait before a device's next alarm: alarms come at random moments (a Poisson process), `alarmsPerHour` on
+ * average. `random` is a number in [0, 1).
+ */
+export function nextAlarmDelayMs(alarmsPerHour: number, random: number = Math.random()): number {
+  return (-Math.log(1 - random) * 3_600_000) / alarmsPerHour;
+}
+
+/**
+ * A quake sensor's reading of a seismic intensity (China Seismic Intensity Scale, 0-12), with the peak ground
+ * acceleration (in g) at the middle of that intensity's band (VI: 0.45-0.89 m/s², doubling with each degree).
+ */
+export function quakeReading(intensity: number): { pga: number; intensity: number } {
+  const level = Math.max(0, Math.min(12, Math.round(intensity)));
+  const pga = level === 0 ? 0.001 : (0.63 * 2 ** (level - 6)) / 9.80665;
+  return { pga: Number(pga.toFixed(4)), intensity: level };
+}
 
 /**
  * What a device keeps across its own restarts (flash memory): its event sequence number and the ids of the
@@ -102,6 +146,8 @@ export interface SimDeviceOptions {
   kind: SimKind;
   /** events per second this device emits on its own (0: only when told to) */
   rate?: number;
+  /** alarms per hour this device raises on its own, at random moments (0, the default: only when told to) */
+  alarmsPerHour?: number;
   topicRoot?: string;
   memory?: DeviceMemory;
   /** directory where the device keeps the people it holds across restarts (in memory only without one) */
@@ -161,7 +207,8 @@ function eventData(kind: DeviceEventKind, seq: number): Record<string, unknown> 
     case DeviceEventKind.patrolCheckIn:
       return { point: `P${seq % 10}`, userNo: `U${100 + (seq % 5)}` };
     case DeviceEventKind.quakeReading:
-      return { pga: Number((Math.random() * 0.05).toFixed(4)), intensity: 0 };
+      // the ground's murmur: a quake is reported by `quake(intensity)`
+      return { pga: Number((Math.random() * 0.002).toFixed(4)), intensity: 0 };
     case DeviceEventKind.runError:
       return { type: 'sensor', code: `E${100 + (seq % 7)}`, content: 'sensor read timeout' };
     case DeviceEventKind.softUpdate:
@@ -181,8 +228,10 @@ export class SimDevice {
   /** tries to reconnect that failed since the connection was last up (the backoff grows with them) */
   private failedTries = 0;
   private heartbeatTimer: NodeJS.Timeout | null = null;
-  /** heartbeats sent (what tests count) */
+  private alarmTimer: NodeJS.Timeout | null = null;
+  /** heartbeats sent and alarms raised (what tests count) */
   heartbeats = 0;
+  alarms = 0;
   private stopped = true;
   /** commands received (deliveries, repeats included) */
   readonly received: DeviceCommand[] = [];
@@ -253,6 +302,7 @@ export class SimDevice {
       }, heartbeatMs);
       this.heartbeatTimer.unref();
     }
+    this.planAlarm();
     const rate = this.options.rate ?? 0;
     if (rate > 0 && !this.emitter) {
       this.emitter = setInterval(() => {
@@ -326,6 +376,32 @@ export class SimDevice {
       Math.min(longest, wait + (Math.random() * wait) / 2),
     );
     this.reconnectTimer.unref();
+  }
+
+  /** Plans the next alarm this device raises on its own (at `alarmsPerHour`), and the one after it. */
+  private planAlarm(): void {
+    const perHour = this.options.alarmsPerHour ?? 0;
+    if (perHour <= 0 || this.alarmTimer || this.stopped) return;
+    this.alarmTimer = setTimeout(() => {
+      this.alarmTimer = null;
+      if (this.online) void this.raiseAlarm().catch(() => undefined);
+      this.planAlarm();
+    }, nextAlarmDelayMs(perHour));
+    this.alarmTimer.unref();
+  }
+
+  /** Raises an alarm: `code` (and its level), or one this kind of device raises, chosen at random. */
+  async raiseAlarm(code?: string, level?: 'L' | 'M' | 'H'): Promise<DeviceEvent> {
+    const kinds = ALARMS_OF[this.kind];
+    const chosen = code === undefined ? kinds[Math.floor(Math.random() * kinds.length)]! : { code, level: level ?? kinds.find((k) => k.code === code)?.level ?? 'M' };
+    const event = await this.emit(DeviceEventKind.alarm, { code: chosen.code, level: level ?? chosen.level });
+    this.alarms += 1;
+    return event;
+  }
+
+  /** A quake sensor feels a quake of `intensity` (0-12): it reports the reading the console's emergency scenario reads. */
+  async quake(intensity: number): Promise<DeviceEvent> {
+    return this.emit(DeviceEventKind.quakeReading, quakeReading(intensity));
   }
 
   /** Tells the server the device is still there (docs/device-protocol.md: its last-seen time, and so its presence). */
@@ -633,6 +709,8 @@ export class SimDevice {
     this.emitter = null;
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     this.heartbeatTimer = null;
+    if (this.alarmTimer) clearTimeout(this.alarmTimer);
+    this.alarmTimer = null;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
     this.failedTries = 0;

@@ -7,6 +7,8 @@ export interface FleetOptions {
   kinds: readonly SimKind[];
   /** events per second per device */
   rate?: number;
+  /** alarms per hour per device, at random moments (0 by default) */
+  alarmsPerHour?: number;
   topicRoot?: string;
   /** memories that outlive this fleet (a restart of the simulator keeps them) */
   memories?: Map<string, DeviceMemory>;
@@ -38,7 +40,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       memory = newMemory();
       options.memories?.set(sn, memory);
     }
-    return new SimDevice({ url: options.url, sn, key, kind: options.kinds[index % options.kinds.length]!, rate: options.rate, topicRoot: options.topicRoot, memory, softUpdateFailRate: options.softUpdateFailRate, softUpdateStepMs: options.softUpdateStepMs, apiUrl: options.apiUrl, idCard: options.idCard, enrollDelayMs: options.enrollDelayMs, enrollOutcome: options.enrollOutcome, heartbeatMs: options.heartbeatMs, reconnectMs: options.reconnectMs, reconnectMaxMs: options.reconnectMaxMs });
+    return new SimDevice({ url: options.url, sn, key, kind: options.kinds[index % options.kinds.length]!, rate: options.rate, alarmsPerHour: options.alarmsPerHour, topicRoot: options.topicRoot, memory, softUpdateFailRate: options.softUpdateFailRate, softUpdateStepMs: options.softUpdateStepMs, apiUrl: options.apiUrl, idCard: options.idCard, enrollDelayMs: options.enrollDelayMs, enrollOutcome: options.enrollOutcome, heartbeatMs: options.heartbeatMs, reconnectMs: options.reconnectMs, reconnectMaxMs: options.reconnectMaxMs });
   });
   await Promise.all(devices.map((d) => d.start()));
   const bySn = new Map(devices.map((d) => [d.sn, d]));
