@@ -8,8 +8,13 @@ const pageModules = import.meta.glob<PageModule>(['../features/*/pages/*.tsx', '
 
 const kebab = (segment: string) => segment.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/[_\s]+/g, '-').toLowerCase();
 
-// System-menu screens drawn by another feature (announcements live with the notices of features/message).
-const pageAliases: Record<string, string> = { 'system/announcement': 'message/announcement', 'system/userAnnouncement': 'message/userAnnouncement' };
+// Menu screens drawn by another feature (announcements live with the notices of features/message).
+const pageAliases: Record<string, string> = {
+  'system/announcement': 'message/announcement',
+  'system/userAnnouncement': 'message/userAnnouncement',
+  // the emergency scenario's screen is drawn by the emergency feature, beside its alarm
+  'device/emergency': 'emergency/emergency',
+};
 
 /** The module key of a menu component such as 'dashboard/analysis' or 'system/UserList'. */
 export function pageModuleKey(component: string): string {

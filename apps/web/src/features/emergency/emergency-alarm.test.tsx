@@ -1,5 +1,6 @@
 import { EmergencyPath, EmergencyPerm, RealtimeCmd, type AuthItem, type EmergencyScenario, type EmergencyState, type MusterArea } from '@isps/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { theme } from 'antd';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setFeedback } from '../../shared/api/index.ts';
 import { i18n } from '../../shared/i18n/index.ts';
@@ -18,6 +19,8 @@ const muster: MusterArea[] = [
 
 let current: EmergencyState;
 let ends: unknown[];
+let marks: unknown[];
+let musterNow: MusterArea[];
 
 function grant(codes: string[]): void {
   useSession.getState().setPermissions([], codes.map((action) => ({ action, describe: '', type: '1' }) satisfies AuthItem), []);
@@ -33,12 +36,21 @@ beforeEach(() => {
   setFeedback({ notify: vi.fn(), modal: vi.fn() });
   current = { active: false };
   ends = [];
+  marks = [];
+  musterNow = muster;
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: string, init?: RequestInit) => {
       const url = new URL(input, 'http://console.test');
       if (url.pathname.endsWith(EmergencyPath.current)) return Response.json(ok(current));
-      if (url.pathname.endsWith(EmergencyPath.muster)) return Response.json(ok(muster));
+      if (url.pathname.endsWith(EmergencyPath.muster)) return Response.json(ok(musterNow));
+      if (url.pathname.endsWith(EmergencyPath.rollCall)) {
+        const body = JSON.parse(String(init?.body)) as { peopleId: string; safe: boolean };
+        marks.push(body);
+        if (body.peopleId === 'gone') return Response.json({ success: false, message: 'This person does not exist', code: 500, result: null, timestamp: 1 });
+        musterNow = muster.map((a) => ({ ...a, people: a.people.map((p) => (p.peopleId === body.peopleId ? { ...p, safeBy: 'operator', safeTime: '2026-11-25 09:02:00' } : p)) }));
+        return Response.json(ok({ peopleId: body.peopleId, name: 'Wang Fang', userNo: 'U-771', areaName: 'Building A', doorName: 'Lobby', safeBy: 'operator', safeTime: '2026-11-25 09:02:00' }, 'Wang Fang is marked safe'));
+      }
       if (url.pathname.endsWith(EmergencyPath.end)) {
         ends.push(JSON.parse(String(init?.body)));
         current = { active: false, scenario: { ...scenario, endTime: '2026-11-25 09:05:00', endBy: 'operator' } };
@@ -141,5 +153,79 @@ describe('emergency alarm', () => {
     await waitFor(() => expect(popup.className).toContain('hidden'));
     expect(ends).toEqual([]);
     expect(alarm()).not.toBeNull();
+  });
+  it('sits above every notice and toast of the console, so its End control is never covered', async () => {
+    grant([EmergencyPerm.end]);
+    current = { active: true, scenario };
+    renderInConsole(<EmergencyAlarm />);
+    const overlay = await screen.findByTestId('emergency-alarm');
+    // antd draws notifications at zIndexPopupBase + 50 and messages at + 10
+    const noticeLayer = theme.getDesignToken().zIndexPopupBase + 50;
+    expect(Number(overlay.style.zIndex)).toBeGreaterThan(noticeLayer);
+    fireEvent.click(endButton()!);
+    const popup = (await screen.findByText(i18n.t('emergency.endConfirm'))).closest('.ant-popover') as HTMLElement;
+    expect(Number(popup.style.zIndex)).toBeGreaterThan(Number(overlay.style.zIndex));
+  });
+
+  it('marks a drill as a drill: its title, badge and words, and an End the drill control', async () => {
+    grant([EmergencyPerm.end]);
+    current = { active: true, scenario: { ...scenario, drill: true, deviceId: null, deviceName: null, intensity: 0, startBy: 'lead' } };
+    renderInConsole(<EmergencyAlarm />);
+    const overlay = await screen.findByTestId('emergency-alarm');
+    expect(overlay.dataset.drill).toBe('true');
+    const heading = within(overlay).getByRole('heading', { level: 1 }).textContent;
+    expect(heading).toContain(i18n.t('emergency.drillTitle'));
+    expect(heading).toContain(i18n.t('emergency.drillBadge'));
+    expect(overlay.textContent).toContain(i18n.t('emergency.drillSubtitle', { user: 'lead', time: '2026-11-25 09:00:00' }));
+    expect(overlay.textContent).not.toContain(i18n.t('emergency.title'));
+    expect(screen.getByRole('button', { name: i18n.t('emergency.endDrill') })).toBeTruthy();
+  });
+
+  it('lists people only, unknown cards apart, and lets a holder of the roll call mark a person safe', async () => {
+    current = { active: true, scenario };
+    const { unmount } = renderInConsole(<EmergencyAlarm />);
+    const overlay = await screen.findByTestId('emergency-alarm');
+    await within(overlay).findByText('Wang Fang (U-771)');
+    // the unknown card is no person: listed apart, not counted
+    expect(overlay.textContent).toContain(i18n.t('emergency.unknownCards'));
+    expect(overlay.textContent).toContain(i18n.t('emergency.peopleCount', { count: 0 }));
+    expect(overlay.textContent).toContain(i18n.t('emergency.rollCallSummary', { safe: 0, count: 1 }));
+    expect(screen.queryByRole('button', { name: `${i18n.t('emergency.markSafe')}: Wang Fang (U-771)` })).toBeNull();
+    unmount();
+
+    grant([EmergencyPerm.rollCall]);
+    renderInConsole(<EmergencyAlarm />);
+    fireEvent.click(await screen.findByRole('button', { name: `${i18n.t('emergency.markSafe')}: Wang Fang (U-771)` }));
+    await screen.findByText(i18n.t('emergency.safeBy', { user: 'operator', time: '2026-11-25 09:02:00' }));
+    expect(marks).toEqual([{ id: scenario.id, peopleId: 'p1', safe: true }]);
+    expect(screen.getByTestId('emergency-alarm').textContent).toContain(i18n.t('emergency.rollCallSummary', { safe: 1, count: 1 }));
+    expect(screen.getByRole('button', { name: `${i18n.t('emergency.unmarkSafe')}: Wang Fang (U-771)` })).toBeTruthy();
+  });
+
+  it('shows a refused mark in the alarm itself (the console notices are under it)', async () => {
+    grant([EmergencyPerm.rollCall]);
+    musterNow = [{ areaId: 'a1', areaName: 'Building A', people: [{ peopleId: 'gone', name: 'Ghost', userNo: null, doorName: null, since: '2026-11-25 08:00:00', safeBy: null, safeTime: null }], unknown: [] }];
+    current = { active: true, scenario };
+    renderInConsole(<EmergencyAlarm />);
+    fireEvent.click(await screen.findByRole('button', { name: `${i18n.t('emergency.markSafe')}: Ghost` }));
+    const alert = await within(screen.getByTestId('emergency-alarm')).findByRole('alert');
+    expect(alert.textContent).toContain('This person does not exist');
+  });
+
+  it('prints the muster list as a roll call sheet', async () => {
+    const print = vi.fn();
+    vi.stubGlobal('print', print);
+    current = { active: true, scenario };
+    renderInConsole(<EmergencyAlarm />);
+    await within(await screen.findByTestId('emergency-alarm')).findByText('Wang Fang (U-771)');
+    fireEvent.click(screen.getByRole('button', { name: new RegExp(i18n.t('emergency.print')) }));
+    const sheet = await screen.findByTestId('roll-call-sheet');
+    expect(print).toHaveBeenCalledTimes(1);
+    expect(sheet.parentElement).toBe(document.body);
+    expect(sheet.textContent).toContain('Wang Fang');
+    expect(sheet.textContent).toContain(i18n.t('emergency.report.missing'));
+    expect(sheet.textContent).not.toContain('****1234');
+    act(() => window.dispatchEvent(new Event('afterprint')));
+    await waitFor(() => expect(screen.queryByTestId('roll-call-sheet')).toBeNull());
   });
 });

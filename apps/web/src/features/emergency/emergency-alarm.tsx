@@ -1,35 +1,107 @@
-import { AlertOutlined } from '@ant-design/icons';
-import { EmergencyPerm, RealtimeCmd, type EmergencyNotice, type MusterArea } from '@isps/contract';
+import { AlertOutlined, CheckCircleFilled, DownloadOutlined, PrinterOutlined } from '@ant-design/icons';
+import { EmergencyPerm, RealtimeCmd, type EmergencyNotice, type EmergencyScenario, type MusterArea, type MusterPerson, type RollCallEntry } from '@isps/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, List, Popconfirm, Typography } from 'antd';
+import { Alert, App, Button, Card, Empty, List, Popconfirm, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePermission } from '../../shared/permission/index.ts';
 import { useAppEvent } from '../../shared/realtime/index.ts';
 import { formatTime } from '../../shared/time/index.ts';
-import { emergencyKey, useEmergency, useEndEmergency, useMuster } from './api/emergency.ts';
+import { emergencyKey, musterKey, useEmergency, useEndEmergency, useMuster } from './api/emergency.ts';
+import { useExportRollCall } from './api/export-roll-call.ts';
+import { useMarkSafe } from './api/roll-call.ts';
 import styles from './emergency-alarm.module.css';
+import { useRollCallPrint } from './roll-call-sheet.tsx';
+import { sinceText } from './since-text.ts';
 
-function MusterAreaCard({ area }: { area: MusterArea }) {
+/** Above every notice and toast of the console (antd's reach 2050): nothing covers the alarm's controls. */
+export const ALARM_Z_INDEX = 2100;
+/** the alarm's own popups (the End confirmation) sit above it */
+const ALARM_POPUP_Z_INDEX = ALARM_Z_INDEX + 100;
+
+function PersonRow({ person, scenarioId, mayMark, onProblem }: { person: MusterPerson; scenarioId: string; mayMark: boolean; onProblem: (text: string | null) => void }) {
+  const { t } = useTranslation();
+  const mark = useMarkSafe();
+  const toggle = async (safe: boolean) => {
+    onProblem(null);
+    try {
+      const answer = await mark.mutateAsync({ id: scenarioId, peopleId: person.peopleId, safe });
+      if (!answer.success) onProblem(answer.message);
+    } catch (error) {
+      onProblem(error instanceof Error ? error.message : String(error));
+    }
+  };
+  const name = person.userNo ? `${person.name} (${person.userNo})` : person.name;
+  const actions = !mayMark
+    ? []
+    : person.safeBy
+      ? [
+          <Button key="undo" size="small" onClick={() => void toggle(false)} loading={mark.isPending} aria-label={`${t('emergency.unmarkSafe')}: ${name}`}>
+            {t('emergency.unmarkSafe')}
+          </Button>,
+        ]
+      : [
+          <Button key="safe" size="small" type="primary" onClick={() => void toggle(true)} loading={mark.isPending} aria-label={`${t('emergency.markSafe')}: ${name}`}>
+            {t('emergency.markSafe')}
+          </Button>,
+        ];
+  return (
+    <List.Item className={styles.person} actions={actions} data-safe={person.safeBy ? 'true' : 'false'}>
+      <List.Item.Meta
+        title={name}
+        description={
+          <>
+            <div>{sinceText(t, person.since, person.doorName)}</div>
+            {person.safeBy ? (
+              <Tag color="success" icon={<CheckCircleFilled />} className={styles.safe}>
+                {t('emergency.safeBy', { user: person.safeBy, time: formatTime(person.safeTime, 'datetime') })}
+              </Tag>
+            ) : null}
+          </>
+        }
+      />
+    </List.Item>
+  );
+}
+
+function MusterAreaCard({ area, scenarioId, mayMark, onProblem }: { area: MusterArea; scenarioId: string; mayMark: boolean; onProblem: (text: string | null) => void }) {
   const { t } = useTranslation();
   return (
     <Card size="small" title={area.areaName ?? t('emergency.noArea')} extra={t('emergency.peopleCount', { count: area.people.length })}>
-      <List
-        size="small"
-        dataSource={area.people}
-        renderItem={(person) => (
-          <List.Item className={styles.person}>
-            <List.Item.Meta title={person.userNo ? `${person.name} (${person.userNo})` : person.name} description={t('emergency.since', { time: formatTime(person.since, 'datetime'), door: person.doorName ?? '—' })} />
-          </List.Item>
-        )}
-      />
+      {area.people.length > 0 ? (
+        <List size="small" dataSource={area.people} rowKey="peopleId" renderItem={(person) => <PersonRow person={person} scenarioId={scenarioId} mayMark={mayMark} onProblem={onProblem} />} />
+      ) : null}
+      {area.unknown.length > 0 ? (
+        <div className={styles.unknown}>
+          <Typography.Text type="secondary">{t('emergency.unknownCards')}</Typography.Text>
+          <ul>
+            {area.unknown.map((entry) => (
+              <li key={`${entry.label}-${entry.since}`}>
+                {entry.label} · {sinceText(t, entry.since, entry.doorName)}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
     </Card>
   );
 }
 
+/** The muster list as roll call entries, for the printed sheet. */
+function rollCallOf(areas: MusterArea[]): RollCallEntry[] {
+  return areas.flatMap((area) => area.people.map((p) => ({ peopleId: p.peopleId, name: p.name, userNo: p.userNo, areaName: area.areaName, doorName: p.doorName, safeBy: p.safeBy, safeTime: p.safeTime })));
+}
+
+function subtitleOf(t: ReturnType<typeof useTranslation>['t'], scenario: EmergencyScenario): string {
+  const time = formatTime(scenario.startTime, 'datetime');
+  return scenario.drill ? t('emergency.drillSubtitle', { user: scenario.startBy ?? '', time }) : t('emergency.subtitle', { intensity: scenario.intensity, device: scenario.deviceName ?? '', time });
+}
+
 /**
- * The full-screen alarm of a running emergency scenario, over every console page: what happened, how many egress
- * doors are held open, who is inside per area, and, for an operator allowed to, the button that ends it. It follows
- * the `emergency` real-time message and reads the state at start and whenever the socket reopens.
+ * The full-screen alarm of a running emergency scenario (or drill, marked as one), over every console page and its
+ * notices: what happened, how many egress doors are held open, who is inside per area with the roll call, print and
+ * export, and, for an operator allowed to, the button that ends it. It follows the `emergency` real-time message and
+ * reads the state at start and whenever the socket reopens.
  */
 export function EmergencyAlarm() {
   const { t } = useTranslation();
@@ -39,7 +111,12 @@ export function EmergencyAlarm() {
   const active = state.data?.active === true;
   const muster = useMuster(active);
   const mayEnd = usePermission(EmergencyPerm.end);
+  const mayMark = usePermission(EmergencyPerm.rollCall);
   const end = useEndEmergency();
+  const exporter = useExportRollCall();
+  const { print, sheet } = useRollCallPrint();
+  // the console's notices are under the alarm: its own refusals are shown in it
+  const [problem, setProblem] = useState<string | null>(null);
 
   useAppEvent('realtimeMessage', (m) => {
     if (m.cmd !== RealtimeCmd.emergency) return;
@@ -47,44 +124,84 @@ export function EmergencyAlarm() {
     // a read begun before the message (the socket's reopening starts one) would answer with the state before it
     if (notice && typeof notice.active === 'boolean') void client.cancelQueries({ queryKey: emergencyKey }).then(() => client.setQueryData(emergencyKey, notice));
     else void client.invalidateQueries({ queryKey: emergencyKey });
-    if (notice?.active) void client.invalidateQueries({ queryKey: ['emergency', 'muster'] });
+    if (notice?.active) void client.invalidateQueries({ queryKey: musterKey });
   });
   useAppEvent('realtimeOpen', () => void client.invalidateQueries({ queryKey: emergencyKey }));
 
   if (!state.data?.active) return null;
   const { scenario } = state.data;
   const areas = muster.data ?? [];
+  const people = areas.reduce((sum, area) => sum + area.people.length, 0);
+  const safe = areas.reduce((sum, area) => sum + area.people.filter((p) => p.safeBy).length, 0);
+  const title = scenario.drill ? t('emergency.drillTitle') : t('emergency.title');
+  const endLabel = scenario.drill ? t('emergency.endDrill') : t('emergency.end');
 
   const finish = async () => {
     const answer = await end.mutateAsync(scenario.id);
     if (answer.success) {
-      void message.success(answer.message || t('emergency.ended'));
+      void message.success(answer.message || t(scenario.drill ? 'emergency.drillEnded' : 'emergency.ended'));
       client.setQueryData(emergencyKey, { active: false, scenario: answer.result });
+    }
+  };
+  const download = async () => {
+    setProblem(null);
+    try {
+      await exporter.mutateAsync(scenario.id);
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
     }
   };
 
   return (
-    <div className={styles.overlay} role="alertdialog" aria-modal="true" aria-labelledby="emergency-title" aria-describedby="emergency-subtitle" data-testid="emergency-alarm">
+    <div
+      className={`${styles.overlay} ${scenario.drill ? styles.drill : ''}`}
+      style={{ zIndex: ALARM_Z_INDEX }}
+      role="alertdialog"
+      aria-modal="true"
+      aria-labelledby="emergency-title"
+      aria-describedby="emergency-subtitle"
+      data-testid="emergency-alarm"
+      data-drill={scenario.drill ? 'true' : 'false'}
+    >
       <div className={styles.head}>
-        <div>
+        <div className={styles.headText}>
           <h1 id="emergency-title" className={styles.title}>
-            <AlertOutlined /> {t('emergency.title')}
+            <AlertOutlined /> {title}
+            {scenario.drill ? <span className={styles.badge}>{t('emergency.drillBadge')}</span> : null}
           </h1>
           <p id="emergency-subtitle" className={styles.subtitle}>
-            {t('emergency.subtitle', { intensity: scenario.intensity, device: scenario.deviceName, time: formatTime(scenario.startTime, 'datetime') })}
+            {subtitleOf(t, scenario)}
           </p>
-          <p className={styles.subtitle}>{t('emergency.doorsHeld', { count: scenario.doorCount })}</p>
+          <p className={styles.subtitle}>
+            {t('emergency.doorsHeld', { count: scenario.doorCount })} · {t('emergency.rollCallSummary', { safe, count: people })}
+          </p>
         </div>
-        {mayEnd ? (
-          <Popconfirm title={t('emergency.end')} description={t('emergency.endConfirm')} onConfirm={finish} okText={t('emergency.end')} okButtonProps={{ danger: true, loading: end.isPending }} zIndex={2100}>
-            <Button size="large" ghost>
-              {t('emergency.end')}
-            </Button>
-          </Popconfirm>
-        ) : (
-          <Typography.Text style={{ color: '#fff' }}>{t('emergency.onlyPermitted')}</Typography.Text>
-        )}
+        <div className={styles.controls}>
+          <Button ghost icon={<PrinterOutlined />} onClick={() => print({ title, lines: [subtitleOf(t, scenario)], entries: rollCallOf(areas) })}>
+            {t('emergency.print')}
+          </Button>
+          <Button ghost icon={<DownloadOutlined />} onClick={() => void download()} loading={exporter.isPending}>
+            {t('emergency.export')}
+          </Button>
+          {mayEnd ? (
+            <Popconfirm
+              title={endLabel}
+              description={scenario.drill ? t('emergency.endDrillConfirm') : t('emergency.endConfirm')}
+              onConfirm={finish}
+              okText={endLabel}
+              okButtonProps={{ danger: true, loading: end.isPending }}
+              zIndex={ALARM_POPUP_Z_INDEX}
+            >
+              <Button size="large" className={styles.end}>
+                {endLabel}
+              </Button>
+            </Popconfirm>
+          ) : (
+            <Typography.Text style={{ color: '#fff' }}>{t('emergency.onlyPermitted')}</Typography.Text>
+          )}
+        </div>
       </div>
+      {problem ? <Alert type="error" showIcon message={problem} closable onClose={() => setProblem(null)} style={{ marginTop: 16 }} /> : null}
       <h2 className={styles.musterTitle}>{t('emergency.muster')}</h2>
       {areas.length === 0 ? (
         <Card size="small" style={{ marginTop: 16 }}>
@@ -93,10 +210,11 @@ export function EmergencyAlarm() {
       ) : (
         <div className={styles.areas}>
           {areas.map((area) => (
-            <MusterAreaCard key={area.areaId ?? '-'} area={area} />
+            <MusterAreaCard key={area.areaId ?? '-'} area={area} scenarioId={scenario.id} mayMark={mayMark} onProblem={setProblem} />
           ))}
         </div>
       )}
+      {sheet}
     </div>
   );
 }

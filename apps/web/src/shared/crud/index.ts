@@ -9,3 +9,4 @@ export { crudKeys } from './api/keys.ts';
 export { usePager } from './use-pager.ts';
 export { FreezeToggle, type FreezeToggleProps } from './freeze-toggle.tsx';
 export { UserSelectModal, type UserSelectModalProps } from './user-select-modal.tsx';
+export { saveBlob } from './api/export-entities.ts';

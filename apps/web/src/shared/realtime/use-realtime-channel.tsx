@@ -1,13 +1,56 @@
 import { DeviceSyncState, RealtimeCmd, realtimePath, serverMessages, type DeviceSyncNotice, type Language, type RealtimeMessage } from '@isps/contract';
 import { App, Button } from 'antd';
+import type { NotificationInstance } from 'antd/es/notification/interface';
+import type { TFunction } from 'i18next';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { API_BASE, reactToFailure } from '../api/index.ts';
 import { useSession } from '../session/index.ts';
 import { emitAppEvent } from './app-events.ts';
+import { DevicePresenceNotices, type PresenceView } from './device-presence.ts';
 import { RealtimeClient, realtimeUrl } from './realtime-client.ts';
 
-let deviceNoticeSeq = 0;
+/** The keys of the two folded presence notices: a new message replaces its notice instead of adding one. */
+export const PresenceNoticeKey = { offline: 'device-presence-offline', online: 'device-presence-online' } as const;
+/** devices back online are told briefly; devices offline stay told until they are back */
+const ONLINE_NOTICE_SECONDS = 4.5;
+
+function namesText(t: TFunction, view: { count: number; names: string[] }): string {
+  const rest = view.count - view.names.length;
+  return [view.names.join(', '), rest > 0 ? t('realtime.andMore', { count: rest }) : ''].filter(Boolean).join(' ');
+}
+
+/**
+ * Shows the folded presence notices: one warning naming and counting the devices offline now (it stays until they are
+ * back, or until "got it"), and one brief notice of the devices that came back.
+ */
+export function showPresence(ui: { notification: NotificationInstance; t: TFunction }, presence: DevicePresenceNotices, view: PresenceView): void {
+  const { notification, t } = ui;
+  if (view.offline) {
+    notification.warning({
+      key: PresenceNoticeKey.offline,
+      title: t('realtime.devicesDisconnected', { count: view.offline.count }),
+      description: namesText(t, view.offline),
+      duration: 0,
+      actions: (
+        <Button type="primary" size="small" onClick={() => notification.destroy(PresenceNoticeKey.offline)}>
+          {t('realtime.gotIt')}
+        </Button>
+      ),
+    });
+  } else {
+    notification.destroy(PresenceNoticeKey.offline);
+  }
+  if (view.online) {
+    notification.success({
+      key: PresenceNoticeKey.online,
+      title: t('realtime.devicesConnected', { count: view.online.count }),
+      description: namesText(t, view.online),
+      duration: ONLINE_NOTICE_SECONDS,
+      onClose: () => presence.backSeen(),
+    });
+  }
+}
 
 /**
  * SPEC section 4: topic/user reload the notices, device pushes notify and signal, doorState is passed on; a device's
@@ -48,7 +91,7 @@ export function dispatchRealtimeMessage(
 
 /**
  * Keeps the signed-in user's socket open for as long as the calling component is mounted (the console frame);
- * it closes when the session ends. Pushes become app events; device pushes also show a notification.
+ * it closes when the session ends. Pushes become app events; device pushes also show a notice, folded into one.
  */
 export function useRealtimeChannel(): void {
   const token = useSession((s) => s.token);
@@ -63,21 +106,8 @@ export function useRealtimeChannel(): void {
 
   useEffect(() => {
     if (!token || !userId) return;
-    const showDevice = (message: RealtimeMessage, connected: boolean) => {
-      const { notification, t } = ui.current;
-      const key = `device-${++deviceNoticeSeq}`;
-      notification[connected ? 'success' : 'warning']({
-        key,
-        title: t(connected ? 'realtime.deviceConnected' : 'realtime.deviceDisconnected'),
-        description: message.msgTxt ?? message.msgId ?? '',
-        duration: 0,
-        actions: (
-          <Button type="primary" size="small" onClick={() => notification.destroy(key)}>
-            {t('realtime.gotIt')}
-          </Button>
-        ),
-      });
-    };
+    const presence = new DevicePresenceNotices();
+    const showDevice = (message: RealtimeMessage, connected: boolean) => showPresence(ui.current, presence, presence.apply(message, connected));
     const showSync = (notice: DeviceSyncNotice, deviceName: string) => {
       const { notification, lang } = ui.current;
       const messages = (serverMessages[lang as Language] ?? serverMessages['zh-CN']) as Record<string, string>;

@@ -22,8 +22,10 @@ export async function getMuster(): Promise<MusterArea[]> {
 
 export const MUSTER_REFRESH_MS = 5000;
 
+export const musterKey = ['emergency', 'muster'] as const;
+
 export function useMuster(enabled: boolean) {
-  return useQuery({ queryKey: ['emergency', 'muster'], queryFn: getMuster, enabled, refetchInterval: enabled ? MUSTER_REFRESH_MS : false });
+  return useQuery({ queryKey: musterKey, queryFn: getMuster, enabled, refetchInterval: enabled ? MUSTER_REFRESH_MS : false });
 }
 
 /** POST /emergency/end (device:emergency:end). */
