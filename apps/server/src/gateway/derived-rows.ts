@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import type { DatabaseDialect } from '../config.ts';
 import type { Database } from '../db/schema.ts';
+import { AlarmFolds } from './alarm-folds.ts';
 
 /**
  * Rows per INSERT (at most 18 bound values each, far below every dialect's limit): a full chunk is always the same
@@ -53,7 +54,7 @@ export class InsertOnce {
 }
 
 /** The tables that hold what device events mean, one row per event at most. */
-export type DerivedTable = 'sys_access_event' | 'sys_device_alarm' | 'sys_device_run_log';
+export type DerivedTable = 'sys_access_event' | 'sys_door_event' | 'sys_device_alarm' | 'sys_device_run_log';
 
 /** The columns every such row has alike: filled by `DerivedRows.add`. */
 type SharedColumn = 'id' | 'create_by' | 'create_time' | 'update_by' | 'update_time' | 'device_id' | 'tenant_id';
@@ -68,9 +69,15 @@ const TABLES: { [T in DerivedTable]: { own: ReadonlyArray<keyof DerivedRow<T> & 
     own: ['seq', 'event_time', 'kind', 'result', 'people_id', 'door_id', 'door_no', 'method', 'detail', 'server_verdict', 'flagged', 'card_no_masked'],
     key: ['device_id', 'seq'],
   },
+  sys_door_event: { own: ['seq', 'event_time', 'door_id', 'door_no', 'state'], key: ['device_id', 'seq'] },
   sys_device_alarm: { own: ['event_seq', 'code', 'level', 'state', 'alarm_time', 'handled_by', 'handled_time'], key: ['device_id', 'event_seq'] },
   sys_device_run_log: { own: ['event_seq', 'error_type', 'content', 'code', 'report_ip', 'state', 'error_time'], key: ['device_id', 'event_seq'] },
 };
+
+/** A derived row's columns in the order `DerivedRows` gathers them: the shared ones, then the table's own. */
+export function derivedColumns(table: DerivedTable): string[] {
+  return [...SHARED, ...TABLES[table].own];
+}
 
 /**
  * The rows a batch of device events causes in other tables (access events, alarms, run logs), gathered from every
@@ -97,7 +104,8 @@ export class DerivedRows {
 
   /** Writes what was added (on the handle of the events' transaction); the rows are kept no more. */
   async write(db: Kysely<Database>): Promise<void> {
-    for (const [table, values] of this.values) await this.inserts.of(table).run(db, values);
+    // alarms fold into the one of their device and code not yet closed
+    for (const [table, values] of this.values) await (table === 'sys_device_alarm' ? this.inserts.alarms : this.inserts.of(table)).run(db, values);
     this.values.clear();
   }
 }
@@ -106,9 +114,12 @@ export class DerivedRows {
 export class DerivedInserts {
   private readonly inserts: { [T in DerivedTable]: InsertOnce };
 
+  readonly alarms: AlarmFolds;
+
   constructor(dialect: DatabaseDialect) {
+    this.alarms = new AlarmFolds(dialect);
     const insert = (table: DerivedTable) => new InsertOnce(dialect, table, [...SHARED, ...TABLES[table].own], TABLES[table].key);
-    this.inserts = { sys_access_event: insert('sys_access_event'), sys_device_alarm: insert('sys_device_alarm'), sys_device_run_log: insert('sys_device_run_log') };
+    this.inserts = { sys_access_event: insert('sys_access_event'), sys_door_event: insert('sys_door_event'), sys_device_alarm: insert('sys_device_alarm'), sys_device_run_log: insert('sys_device_run_log') };
   }
 
   of(table: DerivedTable): InsertOnce {

@@ -145,12 +145,45 @@ export const ALARM_LEVEL_OPTIONS = [
   { value: 'H', label: 'alarm.level.H' },
 ] as const;
 
+/**
+ * The alarm codes the console names in the reader's language (`alarm.code.<code>`); a device may report others,
+ * shown as they came.
+ */
+export const ALARM_CODES = ['tamper', 'forcedOpen', 'heldOpen', 'duress', 'lowBattery', 'videoLoss', 'sensorFault', 'fire', 'serverRefusedOpening'] as const;
+export const ALARM_CODE_OPTIONS = ALARM_CODES.map((code) => ({ value: code, label: `alarm.code.${code}` }));
+
 export const AlarmPath = {
   /** PUT `{ id }`: an open alarm becomes acknowledged */
   acknowledge: '/sysDeviceAlarm/acknowledge',
   /** PUT `{ id }`: an open or acknowledged alarm becomes closed */
   close: '/sysDeviceAlarm/close',
+  /** PUT `AlarmBatchBody`: the chosen alarms (`ids`) or those matching `filter` that are open become acknowledged */
+  acknowledgeBatch: '/sysDeviceAlarm/acknowledgeBatch',
+  /** PUT `AlarmBatchBody`: the chosen or matching alarms not closed become closed */
+  closeBatch: '/sysDeviceAlarm/closeBatch',
+  /** GET `?to=acknowledge|close` plus the filter's fields: how many alarms a batch by that filter would change (`{ count }`) */
+  batchCount: '/sysDeviceAlarm/batchCount',
 } as const;
+
+/** Which alarms a batch takes by what they are: code, device, area (the device's when raised) and time of raising. */
+export const alarmFilter = z
+  .object({
+    code: textSchema(64).optional(),
+    deviceId: idSchema.optional(),
+    areaId: idSchema.optional(),
+    level: z.enum(['L', 'M', 'H']).optional(),
+    /** `yyyy-MM-dd HH:mm:ss` (or ISO 8601 with an offset) */
+    alarmTime_begin: textSchema(32).optional(),
+    alarmTime_end: textSchema(32).optional(),
+  })
+  .strict();
+export type AlarmFilter = z.infer<typeof alarmFilter>;
+
+/** A batch: chosen rows, or every alarm matching a filter (an empty filter: all of the tenant). */
+export const alarmBatchBody = z.union([z.object({ ids: z.array(idSchema).min(1).max(1000) }).strict(), z.object({ filter: alarmFilter }).strict()]);
+export type AlarmBatchBody = z.infer<typeof alarmBatchBody>;
+export const ALARM_BATCH_ACTIONS = ['acknowledge', 'close'] as const;
+export type AlarmBatchAction = (typeof ALARM_BATCH_ACTIONS)[number];
 
 /** Alarms raised by devices (`alarm` events), acknowledged and closed in the console. */
 export const alarmEntity: EntityDeclaration = {
@@ -163,17 +196,22 @@ export const alarmEntity: EntityDeclaration = {
   labelField: 'code',
   fields: {
     deviceId: { label: 'alarm.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' }, readOnly: true, references: { entity: 'device' } },
-    code: field.text('alarm.field.code', 64, { readOnly: true }),
+    // known codes read in the reader's language, others as the device sent them
+    code: { label: 'alarm.field.code', kind: 'string', schema: textSchema(64), widget: { kind: 'options', options: ALARM_CODE_OPTIONS }, readOnly: true },
+    areaId: { label: 'alarm.field.areaId', kind: 'string', schema: idSchema, widget: { kind: 'treeSelect', entity: 'area' }, readOnly: true, references: { entity: 'area' } },
     level: { label: 'alarm.field.level', kind: 'string', schema: z.enum(['L', 'M', 'H']), widget: { kind: 'options', options: ALARM_LEVEL_OPTIONS }, readOnly: true },
+    alarmCount: { label: 'alarm.field.alarmCount', kind: 'integer', schema: integerSchema(1, 2_147_483_647), widget: { kind: 'number' }, readOnly: true },
+    lastTime: field.datetime('alarm.field.lastTime', { readOnly: true }),
     state: { label: 'alarm.field.state', kind: 'integer', schema: integerSchema(0, 2), widget: { kind: 'options', options: ALARM_STATE_OPTIONS }, readOnly: true },
     alarmTime: field.datetime('alarm.field.alarmTime', { readOnly: true }),
     handledBy: field.text('alarm.field.handledBy', 64, { readOnly: true }),
     handledTime: field.datetime('alarm.field.handledTime', { readOnly: true }),
   },
-  columns: ['deviceId', 'code', 'level', 'state', 'alarmTime', 'handledBy', 'handledTime'],
-  search: { deviceId: 'exact', code: 'contains', level: 'exact', state: 'exact', alarmTime: 'range' },
-  sortable: ['code', 'level', 'state', 'alarmTime'],
-  defaultSort: { field: 'alarmTime', order: 'desc' },
+  columns: ['deviceId', 'areaId', 'code', 'level', 'state', 'alarmCount', 'alarmTime', 'lastTime', 'handledBy', 'handledTime'],
+  phoneColumns: ['code', 'state', 'alarmCount', 'lastTime'],
+  search: { deviceId: 'exact', areaId: 'exact', code: 'exact', level: 'exact', state: 'exact', alarmTime: 'range' },
+  sortable: ['code', 'level', 'state', 'alarmCount', 'alarmTime', 'lastTime'],
+  defaultSort: { field: 'lastTime', order: 'desc' },
   tenantScoped: true,
   actions: ['list', 'delete', 'export'],
   extraActions: ['handle'],
@@ -226,4 +264,16 @@ export const softUpdateLabels: Record<string, readonly [enUS: string, zhCN: stri
   'alarm.close': ['Close', '关闭', 'クローズ'],
   'alarm.acknowledgeConfirm': ['Acknowledge alarm {{name}}?', '确认报警 {{name}}？', 'アラーム {{name}} を確認済みにしますか？'],
   'alarm.closeConfirm': ['Close alarm {{name}}?', '关闭报警 {{name}}？', 'アラーム {{name}} をクローズしますか？'],
+  'alarm.field.areaId': ['Area', '区域', 'エリア'],
+  'alarm.field.alarmCount': ['Count', '次数', '回数'],
+  'alarm.field.lastTime': ['Last raised', '最近报警时间', '最終発報日時'],
+  'alarm.code.tamper': ['Tamper', '防拆报警', 'いたずら検知'],
+  'alarm.code.forcedOpen': ['Door forced open', '门被强行打开', 'ドアこじ開け'],
+  'alarm.code.heldOpen': ['Door held open', '门长时间未关', 'ドア開放放置'],
+  'alarm.code.duress': ['Duress', '胁迫报警', '脅迫通報'],
+  'alarm.code.lowBattery': ['Low battery', '电池电量低', '電池残量低下'],
+  'alarm.code.videoLoss': ['Video lost', '视频丢失', '映像消失'],
+  'alarm.code.sensorFault': ['Sensor fault', '传感器故障', 'センサー故障'],
+  'alarm.code.fire': ['Fire', '火警', '火災'],
+  'alarm.code.serverRefusedOpening': ['Opened against the server’s refusal', '服务器拒绝后仍开门', 'サーバー拒否後の開扉'],
 };

@@ -6,6 +6,7 @@ import { OperationType, writeCallerLog } from '../../platform/audit-log.ts';
 import { refuse } from '../../platform/envelope.ts';
 import { deviceEntityRoutes } from './entity-routes.ts';
 import { softUpdateRoutes } from './soft-update-routes.ts';
+import { alarmRoutes } from './alarm-routes.ts';
 import { deviceExtraRoutes } from './device-extra-routes.ts';
 import { deviceKeyRoutes } from './device-key-routes.ts';
 import { addDeviceCode, auditDeviceCode, deviceCodeRow, deviceCodes } from './service.ts';
@@ -31,6 +32,7 @@ const idsQuery = z.object({
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(deviceEntityRoutes);
   await app.register(softUpdateRoutes);
+  await app.register(alarmRoutes);
   await app.register(deviceExtraRoutes);
   await app.register(deviceKeyRoutes);
 

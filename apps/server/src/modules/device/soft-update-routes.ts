@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import {
-  AlarmPath,
   AlarmState,
-  alarmEntity,
   DEVICE_KEY_HEADER,
   DEVICE_SN_HEADER,
   DeviceCommandKind,
   DeviceEventKind,
   deviceRunLogEntity,
   ID_PATTERN,
-  permissionCode,
   RealtimeCmd,
   SOFT_UPDATE_EXTENSIONS,
   SOFT_UPDATE_MAX_BYTES,
@@ -46,7 +43,6 @@ import { fileDigest, isSoftwarePackage } from './package-check.ts';
 
 const tags = ['device'];
 const idQuery = z.object({ id: z.string().regex(ID_PATTERN) });
-const idBody = z.object({ id: z.string().regex(ID_PATTERN) });
 const NOTICE_WINDOW_MS = 200;
 const PACKAGE_FOLDER = 'softUpdate';
 
@@ -334,28 +330,4 @@ export const softUpdateRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   registerEntity(app, deviceRunLogEntity, {});
-
-  registerEntity(app, alarmEntity, {
-    routes: (routes, registered) => {
-      const handle = (path: string, to: number, from: readonly number[]) =>
-        routes.put(path, { schema: { tags, summary: to === AlarmState.acknowledged ? 'Acknowledge an open alarm' : 'Close an alarm', body: idBody }, config: { permission: permissionCode(alarmEntity, 'handle') } }, async (request, reply) => {
-          const caller = callerOf(request);
-          const alarm = await registered.findById(caller, (request.body as z.infer<typeof idBody>).id);
-          if (!alarm) refuse('crud.notFound');
-          const at = new Date(app.clock()).toISOString();
-          const result = await app.db
-            .updateTable('sys_device_alarm')
-            .set({ state: to, handled_by: caller.username, handled_time: at, update_by: caller.username, update_time: at })
-            .where('id', '=', String(alarm.id))
-            .where('state', 'in', [...from])
-            .executeTakeFirst();
-          if (Number(result.numUpdatedRows) === 0) refuse('alarm.wrongState');
-          const device = await app.db.selectFrom('sys_device').select('device_name').where('id', '=', String(alarm.device_id)).executeTakeFirst();
-          await writeCallerLog(reply, caller, { key: to === AlarmState.acknowledged ? 'log.alarmAcknowledged' : 'log.alarmClosed', params: { entity: alarmEntity.title, code: String(alarm.code), device: device?.device_name ?? String(alarm.device_id) } });
-          return reply.ok(null, to === AlarmState.acknowledged ? 'alarm.acknowledged' : 'alarm.closed');
-        });
-      handle(AlarmPath.acknowledge, AlarmState.acknowledged, [AlarmState.open]);
-      handle(AlarmPath.close, AlarmState.closed, [AlarmState.open, AlarmState.acknowledged]);
-    },
-  });
 };

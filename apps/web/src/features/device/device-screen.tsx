@@ -3,6 +3,7 @@ import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CrudScreen, type CrudExtension } from '../../shared/crud/index.ts';
 import { useCaptureDevices } from './api/capture-devices.ts';
+import { alarmExtension } from './alarm/alarm-actions.tsx';
 import { logFileExtension } from './log-file-actions.tsx';
 import { softUpdateExtension } from './soft-update/soft-update-actions.tsx';
 
@@ -18,7 +19,7 @@ function CaptureDeviceTag() {
   );
 }
 
-const extensions: Record<string, CrudExtension> = { device: { Toolbar: CaptureDeviceTag }, softUpdate: softUpdateExtension, deviceLogFile: logFileExtension };
+const extensions: Record<string, CrudExtension> = { device: { Toolbar: CaptureDeviceTag }, softUpdate: softUpdateExtension, deviceLogFile: logFileExtension, alarm: alarmExtension };
 
 /** The device area's declared screens: the generic screen plus the device list's capture device and the soft update's upload and push. */
 export function DeviceEntityScreen({ entity }: { entity: EntityDeclaration }) {

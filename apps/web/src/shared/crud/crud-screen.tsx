@@ -36,8 +36,8 @@ export interface CrudExtensionProps {
 
 /** Custom behaviour of one screen, added beside the generic page (never a copy of it). */
 export interface CrudExtension {
-  /** buttons after the toolbar's own; `selected` are the checked rows' ids (batch actions) */
-  Toolbar?: ComponentType<CrudExtensionProps & { selected: string[]; clearSelection: () => void }>;
+  /** buttons after the toolbar's own; `selected` are the checked rows' ids (batch actions), `conditions` the search's */
+  Toolbar?: ComponentType<CrudExtensionProps & { selected: string[]; clearSelection: () => void; conditions: Readonly<Record<string, unknown>> }>;
   /** rows can be checked for the toolbar's batch actions even without the delete permission */
   batch?: boolean;
   /** actions after a row's edit / details / delete */
@@ -251,7 +251,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
             {t('crud.recycleBin')}
           </Button>
         ) : null}
-        {Toolbar ? <Toolbar entity={entity} refresh={refresh} selected={selected} clearSelection={() => setSelected([])} /> : null}
+        {Toolbar ? <Toolbar entity={entity} refresh={refresh} selected={selected} clearSelection={() => setSelected([])} conditions={{ ...state.filters, ...fixed }} /> : null}
       </Space>
       {selected.length > 0 ? (
         <Space>
