@@ -1,3 +1,5 @@
+// first: the i18n module below reads the browser's language as it loads
+import './test-browser-language.ts';
 import { cleanup, configure } from '@testing-library/react';
 import { Modal, message, notification } from 'antd';
 import { afterEach } from 'vitest';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Limits } from './http.ts';
+import { LANGUAGES, Limits, type Language } from './http.ts';
 
 export const loginBody = z.object({
   username: z.string().trim().min(1).max(100),
@@ -50,7 +50,13 @@ export interface UserInfo {
   status: number;
   /** true while the user still has to replace an initial or reset password */
   mustChangePassword: boolean;
+  /** the console language the user chose while signed in (ours): the console switches to it at sign-in; null until chosen */
+  lang?: Language | null;
 }
+
+/** PUT /sys/user/language */
+export const userLanguageBody = z.object({ lang: z.enum(LANGUAGES) });
+export type UserLanguageBody = z.infer<typeof userLanguageBody>;
 
 export interface Depart {
   id: string;

@@ -14,6 +14,21 @@ export const DEFAULT_UI_LANGUAGE: Language = 'zh-CN';
 /** The language of an answer to a caller that names none in `lang` or Accept-Language: the product's own. */
 export const DEFAULT_SERVER_LANGUAGE: Language = 'zh-CN';
 
+/**
+ * The console language of a first visit (no stored choice): the first of the browser's languages
+ * (navigator.languages) the console speaks, matched by its primary subtag (`ja`, `en-GB`, `zh-Hant-TW`), else zh-CN.
+ * Self-contained on purpose: index.html's first scripts run its source before the console has loaded.
+ */
+export function browserLanguage(tags: readonly string[] | null | undefined): Language {
+  const ours: readonly Language[] = ['zh-CN', 'en-US', 'ja-JP'];
+  for (const tag of tags ?? []) {
+    const primary = String(tag).trim().split(/[-_]/)[0]?.toLowerCase() ?? '';
+    const found = ours.find((language) => language.slice(0, 2) === primary);
+    if (found) return found;
+  }
+  return 'zh-CN';
+}
+
 /** One of ours for a language tag (`ja`, `en-GB`, `zh-Hans-CN`), or null. */
 function matchLanguage(tag: string): Language | null {
   const exact = LANGUAGES.find((l) => l.toLowerCase() === tag.toLowerCase());

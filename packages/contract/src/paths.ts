@@ -9,6 +9,8 @@ export const ApiPath = {
   currentUserDeparts: '/sys/user/getCurrentUserDeparts',
   selectDepart: '/sys/selectDepart',
   updatePassword: '/sys/user/updatePassword',
+  /** PUT `{ lang }`: the console language the signed-in user chose, applied when they sign in on another browser */
+  userLanguage: '/sys/user/language',
   thirdAppEnabledType: '/sys/thirdApp/getEnabledType',
   dictItems: '/sys/dict/getDictItems/:code',
   dashboardSummary: '/dashboard/summary',

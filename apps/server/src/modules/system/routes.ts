@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ApiPath, ID_PATTERN, loginBody, needsSecondFactor, selectDepartBody, updatePasswordBody } from '@isps/contract';
+import { ApiPath, ID_PATTERN, loginBody, needsSecondFactor, selectDepartBody, updatePasswordBody, userLanguageBody } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf } from '../../platform/access.ts';
 import { JSON_CONTENT_TYPE, okEnvelopeJson, refuse } from '../../platform/envelope.ts';
@@ -13,7 +13,7 @@ import { jobRoutes } from './job-routes.ts';
 import { fileRoutes } from './file-routes.ts';
 import { issueCaptcha, login, logout, updateOwnPassword } from './login-service.ts';
 import { permissionResultJson } from './permission-service.ts';
-import { findActiveUserById, setCurrentOrgCode, toUserInfo, userDeparts } from './user-service.ts';
+import { findActiveUserById, saveUserLanguage, setCurrentOrgCode, toUserInfo, userDeparts } from './user-service.ts';
 
 const tags = ['system'];
 
@@ -95,6 +95,16 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply.ok(null, 'password.changed');
     },
   });
+
+  // the language switch of a signed-in user, also while a password change is due (that page has the switch too)
+  app.put(
+    ApiPath.userLanguage,
+    { schema: { tags, summary: 'Keep the console language the caller chose', body: userLanguageBody }, config: { permission: 'authenticated', allowWhilePasswordChangeDue: true } },
+    async (request, reply) => {
+      await saveUserLanguage(app, callerOf(request).id, request.body.lang);
+      return reply.ok(null);
+    },
+  );
 
   app.get(
     ApiPath.thirdAppEnabledType,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UserStatus, shownSeededText, type Depart, type Language, type TenantSummary, type UserInfo } from '@isps/contract';
+import { LANGUAGES, UserStatus, shownSeededText, type Depart, type Language, type TenantSummary, type UserInfo } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { refuse } from '../../platform/envelope.ts';
@@ -24,7 +24,13 @@ export function toUserInfo(user: Selectable<SysUser>, lang: Language): UserInfo 
     workNo: user.work_no,
     status: Number(user.status),
     mustChangePassword: Number(user.must_change_password) === 1,
+    lang: (LANGUAGES as readonly string[]).includes(user.lang ?? '') ? (user.lang as Language) : null,
   };
+}
+
+/** Keeps the console language the user chose with the user, for their next sign-in on any browser. */
+export async function saveUserLanguage(app: FastifyInstance, userId: string, lang: Language): Promise<void> {
+  await app.db.updateTable('sys_user').set({ lang }).where('id', '=', userId).execute();
 }
 
 export async function findActiveUserByName(app: FastifyInstance, username: string) {

@@ -1,7 +1,8 @@
 import { LANGUAGES, type Language } from '@isps/contract';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { storedLanguage, switchLanguage } from '../i18n/index.ts';
+import { storedLanguage } from '../i18n/index.ts';
+import { chooseLanguage } from '../session/index.ts';
 import { LightIcon } from './light-icon.tsx';
 import styles from './light-language-switch.module.css';
 
@@ -45,7 +46,7 @@ export function LightLanguageSwitch() {
 
   function pick(language: Language) {
     setOpen(false);
-    switchLanguage(language);
+    void chooseLanguage(language);
   }
 
   return (
