@@ -3,7 +3,7 @@ import type { MessageKey } from './en-US.ts';
 
 export const jaJP: Record<MessageKey, string> = {
   'app.productName': 'ISPS コンソール',
-  'app.tagline': '入退室管理・キャビネット・来訪者・巡回・勤怠をひとつのコンソールで',
+  'app.tagline': '入退室管理・\u200bキャビネット・\u200b来訪者・\u200b巡回・\u200b勤怠を\u200bひとつの\u200bコンソールで',
   'app.copyright': 'Copyright © {{year}} ISPS コンソール',
   'app.loading': '読み込み中…',
   'app.home': 'ホーム',

@@ -26,6 +26,7 @@ import { RecycleBinModal } from './recycle-bin-modal.tsx';
 import { RowCommandButton } from './row-commands.tsx';
 import { SearchBar } from './search-bar.tsx';
 import { SuperQueryModal } from './super-query-modal.tsx';
+import { ToolbarFold } from './toolbar-fold.tsx';
 import { useCrudPermissions } from './use-crud-permissions.ts';
 
 export interface CrudExtensionProps {
@@ -225,8 +226,8 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
   const Toolbar = extension?.Toolbar;
   const activeConditions = state.superQuery?.conditions.length ?? 0;
   const toolbar = (
-    <Flex wrap gap={8} justify="space-between" align="center" style={{ marginBottom: 12 }}>
-      <Space wrap>
+    <Flex wrap gap={8} justify="space-between" align="center" style={{ marginBottom: 12 }} role="toolbar" aria-label={t(entity.title)}>
+      <ToolbarFold>
         {can.add ? (
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setFormState({ mode: 'add', row: null })}>
             {t('crud.add')}
@@ -252,7 +253,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
           </Button>
         ) : null}
         {Toolbar ? <Toolbar entity={entity} refresh={refresh} selected={selected} clearSelection={() => setSelected([])} conditions={{ ...state.filters, ...fixed }} /> : null}
-      </Space>
+      </ToolbarFold>
       {selected.length > 0 ? (
         <Space>
           <span>{t('crud.selected', { count: selected.length })}</span>
