@@ -587,8 +587,10 @@ export interface SysDeviceRoleLink extends Audited {
 export interface SysSoftUpdate extends Audited {
   version: string;
   device_model: string | null;
-  /** the stored package (platform/files.ts) */
+  /** the stored package (platform/files.ts): the server's own path, never sent to the console */
   apk_file: string;
+  /** the name of the file as it was uploaded */
+  file_name: string | null;
   file_size: number;
   /** SHA-256, hex */
   checksum: string;

@@ -32,7 +32,8 @@ const pad = (n: number) => String(n).padStart(4, '0');
  */
 export const storedSamples: Record<string, (n: number, fx: Fixtures, tenantId: string) => Row> = {
   accessEvent: (n, fx, tenantId) => ({ id: `stored-ae-${n}`, device_id: fx.deviceId, seq: n, event_time: '2026-01-01T00:00:00.000Z', kind: 'opening', result: 1, people_id: null, door_id: null, door_no: 1, method: 'card', detail: null, tenant_id: tenantId }),
-  softUpdate: (n, _fx, tenantId) => ({ id: `stored-su-${n}`, version: `9.${n}.0`, device_model: null, apk_file: `softUpdate/20260101/${'0'.repeat(32)}_p${n}.apk`, file_size: 1, checksum: '0'.repeat(64), update_log: null, tenant_id: tenantId }),
+  doorEvent: (n, fx, tenantId) => ({ id: `stored-de-${n}`, device_id: fx.deviceId, seq: n, event_time: '2026-01-01T00:00:00.000Z', door_id: null, door_no: 1, state: 'open', tenant_id: tenantId }),
+  softUpdate: (n, _fx, tenantId) => ({ id: `stored-su-${n}`, version: `9.${n}.0`, device_model: null, apk_file: `softUpdate/20260101/${'0'.repeat(32)}_p${n}.apk`, file_name: `p${n}.apk`, file_size: 1, checksum: '0'.repeat(64), update_log: null, tenant_id: tenantId }),
   deviceRunLog: (n, fx, tenantId) => ({ id: `stored-rl-${n}`, device_id: fx.deviceId, event_seq: n, error_type: 'sensor', content: `error ${n}`, code: `E${n}`, report_ip: null, state: 0, error_time: '2026-01-01T00:00:00.000Z', tenant_id: tenantId }),
   alarm: (n, fx, tenantId) => ({ id: `stored-al-${n}`, device_id: fx.deviceId, event_seq: n, code: `tamper${n}`, level: 'M', state: 0, alarm_time: '2026-01-01T00:00:00.000Z', tenant_id: tenantId }),
   deviceLogFile: (n, fx, tenantId) => ({ id: `stored-lf-${n}`, device_id: fx.deviceId, file_name: `device-${n}.txt`, file_path: `logFile/20260101/${'0'.repeat(32)}_device-${n}.txt`, file_size: 1024 + n, upload_time: '2026-01-01T00:00:00.000Z', tenant_id: tenantId }),

@@ -82,13 +82,14 @@ export const softUpdateEntity: EntityDeclaration = {
   fields: {
     version: field.text('softUpdate.field.version', 64, { required: true }),
     deviceModel: field.text('softUpdate.field.deviceModel', 100),
-    // the package is given once, with the upload that adds the row, and never replaced by an edit
-    apkFile: { label: 'softUpdate.field.apkFile', kind: 'string', schema: textSchema(255), widget: { kind: 'input' }, readOnly: true },
+    // the package is given once, with the upload that adds the row, and never replaced by an edit; the list names it
+    // by the file a person uploaded: where the server stores it (apk_file) is no field and never leaves the server
+    fileName: { label: 'softUpdate.field.apkFile', kind: 'string', schema: textSchema(255), widget: { kind: 'input' }, readOnly: true },
     fileSize: { label: 'softUpdate.field.fileSize', kind: 'integer', schema: integerSchema(0, Number.MAX_SAFE_INTEGER), widget: { kind: 'number' }, readOnly: true },
     checksum: field.text('softUpdate.field.checksum', 64, { readOnly: true }),
     updateLog: field.text('softUpdate.field.updateLog', 2000),
   },
-  columns: ['version', 'deviceModel', 'apkFile', 'fileSize', 'updateLog', 'createTime'],
+  columns: ['version', 'deviceModel', 'fileName', 'fileSize', 'updateLog', 'createTime'],
   detailFields: ['checksum'],
   search: { version: 'contains', deviceModel: 'contains' },
   sortable: ['version', 'deviceModel', 'createTime'],

@@ -46,6 +46,7 @@ import { userLanguage } from './1501-user-language.ts';
 import { selfRegistration } from './1540-self-registration.ts';
 import { seededDictItems } from './1541-seeded-dict-items.ts';
 import { alarmFolding } from './1510-alarm-folding.ts';
+import { softUpdateFileName } from './1550-soft-update-file-name.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -90,6 +91,7 @@ const migrations: Record<string, Migration> = {
   '1540-self-registration': selfRegistration,
   '1541-seeded-dict-items': seededDictItems,
   '1510-alarm-folding': alarmFolding,
+  '1550-soft-update-file-name': softUpdateFileName,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -250,10 +250,10 @@ export const softUpdateRoutes: FastifyPluginAsyncZod = async (app) => {
             const id = randomUUID();
             await app.db
               .insertInto('sys_soft_update')
-              .values({ id, create_by: caller.username, create_time: new Date(app.clock()).toISOString(), update_by: null, update_time: null, version, device_model: deviceModel, apk_file: stored, file_size: size, checksum: sha256, update_log: updateLog, tenant_id: writeTenant(caller) })
+              .values({ id, create_by: caller.username, create_time: new Date(app.clock()).toISOString(), update_by: null, update_time: null, version, device_model: deviceModel, apk_file: stored, file_name: name, file_size: size, checksum: sha256, update_log: updateLog, tenant_id: writeTenant(caller) })
               .execute();
             await writeCallerLog(reply, caller, { key: 'log.softUpdateUploaded', params: { entity: softUpdateEntity.title, version, name } }, OperationType.add);
-            return reply.ok({ id, apkFile: stored, fileSize: size, checksum: sha256 }, 'crud.added');
+            return reply.ok({ id, fileName: name, fileSize: size, checksum: sha256 }, 'crud.added');
           },
         );
       });

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alarmEntity, AlarmPath, AlarmState, crudPath, DeviceEventKind, deviceRunLogEntity, RealtimeCmd, SoftUpdatePath, SoftUpdateState, type SoftUpdateNotice, type SoftUpdatePushRow } from '@isps/contract';
+import { alarmEntity, AlarmPath, AlarmState, crudPath, DeviceEventKind, deviceRunLogEntity, RealtimeCmd, SoftUpdatePath, SoftUpdateState, softUpdateEntity, type SoftUpdateNotice, type SoftUpdatePushRow } from '@isps/contract';
 import { startFleet, type Fleet } from '@isps/device-sim';
 import { approvedKey, buildLinkedApp, uniqueSn, until } from '../../gateway/test-support.ts';
 import { openSocket, wsBase } from '../../platform/realtime/test-client.ts';
@@ -75,6 +75,21 @@ describe.each(dialects)('soft update, run logs and alarms on %s', (dialect) => {
     expect(await t.app.db.selectFrom('sys_soft_update').select('version').where('version', 'like', '9.9.%').execute()).toEqual([]);
     const again = await upload(apk, 'panel.apk', { version: '1.0.0', deviceModel: 'PV-200' });
     expect(again.envelope).toMatchObject({ success: false, message: 'This version of this device model already exists!' });
+  });
+
+  it('names a package by the file a person uploaded, with its size, and never sends where the server stores it', async () => {
+    const added = await upload(apk, 'Door Panel v4.apk', { version: '4.0.0', deviceModel: 'PV-NAME' });
+    expect(added.envelope.success, added.envelope.message).toBe(true);
+    expect(JSON.stringify(added.envelope.result)).not.toContain('softUpdate/');
+    const stored = await t.app.db.selectFrom('sys_soft_update').select('apk_file').where('id', '=', added.envelope.result.id).executeTakeFirstOrThrow();
+    const list = await injectAs<{ records: Record<string, unknown>[] }>(t.app, admin, { method: 'GET', url: `${api(t.app, crudPath(softUpdateEntity, 'list'))}?deviceModel=PV-NAME` });
+    expect(list.envelope.result.records).toHaveLength(1);
+    expect(list.envelope.result.records[0]).toMatchObject({ version: '4.0.0', fileName: 'Door Panel v4.apk', fileSize: apk.length });
+    const one = await injectAs(t.app, admin, { method: 'GET', url: `${api(t.app, crudPath(softUpdateEntity, 'queryById'))}?id=${added.envelope.result.id}` });
+    for (const body of [list.body, one.body]) {
+      expect(body).not.toContain(stored.apk_file);
+      expect(body).not.toContain('apkFile');
+    }
   });
 
   it('pushes a package to 20 simulated devices: each downloads it with its key, reports progress live, and ends updated or failed as the device says', async () => {

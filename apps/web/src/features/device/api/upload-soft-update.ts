@@ -12,7 +12,7 @@ export interface SoftUpdateUpload {
 
 export interface UploadedPackage {
   id: string;
-  apkFile: string;
+  fileName: string;
   fileSize: number;
   checksum: string;
 }
