@@ -26,6 +26,8 @@ export const MENU_TITLE_KEYS = [
   'menu.device.cabinet',
   'menu.device.doorStatus',
   'menu.device.accessEvent',
+  'menu.device.doorEvent',
+  'menu.device.syncStatus',
   'menu.device.emergency',
   'menu.storage',
   'menu.storage.cabinet',

@@ -3,9 +3,14 @@ import { idSchema } from '../ids.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { field } from './fields.ts';
 
-/** What an access event is: a person let through, a person refused, or a door changing state. */
-export const ACCESS_EVENT_KINDS = ['opening', 'denial', 'doorState'] as const;
+/** What an access event is: a person let through, or a person refused (door states are door events, `doorEventEntity`). */
+export const ACCESS_EVENT_KINDS = ['opening', 'denial'] as const;
 export type AccessEventKind = (typeof ACCESS_EVENT_KINDS)[number];
+
+/** How a person was recognised at a door (the device protocol's `method`); another value a device names is shown as it is. */
+export const ACCESS_METHODS = ['card', 'vein', 'palm', 'remote', 'password', 'face', 'qrCode', 'idCard'] as const;
+/** Why a device refused someone (a denial's `reason`). */
+export const DENIAL_REASONS = ['unknown', 'outsideTime', 'frozen', 'noPermission'] as const;
 
 /** 1 passed, 0 refused (door states have none). */
 export const AccessResult = { passed: 1, refused: 0 } as const;
@@ -21,7 +26,7 @@ export const SERVER_VERDICTS = Object.values(ServerVerdict);
 export const SERVER_REFUSED_OPENING_ALARM = 'serverRefusedOpening';
 
 /**
- * Access events (openings, denials and door states the devices report), stored by the gateway as they come: listed with
+ * Access events (openings and denials the devices report), stored by the gateway as they come: listed with
  * filters by person, door, device, time and result, and exported. Card numbers are never stored whole here: a device's
  * card is turned into the person it belongs to, and kept masked.
  */
@@ -53,8 +58,9 @@ export const accessEventEntity: EntityDeclaration = {
     doorId: { label: 'accessEvent.field.doorId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'door', labelField: 'doorName' }, readOnly: true, references: { entity: 'door' } },
     deviceId: { label: 'accessEvent.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' }, readOnly: true, references: { entity: 'device' } },
     doorNo: field.integer('accessEvent.field.doorNo', 0, 64, { readOnly: true }),
-    method: field.text('accessEvent.field.method', 16, { readOnly: true }),
-    detail: field.text('accessEvent.field.detail', 32, { readOnly: true }),
+    method: { label: 'accessEvent.field.method', kind: 'string', schema: z.string().max(16), widget: { kind: 'options', options: ACCESS_METHODS.map((m) => ({ value: m, label: `accessEvent.method.${m}` })) }, readOnly: true },
+    // a denial's reason
+    detail: { label: 'accessEvent.field.detail', kind: 'string', schema: z.string().max(32), widget: { kind: 'options', options: DENIAL_REASONS.map((r) => ({ value: r, label: `accessEvent.reason.${r}` })) }, readOnly: true },
     // the card shown at the door (an unknown or refused one too), masked: the whole number is never stored
     cardNoMasked: field.text('accessEvent.field.cardNoMasked', 32, { readOnly: true }),
     serverVerdict: {
@@ -64,7 +70,7 @@ export const accessEventEntity: EntityDeclaration = {
       widget: { kind: 'options', options: SERVER_VERDICTS.map((v) => ({ value: v, label: `accessEvent.verdict.${v}` })) },
       readOnly: true,
     },
-    // 1: the device let someone through whom the server would have refused
+    // 1: the device let someone through whom the server would have refused, or whom it does not know (an unknown card)
     flagged: {
       label: 'accessEvent.field.flagged',
       kind: 'integer',
@@ -83,7 +89,44 @@ export const accessEventEntity: EntityDeclaration = {
   tenantScoped: true,
 };
 
-export const accessEventEntities: readonly EntityDeclaration[] = [accessEventEntity];
+/** A door's state as a `doorState` event names it, by stored value (the device protocol's names). */
+export const DOOR_EVENT_STATES = ['open', 'closed', 'alarm'] as const;
+
+/**
+ * Door events: the states the devices report of their doors (opened, closed, held open in alarm), kept apart from the
+ * passages of people, each (device, seq) once.
+ */
+export const doorEventEntity: EntityDeclaration = {
+  name: 'doorEvent',
+  title: 'doorEvent.title',
+  basePath: '/sysDoorEvent',
+  permissionPrefix: 'device:doorEvent',
+  component: 'device/doorEvent',
+  table: 'sys_door_event',
+  labelField: 'eventTime',
+  fields: {
+    eventTime: field.datetime('doorEvent.field.eventTime', { readOnly: true }),
+    doorId: { label: 'doorEvent.field.doorId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'door', labelField: 'doorName' }, readOnly: true, references: { entity: 'door' } },
+    state: {
+      label: 'doorEvent.field.state',
+      kind: 'string',
+      schema: z.enum(DOOR_EVENT_STATES),
+      widget: { kind: 'options', options: DOOR_EVENT_STATES.map((s) => ({ value: s, label: `door.state.${s}` })) },
+      readOnly: true,
+    },
+    deviceId: { label: 'doorEvent.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' }, readOnly: true, references: { entity: 'device' } },
+    doorNo: field.integer('doorEvent.field.doorNo', 0, 64, { readOnly: true }),
+  },
+  columns: ['eventTime', 'doorId', 'state', 'deviceId', 'doorNo'],
+  phoneColumns: ['eventTime', 'doorId', 'state'],
+  search: { doorId: 'exact', deviceId: 'exact', state: 'exact', eventTime: 'range' },
+  sortable: ['eventTime', 'state', 'createTime'],
+  defaultSort: { field: 'eventTime', order: 'desc' },
+  actions: ['list', 'export'],
+  tenantScoped: true,
+};
+
+export const accessEventEntities: readonly EntityDeclaration[] = [accessEventEntity, doorEventEntity];
 
 /** Texts of the access event screen, merged into `entityLabels`. */
 export const accessEventLabels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]> = {
@@ -100,7 +143,24 @@ export const accessEventLabels: Record<string, readonly [enUS: string, zhCN: str
   'accessEvent.field.cardNoMasked': ['Card', '卡号', 'カード'],
   'accessEvent.kind.opening': ['Opening', '开门', '開錠'],
   'accessEvent.kind.denial': ['Denied', '拒绝通行', '通行拒否'],
-  'accessEvent.kind.doorState': ['Door state', '门状态', 'ドア状態'],
+  'accessEvent.method.card': ['Card', '刷卡', 'カード'],
+  'accessEvent.method.vein': ['Palm vein', '掌静脉', '手のひら静脈'],
+  'accessEvent.method.palm': ['Palm vein', '掌静脉', '手のひら静脈'],
+  'accessEvent.method.remote': ['Remote open', '远程开门', 'リモート開錠'],
+  'accessEvent.method.password': ['Password', '密码', 'パスワード'],
+  'accessEvent.method.face': ['Face', '人脸', '顔認証'],
+  'accessEvent.method.qrCode': ['QR code', '二维码', 'QRコード'],
+  'accessEvent.method.idCard': ['ID card', '身份证', '身分証'],
+  'accessEvent.reason.unknown': ['Unknown person or card', '未知人员或卡', '不明な人員またはカード'],
+  'accessEvent.reason.outsideTime': ['Outside the allowed time', '不在允许时段', '許可時間外'],
+  'accessEvent.reason.frozen': ['Person frozen', '人员已冻结', '凍結された人員'],
+  'accessEvent.reason.noPermission': ['No access to this door', '无此门权限', 'このドアの権限なし'],
+  'doorEvent.title': ['Door events', '门状态记录', 'ドア状態記録'],
+  'doorEvent.field.eventTime': ['Time', '时间', '日時'],
+  'doorEvent.field.doorId': ['Door', '门', 'ドア'],
+  'doorEvent.field.state': ['State', '状态', '状態'],
+  'doorEvent.field.deviceId': ['Device', '设备', 'デバイス'],
+  'doorEvent.field.doorNo': ['Door number', '门号', 'ドア番号'],
   'accessEvent.result.passed': ['Passed', '通过', '通過'],
   'accessEvent.result.refused': ['Refused', '拒绝', '拒否'],
   'accessEvent.field.serverVerdict': ['Server verdict', '服务器判定', 'サーバー判定'],

@@ -1,18 +1,19 @@
-import { ACCESS_EVENT_KINDS, AccessResult, AlarmState, maskCardNo, SERVER_REFUSED_OPENING_ALARM, ServerVerdict, type DeviceEvent, type EvaluationContext } from '@isps/contract';
+import { ACCESS_EVENT_KINDS, AccessResult, DeviceEventKind, AlarmState, maskCardNo, SERVER_REFUSED_OPENING_ALARM, ServerVerdict, type DeviceEvent, type EvaluationContext } from '@isps/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { DerivedRows } from '../../gateway/index.ts';
 import { judgeAccess } from './access-verdict.ts';
 
-const KINDS = new Set<string>(ACCESS_EVENT_KINDS);
+// passages, and door states (kept as door events)
+const KINDS = new Set<string>([...ACCESS_EVENT_KINDS, DeviceEventKind.doorState]);
 const text = (value: unknown, max: number) => (typeof value === 'string' && value !== '' ? value.slice(0, max) : null);
 
 /**
- * Stores the access events among a device's events (openings, denials, door states), each (device, seq) once, with
- * the other rows of the batch (`derived`). A device names the person by id, or by the card it read: the card is
- * turned into its holder and stored masked only. Each opening and denial carries the server's own verdict at the event's
- * device time (access-verdict.ts); an opening the server would have refused is flagged and raises an alarm of the
- * device.
+ * Stores the access events among a device's events (openings, denials) and its door events (door states), each
+ * (device, seq) once, with the other rows of the batch (`derived`). A device names the person by id, or by the card it
+ * read: the card is turned into its holder and stored masked only. Each opening and denial carries the server's own
+ * verdict at the event's device time (access-verdict.ts); an opening the server would have refused, or of someone it
+ * does not know (an unknown card), is flagged and raises an alarm of the device.
  */
 export async function recordAccessEvents(
   db: Kysely<Database>,
@@ -44,7 +45,12 @@ export async function recordAccessEvents(
   for (const { event: e, door, doorId, peopleId } of passages) {
     const verdict = verdicts.get(e) ?? null;
     const eventTime = new Date(e.time).toISOString();
-    const flagged = e.kind === 'opening' && verdict === ServerVerdict.refused;
+    if (e.kind === DeviceEventKind.doorState) {
+      derived.add('sys_door_event', device, { seq: e.seq, event_time: eventTime, door_id: doorId, door_no: door, state: text(e.data.state, 16) });
+      continue;
+    }
+    // a door opened for someone the server would refuse, or for nobody it knows (an unknown card), is not a plain passage
+    const flagged = e.kind === 'opening' && verdict !== ServerVerdict.allowed;
     derived.add('sys_access_event', device, {
       seq: e.seq,
       event_time: eventTime,
@@ -54,7 +60,7 @@ export async function recordAccessEvents(
       door_id: doorId,
       door_no: door,
       method: text(e.data.method, 16),
-      detail: e.kind === 'doorState' ? text(e.data.state, 32) : e.kind === 'denial' ? text(e.data.reason, 32) : null,
+      detail: e.kind === 'denial' ? text(e.data.reason, 32) : null,
       server_verdict: verdict,
       flagged: flagged ? 1 : 0,
       // which card was shown (an unknown or refused one too), never the whole number

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessEventEntity, AccessSyncPath, crudPath, doorEntity, DeviceEventKind, DeviceSyncState, peopleEntity, RealtimeCmd, type AccessEntry, type DeviceSyncNotice, type RealtimeMessage } from '@isps/contract';
+import { accessEventEntity, AccessSyncPath, crudPath, doorEntity, doorEventEntity, DeviceEventKind, DeviceSyncState, peopleEntity, RealtimeCmd, type AccessEntry, type DeviceSyncNotice, type RealtimeMessage } from '@isps/contract';
 import { SimDevice } from '@isps/device-sim';
 import { approvedKey, buildLinkedApp, uniqueSn, until } from '../../gateway/test-support.ts';
 import { openSocket, wsBase, type OpenSocket } from '../../platform/realtime/test-client.ts';
@@ -183,7 +183,7 @@ describe.each(dialects)('access synchronisation to devices on %s', (dialect) => 
     expect(refused).toMatchObject({ success: false, code: 500, message: 'Sync Fail, Device disconnected, please reconnect to the platform' });
   });
 
-  it('stores openings, denials and door states as access events: listed with filters by person, door, device, result and time, and exported; a card a device names is stored as its holder', async () => {
+  it('stores openings and denials as access events (door states as door events): listed with filters by person, door, device, result and time, and exported; a card a device names is stored as its holder', async () => {
     const { sim, deviceId } = await doorDevice();
     const door = await call<{ id: string }>('POST', crudPath(doorEntity, 'add'), { doorName: 'Event door', deviceId, doorNo: 1 });
     expect(door.success, door.message).toBe(true);
@@ -194,7 +194,8 @@ describe.each(dialects)('access synchronisation to devices on %s', (dialect) => 
     await sim.swipe('UNKNOWN999');
     await sim.emit(DeviceEventKind.doorState, { door: 1, state: 'open' });
     await sim.emit(DeviceEventKind.alarm, { code: 'tamper', level: 'M' });
-    await until(async () => (await t.app.db.selectFrom('sys_access_event').select('id').where('device_id', '=', deviceId).execute()).length === 3, 15_000, 'three access events');
+    await until(async () => (await t.app.db.selectFrom('sys_access_event').select('id').where('device_id', '=', deviceId).execute()).length === 2, 15_000, 'two access events');
+    await until(async () => (await t.app.db.selectFrom('sys_door_event').select('id').where('device_id', '=', deviceId).execute()).length === 1, 15_000, 'a door event');
     const stored = await t.app.db.selectFrom('sys_access_event').selectAll().where('device_id', '=', deviceId).execute();
     expect(JSON.stringify(stored)).not.toContain('EVCARD0001');
 
@@ -204,14 +205,14 @@ describe.each(dialects)('access synchronisation to devices on %s', (dialect) => 
     expect(all.result.records.map((r) => [r.kind, r.result, r.peopleId, r.doorId, r.detail]).sort()).toEqual(
       [
         ['denial', 0, null, doorId, 'unknown'],
-        ['doorState', null, null, doorId, 'open'],
         ['opening', 1, carol, doorId, null],
       ].sort(),
     );
     expect(all.result.records[0]!.eventTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect((await list(`peopleId=${carol}`)).result.records.map((r) => r.kind)).toEqual(['opening']);
     expect((await list(`deviceId=${deviceId}&result=0`)).result.records.map((r) => r.kind)).toEqual(['denial']);
-    expect((await list(`doorId=${doorId}&kind=doorState`)).result.total).toBe(1);
+    expect((await list(`doorId=${doorId}&kind=opening`)).result.total).toBe(1);
+    expect((await call<{ total: number }>('GET', `${crudPath(doorEventEntity, 'list')}?doorId=${doorId}&state=open`)).result.total).toBe(1);
     expect((await list(`deviceId=${deviceId}&eventTime_begin=2001-01-01 00:00:00&eventTime_end=2001-01-02 00:00:00`)).result.total).toBe(0);
     const exported = await injectAs(t.app, admin, { method: 'GET', url: `${api(t.app, crudPath(accessEventEntity, 'exportXls'))}?deviceId=${deviceId}` });
     expect(exported.statusCode).toBe(200);

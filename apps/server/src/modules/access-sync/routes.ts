@@ -1,4 +1,4 @@
-import { accessEventEntity, accessResyncBody, AccessSyncPath, AccessSyncPerm, deviceEntity } from '@isps/contract';
+import { accessEventEntity, accessResyncBody, AccessSyncPath, AccessSyncPerm, deviceEntity, doorEventEntity } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf } from '../../platform/access.ts';
 import { writeCallerLog } from '../../platform/audit-log.ts';
@@ -10,6 +10,7 @@ const tags = ['device'];
 /** A compare-and-align of one device on demand (the device list's sync button), and the access events (list, export). */
 export const accessSyncRoutes: FastifyPluginAsyncZod = async (app) => {
   registerEntity(app, accessEventEntity);
+  registerEntity(app, doorEventEntity);
   app.post(
     AccessSyncPath.resync,
     { schema: { tags, summary: 'Align the people a device holds with its access list', body: accessResyncBody }, config: { permission: AccessSyncPerm.resync } },

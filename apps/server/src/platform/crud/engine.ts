@@ -36,6 +36,7 @@ import { importJobsOf, type ImportJobRun } from './import-jobs.ts';
 import { likeTexts, listConditions, pagingOf, sortOf, type Query } from './query.ts';
 import { linkFields, linkIds, readableFields, toApiRow, toColumns, validateInput } from './values.ts';
 import { checkOfferedValues } from './offered-options.ts';
+import { withReferenceLabels } from './reference-labels.ts';
 import { checkReferences, tableOfEntity } from './references.ts';
 import { toWire } from '../wire-time.ts';
 
@@ -245,10 +246,11 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     }
   }
 
-  async function withDictText(rows: Row[], lang: Language): Promise<Row[]> {
+  async function withDictText(rows: Row[], lang: Language, caller: CurrentUser): Promise<Row[]> {
     const dictFields = [...readableFields(entity).values()].filter((f) => f.dict);
     const api = (await showSeededRows(app, table, rows, lang)).map((r) => toApiRow(entity, r));
     await withLinks(api, lang);
+    await withReferenceLabels(app, entity, api, caller, lang);
     if (hooks.shown) api.forEach((row, index) => hooks.shown?.(lang, row, rows[index] as Row));
     if (dictFields.length === 0) return api;
     const options = await allDictionaryOptions(app, lang);
@@ -320,12 +322,15 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
       if (entity.tenantScoped && !unique.global) query = tenantId === null ? query.where('tenant_id', 'is', null) : query.where('tenant_id', '=', tenantId);
       if (exceptId) query = query.where('id', '<>', exceptId);
       const holder = await query.executeTakeFirst();
-      if (holder && entity.softDelete && Number(holder.del_flag) === 1) refuse('crud.duplicateInRecycleBin', { message: translate(lang, unique.message) });
-      if (holder) refuse(unique.message);
+      const groups = unique.within ?? [];
+      const top = groups.length > 0 && groups.every((other) => merged[other] === null || merged[other] === undefined || merged[other] === '');
+      const message = top && unique.topMessage ? unique.topMessage : unique.message;
+      if (holder && entity.softDelete && Number(holder.del_flag) === 1) refuse('crud.duplicateInRecycleBin', { message: translate(lang, message) });
+      if (holder) refuse(message);
       if (pending) {
         const scope = entity.tenantScoped && !unique.global ? String(tenantId) : '';
         const key = JSON.stringify([scope, ...(unique.within ?? []).map((other) => merged[other] ?? null), String(value)]);
-        if (pending.get(unique.field)?.has(key)) refuse(unique.message);
+        if (pending.get(unique.field)?.has(key)) refuse(message);
         pendingKeys.push([unique.field, key]);
       }
     }
@@ -620,7 +625,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
       .limit(pageSize)
       .offset((pageNo - 1) * pageSize);
     const rows = await app.listCache.read(paging.compile(), () => paging.execute());
-    return { records: await withDictText(rows, lang), total, size: pageSize, current: pageNo, pages: Math.ceil(total / pageSize) };
+    return { records: await withDictText(rows, lang, caller), total, size: pageSize, current: pageNo, pages: Math.ceil(total / pageSize) };
   }
 
   app.register(async (routes) => {
@@ -631,14 +636,14 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     routes.get(crudPath(entity, 'queryById'), { schema: { tags, summary: `One ${entity.name}` }, config: { permission: perm('list') } }, async (request, reply) => {
       const row = await (await listRows(callerOf(request), {})).where('id', '=', requireId((request.query as Query).id)).executeTakeFirst();
       if (!row) throw new AppError('notFound', 'crud.notFound');
-      return reply.ok((await withDictText([row], request.lang))[0]);
+      return reply.ok((await withDictText([row], request.lang, callerOf(request)))[0]);
     });
 
     if (entity.tree) {
       const tree = entity.tree;
       routes.get(treePath(entity), { schema: { tags, summary: `${entity.name} as a tree` }, config: { permission: perm('list') } }, async (request, reply) => {
         const sort = sortOf(entity, {});
-        const rows = await withDictText(await registered.scoped(callerOf(request)).orderBy(sort.column, sort.order).orderBy('id').limit(10_000).execute(), request.lang);
+        const rows = await withDictText(await registered.scoped(callerOf(request)).orderBy(sort.column, sort.order).orderBy('id').limit(10_000).execute(), request.lang, callerOf(request));
         const nodes = new Map<string, TreeRow>(rows.map((r) => [r.id as string, { ...r, id: r.id as string, key: r.id as string, value: r.id as string, title: String(r[tree.labelField] ?? '') }]));
         const roots: TreeRow[] = [];
         for (const node of nodes.values()) {
@@ -779,7 +784,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
           let rows = first;
           for (let offset = 0; rows.length > 0; ) {
             // a spreadsheet shows times as the wire does: `yyyy-MM-dd HH:mm:ss` in TIME_ZONE
-            yield toWire(await withDictText(rows, ctx.lang), app.settings.timeZone);
+            yield toWire(await withDictText(rows, ctx.lang, ctx.caller), app.settings.timeZone);
             offset += rows.length;
             if (rows.length < EXPORT_PAGE || offset >= MAX_EXPORT_ROWS) return;
             rows = await pageOf(offset);

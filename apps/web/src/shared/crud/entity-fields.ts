@@ -80,7 +80,8 @@ export function timeSettingSummary(value: unknown, t: Translate): string {
 export function displayValue(entity: EntityDeclaration, name: string, row: Record<string, unknown>, t: Translate): string {
   const field = entity.fields[name];
   const value = row[name];
-  if ((field?.dict || field?.link) && typeof row[`${name}_dictText`] === 'string') return row[`${name}_dictText`] as string;
+  // a dictionary value, linked rows, or the row a reference names (the server answers its label in the reader's tenant)
+  if ((field?.dict || field?.link || field?.references) && typeof row[`${name}_dictText`] === 'string') return row[`${name}_dictText`] as string;
   const kind = fieldKind(entity, name);
   if (kind === 'datetime' || kind === 'date') return formatTime(value, kind);
   if (field?.translated && typeof value === 'string' && value !== '') return t(value);
