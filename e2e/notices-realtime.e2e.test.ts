@@ -83,7 +83,6 @@ async function openConsole(
   await page.goto(`${server.url}/dashboard/analysis`);
   await page.getByLabel(text(lang, 'login.username'), { exact: true }).fill(username);
   await page.getByLabel(text(lang, 'login.password'), { exact: true }).fill(password);
-  await page.getByLabel(text(lang, 'login.captcha'), { exact: true }).fill('abcd');
   await passSliderCaptcha(page);
   await page.getByRole('button', { name: text(lang, 'login.submit'), exact: true }).click();
   await page.waitForURL((url) => url.pathname === '/dashboard/analysis');

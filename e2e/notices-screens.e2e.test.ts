@@ -129,7 +129,6 @@ beforeAll(async () => {
   await page.goto(`${server.url}/dashboard/analysis`);
   await page.getByLabel(en('login.username'), { exact: true }).fill('admin');
   await page.getByLabel(en('login.password'), { exact: true }).fill(PASSWORD);
-  await page.getByLabel(en('login.captcha'), { exact: true }).fill('abcd');
   await passSliderCaptcha(page);
   await page.getByRole('button', { name: en('login.submit'), exact: true }).click();
   await page.waitForURL((url) => url.pathname === '/dashboard/analysis');

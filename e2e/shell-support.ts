@@ -8,7 +8,6 @@ export async function signIn(page: Page, url: string, lang: UiLanguage, password
   await openLoginPage(page, url);
   await page.getByLabel(t('login.username'), { exact: true }).fill(username);
   await page.getByLabel(t('login.password'), { exact: true }).fill(password);
-  await page.getByLabel(t('login.captcha'), { exact: true }).fill('abcd');
   await passSliderCaptcha(page);
   await page.getByRole('button', { name: t('login.submit'), exact: true }).click();
   await page.waitForURL(/\/dashboard\/analysis$/);

@@ -7,7 +7,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, defineConfig, type Plugin, type Rollup } from 'vite';
 import { precompress } from '../../scripts/precompress.mjs';
-import { SHELL_MARK } from './src/features/user/login-shell.ts';
+// the contract by file: the config is loaded by Node, which does not load the package's TypeScript
+import { AccountPath } from '../../packages/contract/src/account.ts';
+import { API_PREFIX_DEFAULT } from '../../packages/contract/src/http.ts';
+import { ApiPath } from '../../packages/contract/src/paths.ts';
+import { loginShellScript } from './src/app/login-shell/shell-script.ts';
 import { LOGIN_PATH } from './src/shared/session/redirect-target.ts';
 
 /** The chunk built from the module whose path ends with `suffix`, and the chunks it imports, transitively. */
@@ -147,8 +151,8 @@ const CONSOLE_START_WAIT_MS = 1000;
  * The login page of a first visit shows before the console's script has come and run: a classic script at the end of
  * the body (the server's content security policy refuses inline scripts) puts the page, rendered at build time in the
  * stored language (zh-CN until one is chosen), into #root when the address is the login page and no one is signed in,
- * and marks it (login-shell.ts); the console then draws the page over it, keeping what was typed. The form cannot be
- * sent before that: a press on Enter does nothing until the console is there.
+ * and marks it (login-shell.ts); the console then draws the page over it, keeping what was typed. The script shows the
+ * captcha picture at once and holds a submit for the console (app/login-shell/shell-script.ts).
  * The same script starts the console's script (the entry, no longer a module script of the page): at once on any other
  * address (the head's first script has already asked for it), and on the drawn login page when the person first
  * presses a key, points or types, or after a second.
@@ -162,20 +166,16 @@ function loginShell(): Plugin {
     const tag = `<script type="module" crossorigin src="/${entry}"></script>`;
     if (!ctx.html.includes(tag)) throw new Error(`index.html does not start /${entry} as a module script`);
     const { year, shells } = await renderLoginShells(root);
-    const events = JSON.stringify(CONSOLE_START_EVENTS);
-    const script =
-      `{const s=${JSON.stringify(shells)},r=document.getElementById('root');let l='zh-CN',v=null,t=null,d=false;` +
-      `try{t=localStorage.getItem('pro__Access-Token');v=JSON.parse(localStorage.getItem('pro__lang')).value}catch{}` +
-      `if(s[v])l=v;if(r&&!r.firstChild&&${SHELL_VISIT}){` +
-      // the language and the visitor's year go in before the page does: one style and layout pass, not three
-      `document.documentElement.lang=l;r.setAttribute(${JSON.stringify(SHELL_MARK)},'');` +
-      `r.innerHTML=s[l].replace(${JSON.stringify(`© ${year}`)},'© '+new Date().getFullYear());` +
-      `for(const f of r.querySelectorAll('form'))f.addEventListener('submit',e=>e.preventDefault());` +
-      `const u=r.querySelector('[autofocus]');if(u){u.removeAttribute('autofocus');u.focus()}d=true}` +
-      // the console's script, once
-      `let g=false;const c=()=>{if(g)return;g=true;for(const e of ${events})removeEventListener(e,c,true);` +
-      `const m=document.createElement('script');m.type='module';m.crossOrigin='';m.src=${JSON.stringify(`/${entry}`)};document.head.append(m)};` +
-      `if(d){for(const e of ${events})addEventListener(e,c,true);setTimeout(c,${CONSOLE_START_WAIT_MS})}else c()}\n`;
+    const script = loginShellScript({
+      shells,
+      year,
+      entry: `/${entry}`,
+      apiBase: process.env.VITE_API_BASE || API_PREFIX_DEFAULT,
+      paths: { randomImage: ApiPath.randomImage, loginSettings: AccountPath.loginSettings },
+      loginPaths: [LOGIN_PATH, `${LOGIN_PATH}/`],
+      events: CONSOLE_START_EVENTS,
+      waitMs: CONSOLE_START_WAIT_MS,
+    });
     return { script, html: ctx.html.replace(tag, '') };
   });
 }

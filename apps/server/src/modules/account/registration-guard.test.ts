@@ -128,8 +128,8 @@ describe.each(await testDialects())('self-registration on %s', (dialect) => {
     expect(denied.statusCode).toBe(403);
     expect((await tryLogin(app, 'stranger2', 'Stranger#1')).envelope.success).toBe(false);
 
-    const approved = await call(app, 'PUT', UserAdminPath.frozenBatch, { ids: row.id, status: UserStatus.normal }, { token: admin });
-    expect(approved.envelope.success).toBe(true);
+    const approved = await call(app, 'PUT', UserAdminPath.frozenBatch, { ids: row.id, status: UserStatus.normal }, { token: admin, lang: 'zh-CN' });
+    expect(approved.envelope).toMatchObject({ success: true, message: translate('zh-CN', 'userAdmin.approvedBatch', { count: 1 }) });
     expect((await tryLogin(app, 'stranger2', 'Stranger#1')).envelope.success).toBe(true);
   });
 

@@ -266,15 +266,18 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           const caller = callerOf(request);
           const { ids: text, status } = request.body as z.infer<typeof frozenBody>;
           const ids = requireIds(text);
-          const rows = await registered.scoped(caller).select(['id', 'username']).where('id', 'in', ids).execute();
+          const rows = await registered.scoped(caller).select(['id', 'username', 'status']).where('id', 'in', ids).execute();
           if (rows.length === 0) throw new AppError('notFound', 'crud.notFound');
           if (rows.some(isAdmin)) refuse('error.adminProtected');
           const found = rows.map((r) => r.id as string);
+          // thawing self-registered accounts that await approval is their approval, and is told so
+          const approving = status === UserStatus.normal && rows.every((r) => Number(r.status) === UserStatus.awaitingApproval);
           await assertMayManageUsers(app, caller, found);
           await app.db.updateTable('sys_user').set({ status, update_by: caller.username, update_time: new Date(app.clock()).toISOString() }).where('id', 'in', found).execute();
           if (status === UserStatus.frozen) await revokeSessions(found);
-          await log(app, caller, request.ip, status === UserStatus.frozen ? 'log.frozen' : 'log.thawed', { ids: found.join(',') }, started);
-          return reply.ok({ count: found.length }, status === UserStatus.frozen ? 'userAdmin.frozenBatch' : 'userAdmin.thawedBatch', { count: String(found.length) });
+          await log(app, caller, request.ip, status === UserStatus.frozen ? 'log.frozen' : approving ? 'log.approved' : 'log.thawed', { ids: found.join(',') }, started);
+          const message = status === UserStatus.frozen ? 'userAdmin.frozenBatch' : approving ? 'userAdmin.approvedBatch' : 'userAdmin.thawedBatch';
+          return reply.ok({ count: found.length }, message, { count: String(found.length) });
         },
       );
 

@@ -95,15 +95,19 @@ function UserRowActions({ entity, row, refresh }: RowProps) {
   const [dialog, setDialog] = useState<'password' | 'agent' | null>(null);
   const status = useStatusChange(refresh);
   const frozen = Number(row.status) === UserStatus.frozen;
+  // a self-registered account awaiting approval: approving it lets it sign in (the server's thaw, same permission)
+  const awaiting = Number(row.status) === UserStatus.awaitingApproval;
   const name = text(row.username);
   const items: MenuProps['items'] = [
+    has(permissionCode(entity, 'frozen')) && awaiting ? { key: 'approve', label: t('userScreen.approve') } : null,
     has(permissionCode(entity, 'frozen')) ? { key: 'status', label: frozen ? t('userScreen.thaw') : t('userScreen.freeze'), danger: !frozen } : null,
     has(permissionCode(entity, 'resetPassword')) ? { key: 'password', label: t('userScreen.resetPassword') } : null,
     has(permissionCode(entity, 'agent')) ? { key: 'agent', label: t('userScreen.agent') } : null,
   ].filter((item) => item !== null);
   if (items.length === 0) return null;
   const onClick: MenuProps['onClick'] = ({ key }) => {
-    if (key === 'status') {
+    if (key === 'approve') status.thaw([row.id]);
+    else if (key === 'status') {
       if (frozen) status.thaw([row.id]);
       else status.freeze([row.id], name);
     } else setDialog(key as 'password' | 'agent');

@@ -1,9 +1,10 @@
-import { AccountPath, type Envelope, type ResetAccountResult } from '@isps/contract';
+import { AccountPath, type Envelope, type ResetAccountResult, type ResetSendCodeBody } from '@isps/contract';
 import { useMutation } from '@tanstack/react-query';
 import { http } from '../../../shared/api/index.ts';
 
-export function resetSendCode(username: string): Promise<Envelope<ResetAccountResult>> {
-  return http.post<ResetAccountResult>(AccountPath.resetSendCode, { username });
+/** `captcha` and `checkKey`: the login captcha, while the server asks for it before a code is sent. */
+export function resetSendCode(body: ResetSendCodeBody): Promise<Envelope<ResetAccountResult>> {
+  return http.post<ResetAccountResult>(AccountPath.resetSendCode, body);
 }
 
 export function useResetSendCode() {

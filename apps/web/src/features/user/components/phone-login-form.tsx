@@ -6,6 +6,7 @@ import { feedback } from '../../../shared/api/index.ts';
 import { usePhoneLogin } from '../api/phone-login.ts';
 import { sendCodeToField } from '../api/send-sms-code.ts';
 import { SmsCodeField } from './account-form-fields.tsx';
+import { CodeCaptchaField, useCodeCaptcha } from './code-captcha.tsx';
 
 interface PhoneLoginValues {
   mobile: string;
@@ -17,8 +18,9 @@ export function PhoneLoginForm({ onDone, onChallenge }: { onDone: (result: Login
   const { t } = useTranslation();
   const [form] = Form.useForm<PhoneLoginValues>();
   const login = usePhoneLogin();
+  const captcha = useCodeCaptcha();
 
-  const sendCode = () => sendCodeToField(form, 'mobile', SmsMode.login, { failed: t('login.failed'), sent: t('register.codeSent') });
+  const sendCode = () => sendCodeToField(form, 'mobile', SmsMode.login, { failed: t('login.failed'), sent: t('register.codeSent') }, captcha);
 
   async function submit(values: PhoneLoginValues) {
     const answer = await login.mutateAsync({ mobile: values.mobile.trim(), captcha: values.captcha.trim() }).catch(() => null);
@@ -39,6 +41,7 @@ export function PhoneLoginForm({ onDone, onChallenge }: { onDone: (result: Login
       <Form.Item name="mobile" rules={[{ required: true, whitespace: true, message: t('login.phoneRequired') }, { pattern: PHONE_PATTERN, message: t('register.phoneInvalid') }]}>
         <Input prefix={<MobileOutlined aria-hidden />} placeholder={t('login.phone')} aria-label={t('login.phone')} autoComplete="tel" inputMode="tel" maxLength={20} />
       </Form.Item>
+      <CodeCaptchaField captcha={captcha} onRenew={() => captcha.renew(form)} />
       <SmsCodeField name="captcha" placeholder={t('register.smsCode')} onSend={sendCode} />
       <Form.Item>
         <Button type="primary" htmlType="submit" block loading={login.isPending}>

@@ -10,6 +10,7 @@ import { resetSendCode } from '../api/reset-send-code.ts';
 import { useResetSetPassword } from '../api/reset-set-password.ts';
 import { useResetVerify } from '../api/reset-verify.ts';
 import { AccountPasswordFields, SmsCodeField } from '../components/account-form-fields.tsx';
+import { CodeCaptchaField, useCodeCaptcha } from '../components/code-captcha.tsx';
 import { useCloseNotices } from '../use-close-notices.ts';
 import styles from './account.module.css';
 
@@ -27,6 +28,8 @@ export default function AlterationPage() {
   const verify = useResetVerify();
   const setPassword = useResetSetPassword();
   const [passwordForm] = Form.useForm<{ password: string; confirmPassword: string }>();
+  const [codeForm] = Form.useForm<{ smscode: string }>();
+  const captcha = useCodeCaptcha();
   const navigate = useNavigate();
 
   const closeNotices = useCloseNotices();
@@ -47,7 +50,11 @@ export default function AlterationPage() {
   }
 
   async function sendCode(): Promise<boolean> {
-    const answer = await resetSendCode(username).catch(() => null);
+    const typed = await captcha.read(codeForm);
+    if (typed === null) return false;
+    const answer = await resetSendCode({ username, ...typed }).catch(() => null);
+    // the server has used the captcha up, whatever it answered
+    if (typed) captcha.renew(codeForm);
     if (!answer) return false;
     if (!answer.success) {
       refused(answer.message);
@@ -103,8 +110,9 @@ export default function AlterationPage() {
           </Form>
         )}
         {step === 1 && (
-          <Form<{ smscode: string }> size="large" onFinish={(v) => void submitCode(v)}>
+          <Form<{ smscode: string }> form={codeForm} size="large" onFinish={(v) => void submitCode(v)}>
             <Typography.Paragraph className={styles.center}>{t('reset.codeTarget', { phone: maskedPhone })}</Typography.Paragraph>
+            <CodeCaptchaField captcha={captcha} onRenew={() => captcha.renew(codeForm)} />
             <SmsCodeField name="smscode" placeholder={t('reset.code')} onSend={sendCode} />
             <Form.Item>
               <Button type="primary" htmlType="submit" block loading={verify.isPending}>

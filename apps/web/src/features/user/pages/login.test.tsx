@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -12,6 +12,8 @@ const envelope = (result: unknown, success = true, message = '') => ({ success, 
 const userInfo = { id: '1', username: 'admin', realname: 'Administrator', nickname: null, orgCode: null, avatar: null, birthday: null, phone: null, email: null, sex: null, workNo: null, status: 1, mustChangePassword: false };
 
 let loginAnswer: unknown;
+let loginSettings: { captcha: boolean; registration: string };
+let settingsCalls: string[];
 let captchaCalls: number;
 let loginBodies: unknown[];
 let notify: ReturnType<typeof vi.fn<Feedback['notify']>>;
@@ -21,11 +23,17 @@ beforeEach(() => {
   useSession.getState().clear();
   captchaCalls = 0;
   loginBodies = [];
+  loginSettings = { captcha: true, registration: 'off' };
+  settingsCalls = [];
   notify = vi.fn();
   setFeedback({ notify, modal: vi.fn() });
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit) => {
+      if (url.includes('/sys/account/loginSettings')) {
+        settingsCalls.push(url);
+        return Response.json(envelope(loginSettings));
+      }
       if (url.includes('/sys/randomImage/')) {
         captchaCalls += 1;
         return Response.json(envelope(`data:image/svg+xml;base64,PHN2Zy8+#${captchaCalls}`));
@@ -176,4 +184,34 @@ describe('login page', () => {
     });
     expect(await screen.findByRole('textbox', { name: '账号' })).toBeTruthy();
   }, 30_000);
+
+  it('asks for no captcha and no slider when the server has turned it off (LOGIN_CAPTCHA=off)', async () => {
+    loginSettings = { captcha: false, registration: 'off' };
+    loginAnswer = envelope(null, false, '用户名或密码错误');
+    renderLogin();
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: '验证码' })).toBeNull());
+    expect(screen.queryByRole('slider', { name: '滑块验证' })).toBeNull();
+    fireEvent.change(screen.getByRole('textbox', { name: '账号' }), { target: { value: 'admin' } });
+    fireEvent.change(screen.getByLabelText('密码'), { target: { value: 'secret' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '登录' }));
+    });
+    await waitFor(() => expect(loginBodies).toHaveLength(1));
+    expect(loginBodies[0]).toEqual({ username: 'admin', password: 'secret' });
+    expect(screen.queryByText('请输入验证码')).toBeNull();
+  });
+
+  it('shows the register link only where the tenant lets strangers register, for the tenant the page names', async () => {
+    renderLogin('/user/login?tenant=north');
+    await waitFor(() => expect(settingsCalls).toHaveLength(1));
+    expect(settingsCalls[0]).toContain('tenant=north');
+    expect(screen.queryByRole('link', { name: '注册账户' })).toBeNull();
+    expect(screen.getByRole('link', { name: '忘记密码' })).toBeTruthy();
+    cleanup();
+
+    loginSettings = { captcha: true, registration: 'approval' };
+    renderLogin('/user/login?tenant=north');
+    const link = await screen.findByRole('link', { name: '注册账户' });
+    expect(link.getAttribute('href')).toBe('/user/register?tenant=north');
+  });
 });

@@ -1,4 +1,4 @@
-import { needsSecondFactor, type LoginResult, type SecondFactorChallenge } from '@isps/contract';
+import { needsSecondFactor, type LoginResult, type LoginSettings, type SecondFactorChallenge } from '@isps/contract';
 import { Suspense, lazy, useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -10,9 +10,10 @@ import { LightIcon, type LightIconName } from '../../../shared/ui/light-icon.tsx
 import { SliderCaptcha } from '../../../shared/ui/slider-captcha.tsx';
 import { useDocumentTitle } from '../../../shared/ui/use-document-title.ts';
 import { getCaptcha, newCheckKey } from '../api/get-captcha.ts';
+import { getLoginSettings, pageTenant } from '../api/get-login-settings.ts';
 import { login } from '../api/login.ts';
 import { expectWelcome } from '../greeting.ts';
-import { endShell, shellForm, type ShellField } from '../login-shell.ts';
+import { SHELL_PART, endShell, shellForm, type ShellField } from '../login-shell.ts';
 import styles from './login.module.css';
 
 // The login page draws without antd: plain fields styled like antd's. The phone tab and the second step (with its
@@ -110,10 +111,14 @@ function TextField({ icon, name, label, value, error, onChange, type = 'text', a
   );
 }
 
-/** The captcha image of `checkKey` (a data URL), undefined while it loads or when it cannot. */
-function useCaptchaImage(checkKey: string): string | undefined {
-  const [image, setImage] = useState<{ key: string; data: string } | null>(null);
+/**
+ * The captcha image of `checkKey` (a data URL), undefined while it loads or when it cannot; `shown` is the picture the
+ * page drawn at build time already showed for that key (the person may have read it), not asked for again.
+ */
+function useCaptchaImage(checkKey: string, shown: { checkKey: string; image: string | null } | null, wanted: boolean): string | undefined {
+  const [image, setImage] = useState<{ key: string; data: string } | null>(() => (shown?.image ? { key: shown.checkKey, data: shown.image } : null));
   useEffect(() => {
+    if (!wanted || image?.key === checkKey) return;
     let current = true;
     getCaptcha(checkKey).then(
       (data) => current && setImage({ key: checkKey, data }),
@@ -122,8 +127,29 @@ function useCaptchaImage(checkKey: string): string | undefined {
     return () => {
       current = false;
     };
-  }, [checkKey]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new key (or the captcha turning on) asks for a picture; the picture itself does not
+  }, [checkKey, wanted]);
   return image?.key === checkKey ? image.data : undefined;
+}
+
+/**
+ * What the server lets the page offer (LOGIN_CAPTCHA, the tenant's self-registration): as the drawn page fetched it,
+ * else fetched now; null until known (the captcha shows meanwhile, registration does not).
+ */
+function useLoginSettings(fromShell: LoginSettings | null, tenant: string | undefined): LoginSettings | null {
+  const [settings, setSettings] = useState(fromShell);
+  useEffect(() => {
+    if (fromShell) return;
+    let current = true;
+    getLoginSettings(tenant).then(
+      (answer) => current && setSettings(answer),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [fromShell, tenant]);
+  return settings;
 }
 
 /** The two ways in as tabs: arrows, Home and End move between them (and show them). */
@@ -184,12 +210,25 @@ export default function LoginPage() {
   const [errors, setErrors] = useState<Errors>({});
   const [tab, setTab] = useState('account');
   const [phoneShown, setPhoneShown] = useState(false);
-  const [checkKey, setCheckKey] = useState(newCheckKey);
-  const captcha = useCaptchaImage(checkKey);
+  const [checkKey, setCheckKey] = useState(() => shell?.captcha?.checkKey ?? newCheckKey());
+  const location = useLocation();
+  const tenant = pageTenant(location.search);
+  const settings = useLoginSettings(shell?.settings ?? null, tenant);
+  // until the server has said, the captcha is asked for (its default); LOGIN_CAPTCHA=off takes it and the slider away
+  const captchaOn = settings?.captcha ?? true;
+  const registration = settings?.registration ?? 'off';
+  const captcha = useCaptchaImage(checkKey, shell?.captcha ?? null, captchaOn);
   const [pending, setPending] = useState(false);
   const signIn = useSession((s) => s.signIn);
   const navigate = useNavigate();
-  const location = useLocation();
+  const form = useRef<HTMLFormElement>(null);
+  // a submit the drawn page held (Enter, a password manager) is sent once the server's settings are known
+  const heldSubmit = useRef(shell?.submitted ?? false);
+  useEffect(() => {
+    if (!heldSubmit.current || !settings) return;
+    heldSubmit.current = false;
+    form.current?.requestSubmit();
+  }, [settings]);
   const [challenge, showChallenge] = useState<SecondFactorChallenge | null>(null);
   const setChallenge = (next: SecondFactorChallenge | null) => {
     closeNotices();
@@ -200,8 +239,8 @@ export default function LoginPage() {
   function refusal(field: Field, form: LoginForm): string | undefined {
     if (field === 'username' && !form.username.trim()) return t('login.usernameRequired');
     if (field === 'password' && !form.password) return t('login.passwordRequired');
-    if (field === 'captcha' && !form.captcha.trim()) return t('login.captchaRequired');
-    if (field === 'slider' && form.slider !== true) return t('sliderCaptcha.required');
+    if (field === 'captcha' && captchaOn && !form.captcha.trim()) return t('login.captchaRequired');
+    if (field === 'slider' && captchaOn && form.slider !== true) return t('sliderCaptcha.required');
     return undefined;
   }
 
@@ -225,7 +264,7 @@ export default function LoginPage() {
     setErrors(found);
     if (FIELDS.some((field) => found[field])) return;
     setPending(true);
-    const answer = await login({ username: values.username.trim(), password: values.password, captcha: values.captcha.trim(), checkKey })
+    const answer = await login({ username: values.username.trim(), password: values.password, ...(captchaOn ? { captcha: values.captcha.trim(), checkKey } : {}) })
       .catch(() => null)
       .finally(() => setPending(false));
     if (!answer) {
@@ -274,24 +313,28 @@ export default function LoginPage() {
 
   const accountForm = (
     // antd's context (for the console and its notices) starts loading once a person starts on the form
-    <form className={styles.form} onSubmit={(event) => void submit(event)} onInput={prefetchAntd} autoComplete="on" noValidate>
+    <form ref={form} className={styles.form} onSubmit={(event) => void submit(event)} onInput={prefetchAntd} autoComplete="on" noValidate>
       <Item error={errors.username}>
         <TextField icon="user" name="username" label={t('login.username')} value={values.username} error={errors.username} onChange={(v) => change('username', v)} autoComplete="username" autoFocus={focused === 'username'} />
       </Item>
       <Item error={errors.password}>
         <TextField icon="lock" name="password" type="password" label={t('login.password')} value={values.password} error={errors.password} onChange={(v) => change('password', v)} autoComplete="current-password" autoFocus={focused === 'password'} />
       </Item>
-      <div className={styles.captchaRow}>
+      <div className={styles.captchaRow} {...{ [SHELL_PART.captchaRow]: '' }} hidden={!captchaOn}>
         <Item error={errors.captcha} className={styles.captchaInput}>
           <TextField icon="safety" name="captcha" label={t('login.captcha')} value={values.captcha} error={errors.captcha} onChange={(v) => change('captcha', v)} autoComplete="off" maxLength={16} autoFocus={focused === 'captcha'} />
         </Item>
-        <button type="button" className={styles.captchaImage} onClick={refreshCaptcha} aria-label={t('login.captchaImage')} title={t('login.captchaImage')}>
+        <button type="button" className={styles.captchaImage} onClick={refreshCaptcha} aria-label={t('login.captchaImage')} title={t('login.captchaImage')} {...{ [SHELL_PART.captchaImage]: '' }}>
           {captcha ? <img src={captcha} alt={t('login.captchaImage')} /> : <span className={styles.captchaLoading} />}
         </button>
       </div>
-      <Item error={errors.slider}>
-        <SliderCaptcha value={values.slider} onChange={(passed) => change('slider', passed)} />
-      </Item>
+      {captchaOn && (
+        <div {...{ [SHELL_PART.slider]: '' }}>
+          <Item error={errors.slider}>
+            <SliderCaptcha value={values.slider} onChange={(passed) => change('slider', passed)} />
+          </Item>
+        </div>
+      )}
       <Item>
         <button type="submit" className={`${styles.submit} ${pending ? styles.submitPending : ''}`} aria-busy={pending || undefined}>
           {pending && <LightIcon name="loading" spin />}
@@ -328,7 +371,10 @@ export default function LoginPage() {
       />
       <div className={styles.links}>
         <Link to="/user/alteration">{t('login.forgotPassword')}</Link>
-        <Link to="/user/register">{t('login.register')}</Link>
+        {/* shown only where the tenant lets strangers register (the drawn page's script shows it when the server says so) */}
+        <Link to={`/user/register${tenant ? `?tenant=${encodeURIComponent(tenant)}` : ''}`} hidden={registration === 'off'} {...{ [SHELL_PART.register]: '' }}>
+          {t('login.register')}
+        </Link>
       </div>
     </div>
   );

@@ -14,9 +14,9 @@ export default function RegisterResultPage() {
     <div className={styles.wide}>
       <Result
         className={styles.result}
-        status="success"
+        status={params.get('approval') ? 'info' : 'success'}
         title={t('registerResult.title', { username })}
-        subTitle={t('registerResult.description')}
+        subTitle={params.get('approval') ? t('registerResult.awaitingApproval') : t('registerResult.description')}
         extra={
           <Button type="primary" size="large" onClick={() => navigate('/user/login')}>
             {t('registerResult.toLogin')}
