@@ -118,10 +118,13 @@ export const viewports = {
  */
 export async function newContext(
   browser: Browser,
-  options: { lang?: string; viewport?: keyof typeof viewports; motion?: boolean; timezoneId?: string } = {},
+  options: { lang?: string; viewport?: keyof typeof viewports; motion?: boolean; timezoneId?: string; locale?: string } = {},
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     viewport: viewports[options.viewport ?? 'desktop'],
+    // a browser in Chinese, as the console's people use it: a first visit follows the browser's language; `locale`
+    // gives a browser in another one
+    locale: options.locale ?? 'zh-CN',
     reducedMotion: options.motion ? 'no-preference' : 'reduce',
     // the machine's zone unless a test reads times as someone elsewhere does
     ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),

@@ -79,6 +79,7 @@ const PROVEN_ELSEWHERE: Record<string, string> = {
 const NOT_A_GRANT: Record<string, string> = {
   'POST /api/sys/logout': 'ends the caller’s own session',
   'POST /api/sys/selectDepart': 'chooses among the caller’s own groups (group roles only count in groups the user belongs to)',
+  'PUT /api/sys/user/language': 'keeps the caller’s own console language (user-language.test.ts); it changes no one’s rights',
   'POST /api/vistor/register': 'creates a visitor account, which holds no console rights',
   'POST /api/vistor/logout': 'ends the caller’s own visitor session',
   'POST /api/sys/sysDepart/add': 'a new group holds no permissions until they are granted through saveDepartPermission',

@@ -7,6 +7,8 @@ const SEED_BY = 'system';
 const DEVICE_ADMIN_ROLE = 'device_admin';
 /** the areas a device administrator holds whole: devices (devices, doors, people, device roles, alarms…) and device operations */
 const DEVICE_AREAS = ['/device', '/devices'];
+/** buttons outside those areas it needs for its screens' pickers: groups and vendors */
+const LOOKUPS = ['system:depart:list', 'system:vendor:list'];
 /** what every seeded role was given before this release: the home screens */
 const HOME_ENTRIES = ['/dashboard', '/dashboard/analysis', '/dashboard/clock'];
 
@@ -25,7 +27,7 @@ async function seededTree(db: AnyDb, urls: readonly string[], screensToo: boolea
 
 /**
  * The seeded device-administrator role could do nothing (it held the home screens only): it now holds the device
- * menu trees' pages and buttons. Only a role whose grants are still the seeded ones is widened; one an administrator
+ * menu trees' pages and buttons, and reads groups and vendors for their pickers. Only a role whose grants are still the seeded ones is widened; one an administrator
  * has edited keeps what they gave it. A new database gets the same from the seed.
  */
 async function up(db: AnyDb): Promise<void> {
@@ -33,7 +35,8 @@ async function up(db: AnyDb): Promise<void> {
   if (roles.length === 0) return;
   // home areas hold screens whose buttons are grants too; an area's own url list names its screens directly
   const home = new Set(await seededTree(db, HOME_ENTRIES, false));
-  const device = await seededTree(db, DEVICE_AREAS, true);
+  const lookups: Array<{ id: string }> = await db.selectFrom('sys_permission').select('id').where('perms', 'in', LOOKUPS).where('create_by', '=', SEED_BY).where('del_flag', '=', 0).execute();
+  const device = [...(await seededTree(db, DEVICE_AREAS, true)), ...lookups.map((r) => r.id)];
   const now = new Date().toISOString();
   for (const role of roles) {
     const grants: Array<{ permission_id: string; create_by: string | null }> = await db.selectFrom('sys_role_permission').select(['permission_id', 'create_by']).where('role_id', '=', role.id).execute();

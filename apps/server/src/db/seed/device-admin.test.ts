@@ -52,7 +52,8 @@ describe('the seeded device administrator (sqlite)', () => {
     expect(menu.filter((p) => p.startsWith('/system') || p.startsWith('/monitor') || p.startsWith('/message'))).toEqual([]);
     const actions = answer.envelope.result.auth.map((a) => a.action);
     expect(actions).toEqual(expect.arrayContaining(['device:list:add', 'device:door:open', 'device:people:edit', 'device:deviceRole:delete', 'device:alarm:handle']));
-    expect(actions.filter((a) => a.startsWith('system:'))).toEqual([]);
+    // groups and vendors are read for the pickers of people, doors, device roles and device types: no system page
+    expect(actions.filter((a) => a.startsWith('system:')).sort()).toEqual(['system:depart:list', 'system:vendor:list']);
   });
 
   it('manages devices, doors, people, device roles and alarms of its tenant, and is refused the user list', async () => {
@@ -77,7 +78,8 @@ describe('the home page figures', () => {
   it('sends a device administrator the device figures and no user, session or sign-in figure', async () => {
     const token = await login(t.app, 'figure_keeper', USER_PASSWORD);
     const summary = await injectAs<DashboardSummary>(t.app, token, { method: 'GET', url: api(t.app, ApiPath.dashboardSummary) });
-    expect([summary.statusCode, summary.envelope.result]).toEqual([200, {}]);
+    // the groups it reads for its pickers are counted; no user, session or sign-in figure
+    expect([summary.statusCode, Object.keys(summary.envelope.result)]).toEqual([200, ['departCount']]);
     const devices = await injectAs<DashboardDevices>(t.app, token, { method: 'GET', url: api(t.app, ApiPath.dashboardDevices) });
     expect(devices.envelope.result).toEqual({ devicesOnline: 0, devicesOffline: 0, doorsOpen: 0, openAlarms: 0, eventsByHour: Array.from({ length: 24 }, () => 0), emergencyActive: false });
     for (const path of [ApiPath.loginInfo, ApiPath.visitInfo]) {
@@ -120,7 +122,7 @@ describe.each(dialects)('an installed console on %s', (dialect) => {
     try {
       const { urls, perms } = await grantedUrls(second);
       expect(urls).toEqual(expect.arrayContaining(['/dashboard/analysis', '/device', '/device/list', '/device/people', '/device/alarm', '/devices/log']));
-      expect(perms).toEqual(expect.arrayContaining(['device:list:delete', 'device:alarm:handle', 'dashboard:analysis:view']));
+      expect(perms).toEqual(expect.arrayContaining(['device:list:delete', 'device:alarm:handle', 'dashboard:analysis:view', 'system:depart:list', 'system:vendor:list']));
       expect(urls.filter((u) => u.startsWith('/system'))).toEqual([]);
     } finally {
       await second.close();

@@ -4,7 +4,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { PasswordHasher } from '../../platform/passwords.ts';
 import type { Database, SysPermission } from '../schema.ts';
 import { dictionaryDefinition } from './dictionaries.ts';
-import { DEVICE_ADMIN_ROLE, areaTitleKey, menuDefinition, screenPermissionCodes, screenTitleKey } from './menus.ts';
+import { DEVICE_ADMIN_ROLE, SEEDED_ROLE_LOOKUPS, areaTitleKey, menuDefinition, screenPermissionCodes, screenTitleKey } from './menus.ts';
 
 export const ADMIN_USERNAME = 'admin';
 export const ROOT_ORG_CODE = 'A01';
@@ -118,6 +118,10 @@ function permissionRows(now: string): { rows: Insertable<Database['sys_permissio
     const areaIds = rows.slice(first).map((r) => r.id as string);
     for (const code of area.roles ?? []) byRole.set(code, [...(byRole.get(code) ?? []), ...areaIds]);
   });
+  for (const [code, perms] of Object.entries(SEEDED_ROLE_LOOKUPS)) {
+    const ids = rows.filter((r) => r.perms && perms.includes(r.perms)).map((r) => r.id as string);
+    byRole.set(code, [...(byRole.get(code) ?? []), ...ids]);
+  }
   return { rows, everyoneIds, byRole };
 }
 

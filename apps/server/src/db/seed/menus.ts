@@ -24,6 +24,14 @@ export interface AreaDefinition {
 /** The seeded device-administrator role's code: it manages the devices, doors, people, device roles and alarms of its tenant. */
 export const DEVICE_ADMIN_ROLE = 'device_admin';
 
+/**
+ * Buttons outside their areas that seeded roles hold to use their screens: a device administrator reads the groups
+ * (people, doors and device roles name them) and the vendors (a device type names its manufacturer), no system page.
+ */
+export const SEEDED_ROLE_LOOKUPS: Readonly<Record<string, readonly string[]>> = {
+  [DEVICE_ADMIN_ROLE]: ['system:depart:list', 'system:vendor:list'],
+};
+
 const CRUD = ['list', 'add', 'edit', 'delete', 'export', 'import'] as const;
 const VIEW = ['view'] as const;
 
