@@ -11,7 +11,7 @@ import { precompress } from '../../scripts/precompress.mjs';
 import { AccountPath } from '../../packages/contract/src/account.ts';
 import { API_PREFIX_DEFAULT } from '../../packages/contract/src/http.ts';
 import { ApiPath } from '../../packages/contract/src/paths.ts';
-import { loginShellScript } from './src/app/login-shell/shell-script.ts';
+import { BROWSER_LANGUAGE_JS, loginShellScript } from './src/app/login-shell/shell-script.ts';
 import { LOGIN_PATH } from './src/shared/session/redirect-target.ts';
 
 /** The chunk built from the module whose path ends with `suffix`, and the chunks it imports, transitively. */
@@ -32,7 +32,8 @@ function chunkWithImports(bundle: Rollup.OutputBundle, suffix: string): string[]
 /**
  * The active language's catalogue is a dynamic import of the entry (the login page is part of the entry): without a
  * hint the browser asks for it only once the entry has run. index.html has a tiny script, run as soon as it is in,
- * that reads the stored language (pro__lang, SPEC section 9; zh-CN until one is chosen) and names the catalogue's
+ * that reads the stored language (pro__lang, SPEC section 9; until one is chosen the browser's when the console speaks
+ * it, else zh-CN) and names the catalogue's
  * chunks for the browser to fetch (a file of its own: the server's content security policy refuses inline scripts),
  * and the entry's too unless the drawn login page shows (loginShell: there the entry waits for the person). antd's and
  * dayjs's texts come later, with antd.
@@ -48,7 +49,7 @@ function preloadCatalogue(): Plugin {
       ['zh-CN', 'en-US', 'ja-JP'].map((lang) => [lang, chunkWithImports(bundle, `src/locales/${lang}.ts`).filter((f) => !entry.has(f))]),
     );
     return (
-      `{const c=${JSON.stringify(catalogues)};let l='zh-CN',r=null,t=null;` +
+      `{const c=${JSON.stringify(catalogues)};let l=${BROWSER_LANGUAGE_JS},r=null,t=null;` +
       `try{t=localStorage.getItem('pro__Access-Token');r=JSON.parse(localStorage.getItem('pro__lang')).value}catch{}` +
       `if(r&&c[r])l=r;const p=[...c[l]];if(!(${SHELL_VISIT}))p.unshift(${JSON.stringify(ctx.chunk.fileName)});` +
       `for(const f of p){const k=document.createElement('link');k.rel='modulepreload';k.href='/'+f;document.head.append(k)}}\n`

@@ -35,7 +35,8 @@ export interface DashboardDevices {
 export const DashboardFigurePermission = {
   userCount: 'system:user:list',
   roleCount: 'system:role:list',
-  departCount: 'system:depart:list',
+  // those who manage groups: a device administrator reads them for its pickers only
+  departCount: 'system:depart:add',
   onlineTokenCount: 'system:user:list',
   loginsToday: 'system:log:list',
   loginsLast7Days: 'system:log:list',

@@ -3,7 +3,8 @@
  * login page before the console's script has come (the server's content security policy refuses inline scripts, so it
  * is a file of its own). Kept here, beside the page it draws, so a test can run it in a document.
  *
- * On a first visit's login page (no one signed in) it puts the page of the stored language into #root and marks it
+ * On a first visit's login page (no one signed in) it puts the page of the stored language (else the browser's, as the
+ * console picks it) into #root and marks it
  * (SHELL_MARK), then, before the console is there:
  * - shows the captcha picture at once: it asks the server for one under a check key of its own, which the console
  *   takes over with the picture (what was read off it still holds);
@@ -38,11 +39,20 @@ export interface ShellScriptOptions {
 
 const j = JSON.stringify;
 
+/**
+ * A script expression for the language of a first visit, the one browserLanguage (the contract's) picks from
+ * navigator.languages: index.html's scripts run before the console and cannot load the contract (shell-language.test.tsx
+ * holds the two alike).
+ */
+export const BROWSER_LANGUAGE_JS =
+  `(()=>{for(const g of navigator.languages||[navigator.language]){const p=(String(g).trim().split(/[-_]/)[0]||'').toLowerCase();` +
+  `const f=['zh-CN','en-US','ja-JP'].find(x=>x.slice(0,2)===p);if(f)return f}return 'zh-CN'})()`;
+
 export function loginShellScript(o: ShellScriptOptions): string {
   const api = o.apiBase.replace(/\/$/, '');
   const part = (name: keyof typeof SHELL_PART) => j(`[${SHELL_PART[name]}]`);
   return (
-    `{const s=${j(o.shells)},r=document.getElementById('root');let l='zh-CN',v=null,t=null,d=false;` +
+    `{const s=${j(o.shells)},r=document.getElementById('root');let l=${BROWSER_LANGUAGE_JS},v=null,t=null,d=false;` +
     `try{t=localStorage.getItem('pro__Access-Token');v=JSON.parse(localStorage.getItem('pro__lang')).value}catch{}` +
     `if(s[v])l=v;` +
     // the console's script, once
