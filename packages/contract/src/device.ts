@@ -48,6 +48,13 @@ const messageId = z.string().min(1).max(64);
 const deviceTime = z.number().int().min(0).max(8_640_000_000_000_000);
 
 export const DEVICE_SYSTEMS = ['abDoor', 'access', 'storage', 'quake'] as const;
+/** What a device is, as its hello says: a controller, a camera or a vein device (the `device_kind` dictionary's 1, 2, 3). */
+export const DEVICE_KINDS = ['controller', 'camera', 'vein'] as const;
+export type DeviceKindName = (typeof DEVICE_KINDS)[number];
+/** The `device_kind` dictionary value of a kind a hello names. */
+export const deviceKindValue = (kind: DeviceKindName): string => String(DEVICE_KINDS.indexOf(kind) + 1);
+/** The most doors one controller reports (its door numbers are 1 to this). */
+export const MAX_DEVICE_DOORS = 64;
 
 /** First message of every MQTT session; `sessionId` names the session so an older session's last will is ignored. */
 export const deviceHello = z.object({
@@ -61,6 +68,10 @@ export const deviceHello = z.object({
   mac: z.string().max(64).optional(),
   gateway: z.string().max(64).optional(),
   subnetMask: z.string().max(64).optional(),
+  /** what the device is; the console takes it from here, nobody types it */
+  kind: z.enum(DEVICE_KINDS).optional(),
+  /** a door controller's doors, numbered 1 to `doors`: each becomes a door of the console (named after the device) once */
+  doors: z.number().int().min(0).max(MAX_DEVICE_DOORS).optional(),
 });
 export type DeviceHello = z.infer<typeof deviceHello>;
 

@@ -13,6 +13,7 @@ export * from './menu-keys.ts';
 export * from './crud/index.ts';
 export * from './realtime.ts';
 export * from './device.ts';
+export * from './door-names.ts';
 export * from './enrollment.ts';
 export * from './emergency.ts';
 export * from './message/index.ts';

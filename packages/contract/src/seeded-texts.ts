@@ -1,4 +1,5 @@
 import { migratedDictionaries, seededDictionaries } from './dictionaries.ts';
+import { DEVICE_CREATOR, deviceDoorNames, parseDeviceDoorName } from './door-names.ts';
 import type { Language } from './http.ts';
 import { isMenuTitleKey, menuTitles } from './menu-titles.ts';
 
@@ -85,6 +86,14 @@ function permissionSeed(row: Row): SeededText | undefined {
   return { stored: name, texts: textsOf(buttonTitles[action] as Texts) };
 }
 
+/** A door its controller's hello created, still under the name it was given. */
+function deviceDoorSeed(row: Row): SeededText | undefined {
+  if (row.create_by !== DEVICE_CREATOR || typeof row.door_name !== 'string') return undefined;
+  const parsed = parseDeviceDoorName(row.door_name);
+  if (!parsed || parsed.doorNo !== Number(row.door_no)) return undefined;
+  return seedOf(deviceDoorNames(parsed.deviceName, parsed.doorNo));
+}
+
 /**
  * Seeded text columns by table: the seed of a row from its columns. A dictionary item is told by its dictionary's
  * code, which the reader adds to the row as `dict_code`.
@@ -99,6 +108,7 @@ const seededColumns: Readonly<Record<string, Readonly<Record<string, (row: Row) 
   },
   sys_dict_item: { item_text: (row) => dictItems.get(`${String(row.dict_code)}\u0000${String(row.item_value)}`) },
   sys_permission: { name: permissionSeed },
+  sys_door: { door_name: deviceDoorSeed },
 };
 
 /** The columns of `table` that seeded rows fill with a translated text. */

@@ -29,6 +29,7 @@ import type { RealtimeHub } from '../platform/realtime/index.ts';
 import { commandTtlMs } from './command-ttl.ts';
 import type { DerivedRows } from './derived-rows.ts';
 import { DoorStates } from './door-state.ts';
+import { recordHelloInventory } from './device-inventory.ts';
 import { eventsOf, withinDataCap } from './event-message.ts';
 import { EventWriter, type DeviceEvents, type EventStep, type EventWriterOptions } from './event-writer.ts';
 import { GroupCommit } from './group-commit.ts';
@@ -527,6 +528,8 @@ export class DeviceGateway {
     const device = await this.deviceOf(sn, hello.data);
     if (!device) return;
     const now = this.now();
+    // its kind, model and doors, as the device tells them, before it is shown online (a failure never keeps it offline)
+    await recordHelloInventory(this.deps.db, device, hello.data, now).catch((error: unknown) => this.deps.log.warn({ err: error, sn }, 'device inventory not recorded'));
     const { ip, mac, firmware, model, gateway, subnetMask } = hello.data;
     await this.writes.run((db) =>
       db

@@ -1,4 +1,4 @@
-import { DeviceCommandKind, DeviceSettingPath, DoorPath, DoorPerm, deviceSettingEntity, doorEntity, effectiveSettings, ID_PATTERN, permissionCode, type DoorState, type DoorStatusRow } from '@isps/contract';
+import { DeviceCommandKind, DeviceSettingPath, DoorPath, DoorPerm, deviceSettingEntity, doorEntity, effectiveSettings, ID_PATTERN, permissionCode, shownSeededText, type DoorState, type DoorStatusRow } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
@@ -83,7 +83,7 @@ export const doorRoutes: FastifyPluginAsyncZod = async (app) => {
           app.db
             .selectFrom('sys_door as door')
             .leftJoin('sys_device as device', 'device.id', 'door.device_id')
-            .select(['door.id', 'door.door_name', 'door.door_no', 'door.device_id', 'door.area_id', 'door.state', 'door.state_time', 'device.device_name', 'device.online']),
+            .select(['door.id', 'door.door_name', 'door.door_no', 'door.device_id', 'door.area_id', 'door.state', 'door.state_time', 'door.create_by', 'device.device_name', 'device.online']),
           caller,
           'door.tenant_id',
         )
@@ -93,7 +93,8 @@ export const doorRoutes: FastifyPluginAsyncZod = async (app) => {
           .execute();
         const doors: DoorStatusRow[] = rows.map((r) => ({
           id: r.id,
-          doorName: r.door_name,
+          // a door its device's hello named is read in the reader's language until the operator renames it
+          doorName: String(shownSeededText(request.lang, 'sys_door', 'door_name', r)),
           doorNo: r.door_no,
           deviceId: r.device_id,
           deviceName: r.device_name,

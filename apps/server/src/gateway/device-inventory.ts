@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { DEVICE_CREATOR, deviceDoorNames, deviceKindValue, DoorState, type DeviceHello } from '@isps/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+/** The device type handler that fits a device, from what its hello says it is. */
+function handlerOf(hello: DeviceHello): string | null {
+  if (hello.kind === 'camera') return 'camera';
+  if (hello.kind === 'vein') return 'veinReader';
+  if (hello.system === 'abDoor') return 'abDoorController';
+  if (hello.system === 'storage') return 'cabinetController';
+  if (hello.system === 'quake') return 'quakeSensor';
+  if (hello.system === 'access' || hello.kind === 'controller') return 'accessController';
+  return null;
+}
+
+const inTenant = (tenantId: string | null) => (eb: { (column: 'tenant_id', op: 'is' | '=', value: string | null): never }) => (tenantId === null ? eb('tenant_id', 'is', null) : eb('tenant_id', '=', tenantId));
+
+/**
+ * What a device tells of itself in its hello, kept by the console on every hello, always in the device's own tenant:
+ * its kind and system (nobody types them), its model as a device type of the tenant (added once, the first time a
+ * device of that model says hello) and, for a door controller, its doors (each door number once, named after the
+ * device; a door the operator renamed or moved keeps what they gave it).
+ */
+export async function recordHelloInventory(db: Kysely<Database>, device: { id: string; tenantId: string | null }, hello: DeviceHello, now: string): Promise<void> {
+  const row = await db.selectFrom('sys_device').select(['device_name', 'area_id', 'device_type_id']).where('id', '=', device.id).executeTakeFirst();
+  if (!row) return;
+  const audit = { create_by: DEVICE_CREATOR, create_time: now, update_by: null, update_time: null };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const tenant = inTenant(device.tenantId) as any;
+
+  let typeId: string | null = null;
+  if (hello.model) {
+    const known = await db.selectFrom('sys_device_type').select('id').where('device_model', '=', hello.model).where(tenant).orderBy('create_time').executeTakeFirst();
+    typeId = known?.id ?? null;
+    if (!typeId) {
+      // a type an operator named as the model (without saying the model) is that model's type
+      const named = await db.selectFrom('sys_device_type').select('id').where('type_name', '=', hello.model).where(tenant).executeTakeFirst();
+      typeId = named?.id ?? randomUUID();
+      if (!named) {
+        await db
+          .insertInto('sys_device_type')
+          .values({ id: typeId, ...audit, type_name: hello.model, manufacturer_id: null, device_model: hello.model, status: 1, handler: handlerOf(hello), tenant_id: device.tenantId })
+          .execute()
+          .catch(() => undefined); // another server added it meanwhile
+        typeId = (await db.selectFrom('sys_device_type').select('id').where('device_model', '=', hello.model).where(tenant).orderBy('create_time').executeTakeFirst())?.id ?? null;
+      }
+    }
+  }
+  const changes = {
+    ...(typeId && typeId !== row.device_type_id ? { device_type_id: typeId } : {}),
+    ...(hello.system ? { system_type: hello.system } : {}),
+    ...(hello.kind ? { device_kind: deviceKindValue(hello.kind) } : {}),
+  };
+  if (Object.keys(changes).length > 0) await db.updateTable('sys_device').set(changes).where('id', '=', device.id).execute();
+
+  if (!hello.doors) return;
+  const held = new Set((await db.selectFrom('sys_door').select('door_no').where('device_id', '=', device.id).execute()).map((d) => Number(d.door_no)));
+  for (let doorNo = 1; doorNo <= hello.doors; doorNo++) {
+    if (held.has(doorNo)) continue;
+    await db
+      .insertInto('sys_door')
+      .values({ id: randomUUID(), ...audit, door_name: deviceDoorNames(row.device_name, doorNo)[0], device_id: device.id, door_no: doorNo, area_id: row.area_id, state: DoorState.closed, state_time: null, tenant_id: device.tenantId })
+      .execute()
+      .catch(() => undefined); // another server added it meanwhile (a door number is unique per device)
+  }
+}
