@@ -12,7 +12,8 @@ import { requireWireTime } from '../../platform/wire-time.ts';
 
 const tags = ['device'];
 const idBody = z.object({ id: z.string().regex(ID_PATTERN) });
-const countQuery = alarmFilter.extend({ to: z.enum(ALARM_BATCH_ACTIONS) });
+// a query takes what the console adds to every GET (`_t`) besides the filter: unknown parameters are dropped, not refused
+const countQuery = z.object({ ...alarmFilter.shape, to: z.enum(ALARM_BATCH_ACTIONS) });
 
 /** What each handling does: the state it sets, and the states it takes an alarm from. */
 const HANDLING: Record<AlarmBatchAction, { to: number; from: readonly number[] }> = {
