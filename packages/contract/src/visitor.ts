@@ -35,6 +35,63 @@ export function isValidIdCard(value: string): boolean {
   return ID_CHECK[sum % 11] === id[17];
 }
 
+/** The kind of an ID number (dictionary id_type): resident ID card, passport, other. */
+export const IdType = { resident: '1', passport: '2', other: '3' } as const;
+export type IdTypeValue = (typeof IdType)[keyof typeof IdType];
+export const ID_TYPES = [IdType.resident, IdType.passport, IdType.other] as const;
+/** the longest ID number of any kind */
+export const ID_NUMBER_MAX = 32;
+
+/**
+ * Is `value` an ID number of `type`: a resident ID card passes `resident` (the GB 11643 check of the screen), a
+ * passport is 5 to 20 letters or digits, another document any printable text up to ID_NUMBER_MAX characters.
+ */
+export function isValidIdNumber(type: string | null | undefined, value: string, resident: (value: string) => boolean = isValidIdCard): boolean {
+  const id = value.trim();
+  if (type === IdType.passport) return /^[A-Za-z0-9]{5,20}$/.test(id);
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
+  if (type === IdType.other) return id.length > 0 && id.length <= ID_NUMBER_MAX && !/[\u0000-\u001f\u007f]/.test(id);
+  return resident(id);
+}
+
+/** The message that refuses an ID number of `type`. */
+export function idNumberRefusal(type: string | null | undefined): 'validation.idCard' | 'validation.passport' | 'validation.idOther' {
+  return type === IdType.passport ? 'validation.passport' : type === IdType.other ? 'validation.idOther' : 'validation.idCard';
+}
+
+/**
+ * The refusal of a row's ID number against its ID type (`values` as written, `existing` the stored row on an edit), or
+ * null when it fits; `resident` is the screen's check of a resident ID card.
+ */
+export function idNumberProblem(
+  values: Record<string, unknown>,
+  existing: { id_type?: unknown; id_card?: unknown } | null,
+  resident: (value: string) => boolean = isValidIdCard,
+): ReturnType<typeof idNumberRefusal> | null {
+  const type = String(values.idType ?? existing?.id_type ?? IdType.resident);
+  const number = values.idCard ?? existing?.id_card;
+  if (typeof number !== 'string' || number === '') return null;
+  return isValidIdNumber(type, number, resident) ? null : idNumberRefusal(type);
+}
+
+/** The form's and server's check of an ID number against the row's ID type (`resident`: the screen's resident ID rule). */
+export function idNumberCrossCheck(resident: (value: string) => boolean = isValidIdCard) {
+  return {
+    field: 'idType',
+    problem: (value: string, type: unknown) => {
+      const kind = typeof type === 'string' || typeof type === 'number' ? String(type) : IdType.resident;
+      return isValidIdNumber(kind, value, resident) ? null : idNumberRefusal(kind);
+    },
+  };
+}
+
+/** An ID number of any kind, as a field's own check: the server checks it against the row's ID type. */
+export const idNumberSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine((value) => ID_TYPES.some((type) => isValidIdNumber(type, value)), { error: 'validation.idOther' });
+
 export const visitorRegisterBody = z.object({
   name: z.string().trim().min(1).max(100),
   idCard: z.string().trim().max(18),

@@ -323,6 +323,8 @@ export interface SysActivationCode extends Audited {
 export interface SysVisitor extends Audited {
   name: string;
   id_card: string;
+  /** IdType: 1 resident ID card, 2 passport, 3 other */
+  id_type: import('kysely').ColumnType<string, string | undefined, string>;
   phone: string;
   password: string;
   category: string;
@@ -335,6 +337,8 @@ export interface SysVisitor extends Audited {
 export interface SysPeople extends Audited {
   name: string;
   id_card: string | null;
+  /** IdType: 1 resident ID card, 2 passport, 3 other */
+  id_type: import('kysely').ColumnType<string, string | undefined, string>;
   /** the full number, for the devices only: rows show `card_no_masked` */
   card_no: string | null;
   card_no_masked: string | null;
@@ -443,6 +447,14 @@ export interface SysDevice extends Audited {
   tenant_id: string | null;
   /** controller, camera or vein device (dictionary device_kind) */
   device_kind?: string | null;
+  /** inSync, pending, failed (SyncStatus), kept by the access sync from the command queue */
+  sync_state?: string;
+  /** people changes waiting for the device */
+  sync_pending?: number;
+  /** why the last batch failed, while failed */
+  sync_reason?: string | null;
+  /** when the device last held its whole list (ISO) */
+  sync_aligned_time?: string | null;
   /** 1 for the capture device of its tenant (default 0) */
   capture?: number;
   /** how many people the device holds at most (null: no limit); the access sync leaves the rest out and says so */

@@ -77,6 +77,13 @@ export interface FieldDeclaration {
   dict?: string;
   /** never returned (passwords); stored by the server's hook (encrypted or hashed) */
   writeOnly?: boolean;
+  /** lists and exports show only its last four characters (as card numbers); the full value in the detail, for those who may edit */
+  maskedInLists?: boolean;
+  /**
+   * A check against another field of the row (an ID number against its ID type): the form runs it whenever either
+   * changes; the server's hook runs the same with the stored row on an edit. Null when the value fits.
+   */
+  crossCheck?: { field: string; problem: (value: string, other: unknown) => MessageKey | null };
   /** filled by the server (generated codes, computed values); not in the form */
   readOnly?: boolean;
   /** the value may be an i18n key (menu titles): the console shows its text */
@@ -135,6 +142,8 @@ export interface UniqueDeclaration {
   within?: readonly string[];
   /** the refusal message, e.g. 'duplicate.code' → 'Code already exists!' */
   message: MessageKey;
+  /** the refusal when every `within` field is empty (a top-level node of a tree has no parent to name) */
+  topMessage?: MessageKey;
   /** unique across every tenant even in a tenant-scoped entity (the database holds one such value in all) */
   global?: boolean;
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { TENANT_DICT } from '../http.ts';
 import { idSchema } from '../ids.ts';
-import { isValidIdCard } from '../visitor.ts';
+import { ID_TYPES, IdType, idNumberCrossCheck, idNumberSchema, isValidIdCard } from '../visitor.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { codeSchema, field, integerSchema, textSchema } from './fields.ts';
 import { visitorPasswordSchema } from './visitor-entities.ts';
@@ -16,12 +16,11 @@ export const PEOPLE_PICTURE_MAX_BYTES = 1024 * 1024;
 export const PALM_HANDS = ['left', 'right'] as const;
 export type PalmHand = (typeof PALM_HANDS)[number];
 
-/** An 18-character resident ID card number (GB 11643) with a valid birth date and check character. */
-export const idCard18Schema = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .refine((value) => /^\d{17}[\dX]$/.test(value) && isValidIdCard(value), { error: 'validation.idCard' });
+/** An 18-character resident ID card number (GB 11643) with a valid birth date and check character: people's resident ID rule. */
+export function isResidentId18(value: string): boolean {
+  const id = value.trim().toUpperCase();
+  return /^\d{17}[\dX]$/.test(id) && isValidIdCard(id);
+}
 
 /** A door card number as the readers give it: 6 to 32 letters or digits (decimal or hexadecimal cards). */
 export const cardNoSchema = z.string().trim().regex(/^[0-9A-Za-z]{6,32}$/, { error: 'validation.cardNo' });
@@ -51,7 +50,16 @@ export const peopleEntity: EntityDeclaration = {
   labelField: 'name',
   fields: {
     name: field.text('people.field.name', 100, { required: true }),
-    idCard: { label: 'people.field.idCard', kind: 'string', schema: idCard18Schema, widget: { kind: 'input' } },
+    idType: field.dict('people.field.idType', 'id_type', { schema: z.enum(ID_TYPES, { error: 'validation.invalid' }), required: true, defaultValue: IdType.resident }),
+    // checked against idType by the server (people module: a resident ID card has 18 characters); lists show only its last four
+    idCard: {
+      label: 'people.field.idCard',
+      kind: 'string',
+      schema: idNumberSchema,
+      widget: { kind: 'input' },
+      maskedInLists: true,
+      crossCheck: idNumberCrossCheck(isResidentId18),
+    },
     cardNo: { label: 'people.field.cardNo', kind: 'string', schema: cardNoSchema, widget: { kind: 'input' }, writeOnly: true },
     cardNoMasked: field.text('people.field.cardNoMasked', 32, { readOnly: true }),
     userNo: { label: 'people.field.userNo', kind: 'string', schema: codeSchema(64), widget: { kind: 'input' } },
@@ -64,7 +72,7 @@ export const peopleEntity: EntityDeclaration = {
     password: field.password('people.field.password', 8, { schema: visitorPasswordSchema }),
     status: field.dictInteger('people.field.status', 'user_status', { readOnly: true, defaultValue: PeopleStatus.normal }),
   },
-  columns: ['name', 'userNo', 'idCard', 'cardNoMasked', 'sex', 'departId', 'palmLeft', 'palmRight', 'status', 'createTime'],
+  columns: ['name', 'userNo', 'idType', 'idCard', 'cardNoMasked', 'sex', 'departId', 'palmLeft', 'palmRight', 'status', 'createTime'],
   detailFields: ['picture', 'tenantId'],
   search: { name: 'contains', userNo: 'contains', idCard: 'exact', sex: 'exact', departId: 'exact', status: 'exact', createTime: 'range' },
   sortable: ['name', 'userNo', 'sex', 'status', 'createTime'],
@@ -106,7 +114,8 @@ export const frozenPeopleBody = z.object({
 export const peopleLabels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]> = {
   'people.title': ['People', '人员管理', '人員管理'],
   'people.field.name': ['Name', '姓名', '氏名'],
-  'people.field.idCard': ['ID card number', '身份证号', '身分証番号'],
+  'people.field.idCard': ['ID number', '证件号码', '身分証明書番号'],
+  'people.field.idType': ['ID type', '证件类型', '身分証明書の種類'],
   'people.field.cardNo': ['Card number', '卡号', 'カード番号'],
   'people.field.cardNoMasked': ['Card number', '卡号', 'カード番号'],
   'people.field.userNo': ['User number', '用户编号', '利用者番号'],

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { idSchema } from '../ids.ts';
-import { VISITOR_CATEGORIES, VisitorStatus, isValidIdCard } from '../visitor.ts';
+import { ID_TYPES, IdType, VISITOR_CATEGORIES, VisitorStatus, idNumberCrossCheck, idNumberSchema } from '../visitor.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { field, phoneSchema } from './fields.ts';
 
@@ -24,13 +24,9 @@ export const visitorEntity: EntityDeclaration = {
   labelField: 'name',
   fields: {
     name: field.text('visitor.field.name', 100, { required: true }),
-    idCard: {
-      label: 'visitor.field.idCard',
-      kind: 'string',
-      schema: z.string().trim().toUpperCase().refine(isValidIdCard, { error: 'validation.idCard' }),
-      widget: { kind: 'input' },
-      required: true,
-    },
+    idType: field.dict('visitor.field.idType', 'id_type', { schema: z.enum(ID_TYPES, { error: 'validation.invalid' }), required: true, defaultValue: IdType.resident }),
+    // checked against idType by the server (visitor module); lists show only its last four characters
+    idCard: { label: 'visitor.field.idCard', kind: 'string', schema: idNumberSchema, widget: { kind: 'input' }, required: true, maskedInLists: true, crossCheck: idNumberCrossCheck() },
     phone: { label: 'visitor.field.phone', kind: 'string', schema: phoneSchema, widget: { kind: 'input' }, required: true },
     category: { label: 'visitor.field.category', kind: 'string', schema: z.enum(VISITOR_CATEGORIES, { error: 'validation.invalid' }), widget: { kind: 'options', options: VISITOR_CATEGORY_OPTIONS }, required: true, defaultValue: 'general' },
     password: field.password('visitor.field.password', 8, { schema: visitorPasswordSchema, required: true }),
@@ -38,7 +34,7 @@ export const visitorEntity: EntityDeclaration = {
     userId: { label: 'visitor.field.userId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'user', labelField: 'realname' }, references: { entity: 'user' } },
     status: field.dictInteger('visitor.field.status', 'user_status', { readOnly: true, defaultValue: VisitorStatus.normal }),
   },
-  columns: ['name', 'idCard', 'phone', 'category', 'userId', 'status', 'createTime'],
+  columns: ['name', 'idType', 'idCard', 'phone', 'category', 'userId', 'status', 'createTime'],
   search: { name: 'contains', idCard: 'exact', phone: 'contains', category: 'exact', userId: 'exact', status: 'exact', createTime: 'range' },
   sortable: ['name', 'phone', 'category', 'status', 'createTime'],
   defaultSort: { field: 'createTime', order: 'desc' },

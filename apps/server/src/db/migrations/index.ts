@@ -45,6 +45,7 @@ import { deviceAdminGrants } from './1500-device-admin-grants.ts';
 import { userLanguage } from './1501-user-language.ts';
 import { selfRegistration } from './1540-self-registration.ts';
 import { seededDictItems } from './1541-seeded-dict-items.ts';
+import { idTypes } from './1542-id-types.ts';
 import { alarmFolding } from './1510-alarm-folding.ts';
 import { softUpdateFileName } from './1550-soft-update-file-name.ts';
 
@@ -90,6 +91,7 @@ const migrations: Record<string, Migration> = {
   '1501-user-language': userLanguage,
   '1540-self-registration': selfRegistration,
   '1541-seeded-dict-items': seededDictItems,
+  '1542-id-types': idTypes,
   '1510-alarm-folding': alarmFolding,
   '1550-soft-update-file-name': softUpdateFileName,
 };

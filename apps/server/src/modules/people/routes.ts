@@ -1,5 +1,8 @@
 import {
+  entityLabel,
   fileExtension,
+  idNumberProblem,
+  isResidentId18,
   frozenPeopleBody,
   ID_PATTERN,
   maskCardNo,
@@ -12,6 +15,7 @@ import {
   UploadKinds,
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
+import type { CrudContext } from '../../platform/crud/index.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { callerOf } from '../../platform/access.ts';
@@ -50,6 +54,16 @@ async function checkCardNo(app: FastifyInstance, values: Values, tenantId: strin
   values.cardNoMasked = maskCardNo(cardNo);
 }
 
+/**
+ * The ID number fits the row's ID type (a resident ID card of people has 18 characters). The masked number a list showed,
+ * sent back unchanged, keeps the stored one.
+ */
+function checkIdNumber(ctx: CrudContext, values: Values, existing: Values | null) {
+  if (existing && typeof existing.id_card === 'string' && values.idCard === maskCardNo(existing.id_card)) delete values.idCard;
+  const problem = idNumberProblem(values, existing as { id_type?: unknown; id_card?: unknown } | null, isResidentId18);
+  if (problem) throw new AppError('badRequest', problem, { field: entityLabel(ctx.lang, 'people.field.idCard') });
+}
+
 async function hashPassword(app: FastifyInstance, values: Values) {
   if (typeof values.password === 'string' && values.password !== '') values.password = await app.hasher.hash(values.password);
 }
@@ -60,12 +74,15 @@ async function hashPassword(app: FastifyInstance, values: Values) {
  */
 export const peopleRoutes: FastifyPluginAsyncZod = async (app) => {
   registerEntity(app, peopleEntity, {
-    beforeAdd: async ({ caller }, values) => {
+    beforeAdd: async (ctx, values) => {
+      const { caller } = ctx;
+      checkIdNumber(ctx, values, null);
       await checkPicture(app, values);
       await checkCardNo(app, values, (values.tenantId as string | undefined) || writeTenant(caller), null);
       await hashPassword(app, values);
     },
-    beforeEdit: async (_ctx, values, existing) => {
+    beforeEdit: async (ctx, values, existing) => {
+      checkIdNumber(ctx, values, existing);
       await checkPicture(app, values);
       await checkCardNo(app, values, (values.tenantId as string | undefined) || ((existing.tenant_id as string | null) ?? null), existing.id as string);
       await hashPassword(app, values);

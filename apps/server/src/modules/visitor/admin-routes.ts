@@ -1,4 +1,4 @@
-import { entityLabel, ID_PATTERN, permissionCode, splitIds, VisitorAdminPath, visitorEntity, VisitorStatus } from '@isps/contract';
+import { entityLabel, ID_PATTERN, idNumberProblem, maskCardNo, permissionCode, splitIds, VisitorAdminPath, visitorEntity, VisitorStatus } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
 import { callerOf } from '../../platform/access.ts';
@@ -17,6 +17,13 @@ async function checkLinkedUser(ctx: CrudContext, values: Record<string, unknown>
   if (!found) throw new AppError('badRequest', 'validation.invalid', { field: entityLabel(ctx.lang, 'visitor.field.userId') });
 }
 
+/** The ID number fits the row's ID type; the masked number a list showed, sent back unchanged, keeps the stored one. */
+function checkIdNumber(ctx: CrudContext, values: Record<string, unknown>, existing: Record<string, unknown> | null) {
+  if (existing && typeof existing.id_card === 'string' && values.idCard === maskCardNo(existing.id_card)) delete values.idCard;
+  const problem = idNumberProblem(values, existing as { id_type?: unknown; id_card?: unknown } | null);
+  if (problem) throw new AppError('badRequest', problem, { field: entityLabel(ctx.lang, 'visitor.field.idCard') });
+}
+
 const frozenBody = z.object({
   ids: z.string().max(70_000),
   status: z.union([z.literal(VisitorStatus.normal), z.literal(VisitorStatus.frozen), z.enum(['1', '2']).transform(Number)]),
@@ -28,12 +35,14 @@ export const visitorAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   registerEntity(app, visitorEntity, {
     beforeAdd: async (ctx, values) => {
+      checkIdNumber(ctx, values, null);
       const a = ctx.app;
       await checkLinkedUser(ctx, values);
       values.password = await a.hasher.hash(String(values.password));
       values.status = VisitorStatus.normal;
     },
     beforeEdit: async (ctx, values, existing) => {
+      checkIdNumber(ctx, values, existing);
       const a = ctx.app;
       await checkLinkedUser(ctx, values);
       if (typeof values.password === 'string' && values.password !== '') {

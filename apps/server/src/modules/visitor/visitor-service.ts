@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { VisitorStatus, isValidIdCard, type VisitorCategory, type VisitorInfo, type VisitorLoginBody, type VisitorRegisterBody } from '@isps/contract';
+import { IdType, VisitorStatus, isValidIdCard, type VisitorCategory, type VisitorInfo, type VisitorLoginBody, type VisitorRegisterBody } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { SysVisitor } from '../../db/schema.ts';
@@ -45,6 +45,8 @@ export async function registerVisitor(app: FastifyInstance, body: VisitorRegiste
     id: randomUUID(),
     name: body.name.trim(),
     id_card: idCard,
+    // self-registration takes a resident ID card (the visitor area's own form)
+    id_type: IdType.resident,
     phone: body.phone.trim(),
     password: await app.hasher.hash(body.password),
     category: body.category,

@@ -6,6 +6,7 @@ import {
   entityDeclarations,
   ID_PATTERN,
   importInitialFields,
+  maskCardNo,
   permissionCode,
   seededTextColumns,
   splitIds,
@@ -246,9 +247,14 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     }
   }
 
-  async function withDictText(rows: Row[], lang: Language, caller: CurrentUser): Promise<Row[]> {
+  // fields lists show as card numbers are shown (ID numbers): the last four characters
+  const maskedFields = Object.entries(entity.fields).filter(([, f]) => f.maskedInLists).map(([name]) => name);
+
+  /** Rows as answered; `full`: a masked field keeps its whole value (the detail of one row, for those who may edit it). */
+  async function withDictText(rows: Row[], lang: Language, caller: CurrentUser, full = false): Promise<Row[]> {
     const dictFields = [...readableFields(entity).values()].filter((f) => f.dict);
     const api = (await showSeededRows(app, table, rows, lang)).map((r) => toApiRow(entity, r));
+    if (!full) for (const row of api) for (const name of maskedFields) if (typeof row[name] === 'string') row[name] = maskCardNo(row[name]);
     await withLinks(api, lang);
     await withReferenceLabels(app, entity, api, caller, lang);
     if (hooks.shown) api.forEach((row, index) => hooks.shown?.(lang, row, rows[index] as Row));
@@ -636,7 +642,8 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     routes.get(crudPath(entity, 'queryById'), { schema: { tags, summary: `One ${entity.name}` }, config: { permission: perm('list') } }, async (request, reply) => {
       const row = await (await listRows(callerOf(request), {})).where('id', '=', requireId((request.query as Query).id)).executeTakeFirst();
       if (!row) throw new AppError('notFound', 'crud.notFound');
-      return reply.ok((await withDictText([row], request.lang, callerOf(request)))[0]);
+      const caller = callerOf(request);
+      return reply.ok((await withDictText([row], request.lang, caller, caller.permissions.has(perm('edit'))))[0]);
     });
 
     if (entity.tree) {
@@ -784,7 +791,8 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
           let rows = first;
           for (let offset = 0; rows.length > 0; ) {
             // a spreadsheet shows times as the wire does: `yyyy-MM-dd HH:mm:ss` in TIME_ZONE
-            yield toWire(await withDictText(rows, ctx.lang, ctx.caller), app.settings.timeZone);
+            // an export is imported back: whole ID numbers for those who may edit, as the detail shows them
+            yield toWire(await withDictText(rows, ctx.lang, ctx.caller, ctx.caller.permissions.has(perm('edit'))), app.settings.timeZone);
             offset += rows.length;
             if (rows.length < EXPORT_PAGE || offset >= MAX_EXPORT_ROWS) return;
             rows = await pageOf(offset);

@@ -1,11 +1,12 @@
 import { formFieldsOf, type EntityDeclaration } from '@isps/contract';
-import { Alert, App, Col, Flex, Form, Grid, Modal, Row } from 'antd';
+import { Alert, App, Col, Flex, Form, Grid, Modal, Row, Skeleton } from 'antd';
 import { useMemo, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage, storedLanguage } from '../i18n/index.ts';
 import { useTenantChooser } from '../permission/index.ts';
 import { useAddEntity } from './api/add-entity.ts';
 import { useEditEntity } from './api/edit-entity.ts';
+import { useEntityById } from './api/query-entity-by-id.ts';
 import { CheckRuleTrial } from './check-rules-editor.tsx';
 import type { FormAddonProps } from './crud-screen.tsx';
 import type { CrudRow } from './entity-fields.ts';
@@ -30,8 +31,25 @@ const DIALOG_CHROME = 220;
 /** controls that need the whole width, in one column or two */
 const WIDE_WIDGETS = new Set(['textarea', 'json', 'checkRules']);
 
+/**
+ * Add or edit one row in a modal. Lists show some values masked (ID numbers): the edit of such a screen starts from the
+ * stored row, read whole (as the server shows it to those who may edit), not from the list's row.
+ */
+export function EntityFormModal(props: EntityFormModalProps) {
+  const { t } = useTranslation();
+  const masked = props.mode === 'edit' && props.row !== null && Object.values(props.entity.fields).some((f) => f.maskedInLists);
+  const stored = useEntityById(props.entity, masked ? (props.row?.id ?? null) : null);
+  if (!masked) return <EntityForm {...props} />;
+  if (stored.data) return <EntityForm {...props} row={stored.data} />;
+  return (
+    <Modal open title={t('crud.editTitle', { entity: t(props.entity.title) })} footer={null} onCancel={props.onClose} destroyOnHidden>
+      {stored.isError ? <Alert type="error" showIcon title={stored.error.message} /> : <Skeleton active />}
+    </Modal>
+  );
+}
+
 /** Add or edit one row in a modal, validated with the declaration's schemas; refusals of the server shown inside. */
-export function EntityFormModal({ entity, mode, row, fixed = {}, addons = {}, onClose }: EntityFormModalProps) {
+function EntityForm({ entity, mode, row, fixed = {}, addons = {}, onClose }: EntityFormModalProps) {
   const { t, i18n } = useTranslation();
   const { message, modal } = App.useApp();
   const [form] = Form.useForm();
@@ -113,7 +131,7 @@ export function EntityFormModal({ entity, mode, row, fixed = {}, addons = {}, on
                   <Form.Item label={label} required={required} htmlFor={`${entity.name}-form_${name}`}>
                     <Flex gap={8}>
                       <div style={{ flex: 1, minWidth: 0 }}>
-                        <Form.Item name={name} noStyle rules={rules} validateFirst>
+                        <Form.Item name={name} noStyle rules={rules} validateFirst dependencies={field.crossCheck ? [field.crossCheck.field] : undefined}>
                           <FormControl entity={entity} name={name} mode={mode} />
                         </Form.Item>
                       </div>
@@ -125,6 +143,8 @@ export function EntityFormModal({ entity, mode, row, fixed = {}, addons = {}, on
                     name={name}
                     label={label}
                     rules={rules}
+                    // a value checked against another field is checked again when that one changes
+                    dependencies={field.crossCheck ? [field.crossCheck.field] : undefined}
                     required={required}
                     valuePropName={field.widget.kind === 'switch' ? 'value' : undefined}
                     validateFirst

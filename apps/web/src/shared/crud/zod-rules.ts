@@ -49,5 +49,15 @@ export function fieldRules(field: FieldDeclaration, options: { mode: 'add' | 'ed
       if (!parsed.success) throw new Error(issueText(lang, label, parsed.error.issues[0] as z.core.$ZodIssue, apiValue));
     },
   });
+  const cross = field.crossCheck;
+  if (cross) {
+    rules.push(({ getFieldValue }) => ({
+      validator: async (_rule, value: unknown) => {
+        if (isEmpty(value)) return;
+        const problem = cross.problem(String(toApiValue(field, value)).trim().toUpperCase(), getFieldValue(cross.field));
+        if (problem) throw new Error(translate(lang, problem, { field: label }));
+      },
+    }));
+  }
   return rules;
 }
