@@ -287,8 +287,8 @@ export const enUS = {
   'alarm.wrongState': "The alarm has already been handled",
   'alarm.acknowledged': "The alarm is acknowledged",
   'alarm.closed': "The alarm is closed",
-  'alarm.batchAcknowledged': '{{count}} alarm(s) acknowledged',
-  'alarm.batchClosed': '{{count}} alarm(s) closed',
+  'alarm.batchAcknowledged': 'Alarms acknowledged: {{count}}',
+  'alarm.batchClosed': 'Alarms closed: {{count}}',
   'alarm.batchNone': 'No alarm to handle: none matches, or they are handled already',
   'log.doorOpened': '{{entity}}: remote open of {{door}} (command {{command}})',
   'emergency.notActive': 'No emergency scenario is running',
@@ -390,8 +390,8 @@ export const enUS = {
   'log.idCardRead': '{{entity}}: ID card read at {{device}}',
   'log.alarmAcknowledged': '{{entity}}: alarm {{code}} of {{device}} acknowledged',
   'log.alarmClosed': '{{entity}}: alarm {{code}} of {{device}} closed',
-  'log.alarmsAcknowledged': '{{entity}}: {{count}} alarm(s) acknowledged ({{which}})',
-  'log.alarmsClosed': '{{entity}}: {{count}} alarm(s) closed ({{which}})',
+  'log.alarmsAcknowledged': '{{entity}}: alarms acknowledged: {{count}} ({{which}})',
+  'log.alarmsClosed': '{{entity}}: alarms closed: {{count}} ({{which}})',
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -39,8 +39,8 @@ beforeEach(() => {
       }
       if (url.pathname.endsWith('/queryTreeList')) return Response.json(ok([{ id: 'area1', areaName: 'Building A', parentId: '', children: [] }]));
       if (url.pathname.endsWith('/sysDeviceAlarm/batchCount')) return Response.json(ok({ count: 7 }));
-      if (url.pathname.endsWith('/sysDeviceAlarm/closeBatch')) return Response.json(ok({ count: 2 }, '2 alarm(s) closed'));
-      if (url.pathname.endsWith('/sysDeviceAlarm/acknowledgeBatch')) return Response.json(ok({ count: 7 }, '7 alarm(s) acknowledged'));
+      if (url.pathname.endsWith('/sysDeviceAlarm/closeBatch')) return Response.json(ok({ count: 2 }, 'Alarms closed: 2'));
+      if (url.pathname.endsWith('/sysDeviceAlarm/acknowledgeBatch')) return Response.json(ok({ count: 7 }, 'Alarms acknowledged: 7'));
       return Response.json(ok({ records: [], total: 0, size: 10, current: 1, pages: 1 }));
     }),
   );
@@ -70,7 +70,7 @@ describe('alarms screen: folded alarms handled in bulk', () => {
     await screen.findByText(i18n.t('alarm.batchConfirm.closeSelected', { count: 2 }));
     expect(calls.some((c) => c.url.pathname.endsWith('/closeBatch'))).toBe(false);
     fireEvent.click(screen.getByText(i18n.t('common.ok')).closest('button')!);
-    await screen.findByText('2 alarm(s) closed');
+    await screen.findByText('Alarms closed: 2');
     expect(calls.find((c) => c.url.pathname.endsWith('/sysDeviceAlarm/closeBatch'))).toMatchObject({ method: 'PUT', body: { ids: ['al1', 'al3'] } });
   });
 
@@ -90,7 +90,7 @@ describe('alarms screen: folded alarms handled in bulk', () => {
     await screen.findByText(i18n.t('alarm.batchConfirm.acknowledgeMatching', { count: 7 }));
     expect(calls.find((c) => c.url.pathname.endsWith('/batchCount'))?.url.searchParams.get('to')).toBe('acknowledge');
     fireEvent.click(screen.getByText(i18n.t('common.ok')).closest('button')!);
-    await screen.findByText('7 alarm(s) acknowledged');
+    await screen.findByText('Alarms acknowledged: 7');
     expect(calls.find((c) => c.url.pathname.endsWith('/sysDeviceAlarm/acknowledgeBatch'))).toMatchObject({ method: 'PUT', body: { filter: {} } });
   });
 

@@ -50,6 +50,8 @@ beforeEach(() => {
       if (url.pathname.endsWith('/sysSoftUpdate/pushes')) return Response.json(ok(pushes));
       if (url.pathname.endsWith('/sysSoftUpdate/push')) return Response.json(ok(pushes, 'The update is sent to the devices'));
       if (url.pathname.endsWith('/sysDevice/list')) return page([{ id: 'dev-p1', deviceName: 'Door 01', sn: 'SIM-0001', deviceModel: 'SIM-DOOR', online: 1 }]);
+      // the alarms' area search picks from the area tree
+      if (url.pathname.endsWith('/sysArea/queryTreeList')) return Response.json(ok([]));
       if (url.pathname.endsWith('/sysDeviceAlarm/list')) return page([{ id: 'al1', deviceId: 'dev-p1', code: 'TAMPER', level: 'H', state: alarmState, alarmTime: '2026-11-25 08:00:00' }]);
       if (url.pathname.endsWith('/sysDeviceAlarm/acknowledge')) {
         alarmState = 1;
