@@ -1,5 +1,6 @@
 export { CrudScreen, type CrudExtension, type CrudExtensionProps, type CrudScreenProps, type FormAddonProps } from './crud-screen.tsx';
 export { CrudTable, type CrudColumn, type CrudTableProps } from './crud-table.tsx';
+export { DetailDrawer } from './detail-drawer.tsx';
 export { SearchBar, type SearchBarProps, type SearchField } from './search-bar.tsx';
 export { displayValue, fieldLabelKey, findEntity, type CrudRow } from './entity-fields.ts';
 export { useEntityLabels } from './entity-label.tsx';

@@ -1,5 +1,6 @@
 import { DoorState, type AuthItem, type DoorStatusRow } from '@isps/contract';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setFeedback } from '../../../shared/api/index.ts';
 import { i18n } from '../../../shared/i18n/index.ts';
@@ -23,6 +24,7 @@ const door = (id: string, doorName: string, deviceId: string, state: DoorState, 
 });
 let doors: DoorStatusRow[];
 let reads: number;
+let posts: Array<{ path: string; method: string; body: unknown }>;
 
 beforeAll(async () => {
   await i18n.changeLanguage('en-US');
@@ -33,11 +35,15 @@ beforeEach(() => {
   useSession.getState().setPermissions([], [{ action: 'device:doorStatus:view', describe: '', type: '1' } satisfies AuthItem], []);
   setFeedback({ notify: vi.fn(), modal: vi.fn() });
   reads = 0;
+  posts = [];
   doors = [door('d1', 'Front gate', 'dev1', DoorState.closed), door('d2', 'Store room', 'dev2', DoorState.closed, false)];
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: string) => {
+    vi.fn(async (input: string, init?: RequestInit) => {
       const url = new URL(input, 'http://console.test');
+      posts.push({ path: url.pathname, method: init?.method ?? 'GET', body: init?.body ? JSON.parse(String(init.body)) : undefined });
+      if (url.pathname.endsWith('/sysDoor/open')) return Response.json({ ...ok({ commandId: 'cmd1' }), message: 'Open command queued' });
+      if (url.pathname.endsWith('/sysDoor/command')) return Response.json(ok({ id: 'cmd1', kind: 'openDoor', status: 'sent', attempts: 1, sentTime: null, ackedTime: null, result: null }));
       if (url.pathname.endsWith('/sysDoor/status')) {
         reads++;
         return Response.json(ok(doors));
@@ -89,5 +95,37 @@ describe('door status page', () => {
     const list = [door('d1', 'Front gate', 'dev1', DoorState.open)];
     expect(applyDoorStates(list, { doors: [{ id: 'd1', doorName: 'Front gate', deviceId: 'dev1', state: DoorState.closed, stateTime: '2026-11-25 07:00:00' }] })).toEqual(list);
     expect(applyDoorStates(list, { doors: [{ id: 'x', doorName: 'X', deviceId: 'dev1', state: DoorState.closed, stateTime: '2026-11-25 07:00:00' }] })).toBeNull();
+  });
+
+  it('links each door to its details on the doors screen and opens it remotely after asking, with the permissions only', async () => {
+    useSession.getState().setPermissions([], ['device:doorStatus:view', 'device:door:list', 'device:door:open'].map((action): AuthItem => ({ action, describe: '', type: '1' })), []);
+    renderInConsole(
+      <MemoryRouter>
+        <DoorStatusPage />
+      </MemoryRouter>,
+    );
+    const link = await screen.findByRole('link', { name: 'Front gate' });
+    expect(link.getAttribute('href')).toBe('/device/door?id=d1');
+    // the offline device's door offers no opening (it would be refused)
+    const cards = document.querySelectorAll('[data-door-id]');
+    expect(cards[0]!.querySelector('[data-command="open"]')).not.toBeNull();
+    expect(cards[1]!.querySelector('[data-command="open"]')).toBeNull();
+
+    fireEvent.click(cards[0]!.querySelector('[data-command="open"]')!);
+    await screen.findByText(i18n.t('door.openConfirm', { name: 'Front gate' }));
+    expect(posts.some((p) => p.path.endsWith('/sysDoor/open'))).toBe(false);
+    fireEvent.click(screen.getByText(i18n.t('common.ok')).closest('button')!);
+    await waitFor(() => expect(posts.find((p) => p.path.endsWith('/sysDoor/open'))).toMatchObject({ method: 'POST', body: { id: 'd1' } }));
+  });
+
+  it('offers neither the link nor the opening without their permissions', async () => {
+    renderInConsole(
+      <MemoryRouter>
+        <DoorStatusPage />
+      </MemoryRouter>,
+    );
+    await screen.findByText('Front gate');
+    expect(screen.queryByRole('link', { name: 'Front gate' })).toBeNull();
+    expect(document.querySelector('[data-command="open"]')).toBeNull();
   });
 });

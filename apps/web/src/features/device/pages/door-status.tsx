@@ -1,10 +1,13 @@
-import { DOOR_STATE_NAMES, DoorState, type DevicePresenceNotice, type DoorStateNotice, type DoorStatusRow } from '@isps/contract';
+import { DOOR_STATE_NAMES, DoorPerm, DoorState, doorEntity, type DevicePresenceNotice, type DoorStateNotice, type DoorStatusRow } from '@isps/contract';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Badge, Button, Card, Col, Empty, Result, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { usePermission } from '../../../shared/permission/index.ts';
 import { useAppEvent } from '../../../shared/realtime/index.ts';
 import { formatTime } from '../../../shared/time/index.ts';
 import { doorStatusKey, useDoorStatus } from '../api/door-status.ts';
+import { DoorOpenAction } from '../door-open-action.tsx';
 
 const stateColors: Record<DoorState, string> = { [DoorState.closed]: 'default', [DoorState.open]: 'green', [DoorState.alarm]: 'red' };
 
@@ -52,13 +55,25 @@ function useLiveDoors(): void {
   useAppEvent('realtimeOpen', () => void client.invalidateQueries({ queryKey: doorStatusKey }));
 }
 
-function DoorCard({ door }: { door: DoorStatusRow }) {
+/** The door screen's path, where a card's name leads (the door's details open there). */
+const DOOR_PAGE = '/device/door';
+
+function DoorCard({ door, refresh }: { door: DoorStatusRow; refresh: () => void }) {
   const { t } = useTranslation();
+  const canSeeDoors = usePermission(DoorPerm.list);
   const stateName = DOOR_STATE_NAMES[door.state] ?? 'closed';
   return (
     <Card
       size="small"
-      title={door.doorName}
+      title={
+        canSeeDoors ? (
+          <Link to={`${DOOR_PAGE}?id=${encodeURIComponent(door.id)}`} title={t('doorStatus.openDoorPage')} data-testid="door-link">
+            {door.doorName}
+          </Link>
+        ) : (
+          door.doorName
+        )
+      }
       extra={
         <Tag color={stateColors[door.state]} data-testid="door-state">
           {t(`door.state.${stateName}`)}
@@ -75,6 +90,11 @@ function DoorCard({ door }: { door: DoorStatusRow }) {
         {t('door.field.doorNo')}: {door.doorNo}
         {door.stateTime ? ` · ${t('doorStatus.since', { time: formatTime(door.stateTime, 'datetime') })}` : ''}
       </Typography.Text>
+      {door.deviceOnline ? (
+        <div style={{ marginTop: 8 }}>
+          <DoorOpenAction entity={doorEntity} refresh={refresh} row={{ id: door.id, doorName: door.doorName }} />
+        </div>
+      ) : null}
     </Card>
   );
 }
@@ -83,7 +103,9 @@ function DoorCard({ door }: { door: DoorStatusRow }) {
 export default function DoorStatusPage() {
   const { t } = useTranslation();
   const status = useDoorStatus();
+  const client = useQueryClient();
   useLiveDoors();
+  const refresh = () => void client.invalidateQueries({ queryKey: doorStatusKey });
 
   if (status.isPending)
     return (
@@ -127,7 +149,7 @@ export default function DoorStatusPage() {
       <Row gutter={[12, 12]}>
         {doors.map((door) => (
           <Col key={door.id} xs={24} sm={12} lg={8} xxl={6}>
-            <DoorCard door={door} />
+            <DoorCard door={door} refresh={refresh} />
           </Col>
         ))}
       </Row>

@@ -1,5 +1,6 @@
 import type { AuthItem } from '@isps/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setFeedback } from '../../../shared/api/index.ts';
 import { i18n } from '../../../shared/i18n/index.ts';
@@ -32,6 +33,7 @@ beforeEach(() => {
     vi.fn(async (input: string, init?: RequestInit) => {
       const url = new URL(input, 'http://console.test');
       calls.push({ method: init?.method ?? 'GET', url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+      if (url.pathname.endsWith('/sysDoor/queryById')) return Response.json(ok({ id: 'door1', doorName: 'Front gate', deviceId: 'dev1', deviceId_dictText: 'Lobby controller', doorNo: 1, areaId: 'area1', areaId_dictText: 'Lobby', state: 0, stateTime: null, departIds: '', departIds_dictText: '' }));
       if (url.pathname.endsWith('/sysDoor/list')) return page([{ id: 'door1', doorName: 'Front gate', deviceId: 'dev1', doorNo: 1, areaId: 'area1', state: 0, stateTime: null, departIds: '', departIds_dictText: '' }]);
       if (url.pathname.endsWith('/sysDevice/list')) return page([{ id: 'dev1', deviceName: 'Lobby controller' }]);
       if (url.pathname.endsWith('/sysArea/list')) return page([{ id: 'area1', areaName: 'Lobby' }]);
@@ -49,7 +51,11 @@ const row = (name: string) => screen.getByText(name).closest('tr')!;
 
 describe('doors screen', () => {
   it('names each door’s device and area, and opens a door after asking: sent, then the device’s acknowledgement', async () => {
-    renderInConsole(<DoorPage />);
+    renderInConsole(
+      <MemoryRouter>
+        <DoorPage />
+      </MemoryRouter>,
+    );
     await screen.findByText('Front gate');
     await waitFor(() => expect(row('Front gate').textContent).toContain('Lobby controller'));
     expect(row('Front gate').textContent).toContain('Lobby');
@@ -75,8 +81,25 @@ describe('doors screen', () => {
 
   it('offers no remote opening without device:door:open', async () => {
     grant(['device:door:list']);
-    renderInConsole(<DoorPage />);
+    renderInConsole(
+      <MemoryRouter>
+        <DoorPage />
+      </MemoryRouter>,
+    );
     await screen.findByText('Front gate');
     expect(document.querySelector('[data-command="open"]')).toBeNull();
+  });
+
+  it('opens the details of the door a door status card links to (?id=)', async () => {
+    renderInConsole(
+      <MemoryRouter initialEntries={['/device/door?id=door1']}>
+        <DoorPage />
+      </MemoryRouter>,
+    );
+    const drawer = await screen.findByRole('dialog');
+    await waitFor(() => expect(drawer.textContent).toContain('Lobby controller'));
+    expect(drawer.textContent).toContain('Front gate');
+    expect(drawer.textContent).not.toContain('dev1');
+    expect(calls.find((c) => c.url.pathname.endsWith('/sysDoor/queryById'))?.url.searchParams.get('id')).toBe('door1');
   });
 });
