@@ -54,6 +54,11 @@ export function isValidIdNumber(type: string | null | undefined, value: string, 
   return resident(id);
 }
 
+/** The visitor area's own refusal of an ID number of `type` (its form names no field). */
+export function visitorIdRefusal(type: string | null | undefined): 'visitor.idCardInvalid' | 'visitor.passportInvalid' | 'visitor.idOtherInvalid' {
+  return type === IdType.passport ? 'visitor.passportInvalid' : type === IdType.other ? 'visitor.idOtherInvalid' : 'visitor.idCardInvalid';
+}
+
 /** The message that refuses an ID number of `type`. */
 export function idNumberRefusal(type: string | null | undefined): 'validation.idCard' | 'validation.passport' | 'validation.idOther' {
   return type === IdType.passport ? 'validation.passport' : type === IdType.other ? 'validation.idOther' : 'validation.idCard';
@@ -94,7 +99,9 @@ export const idNumberSchema = z
 
 export const visitorRegisterBody = z.object({
   name: z.string().trim().min(1).max(100),
-  idCard: z.string().trim().max(18),
+  /** resident ID card when absent (the origin's clients send none) */
+  idType: z.enum(ID_TYPES).optional(),
+  idCard: z.string().trim().max(ID_NUMBER_MAX),
   phone: phoneField,
   password: z.string().min(1).max(200),
   confirmPassword: z.string().min(1).max(200),

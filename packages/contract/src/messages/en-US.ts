@@ -209,6 +209,8 @@ export const enUS = {
   'visitor.wrongCredentials': 'The phone number or password is wrong',
   'visitor.frozen': 'This visitor account is frozen, please contact the administrator',
   'visitor.idCardInvalid': 'The ID card number is not valid',
+  'visitor.passportInvalid': 'A passport number has 5 to 20 letters or digits',
+  'visitor.idOtherInvalid': 'Please enter the document number (at most 32 characters)',
   'duplicate.idCard': 'ID card already exists!',
   'visitor.passwordDigits': 'The visitor password must be 6 to 8 digits',
   'validation.userName': '{{field}} cannot contain spaces or commas',

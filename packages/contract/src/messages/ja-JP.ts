@@ -209,6 +209,8 @@ export const jaJP: Record<MessageKey, string> = {
   'visitor.wrongCredentials': '電話番号またはパスワードが正しくありません',
   'visitor.frozen': 'この訪問者アカウントは凍結されています。管理者に連絡してください',
   'visitor.idCardInvalid': '身分証番号が正しくありません',
+  'visitor.passportInvalid': 'パスポート番号は英数字 5〜20 文字です',
+  'visitor.idOtherInvalid': '書類の番号を入力してください（32 文字まで）',
   'duplicate.idCard': '身分証番号は既に存在します！',
   'visitor.passwordDigits': '訪問者のパスワードは 6～8 桁の数字にしてください',
   'validation.userName': '{{field}}に空白やカンマは使えません',

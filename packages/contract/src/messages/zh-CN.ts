@@ -209,6 +209,8 @@ export const zhCN: Record<MessageKey, string> = {
   'visitor.wrongCredentials': '手机号或密码错误',
   'visitor.frozen': '该访客账号已冻结，请联系管理员',
   'visitor.idCardInvalid': '身份证号不合法',
+  'visitor.passportInvalid': '护照号码为 5 至 20 位字母或数字',
+  'visitor.idOtherInvalid': '请输入证件号码（最多 32 个字符）',
   'duplicate.idCard': '身份证号已存在！',
   'visitor.passwordDigits': '访客密码须为 6 到 8 位数字',
   'validation.userName': '{{field}}不能包含空格或逗号',

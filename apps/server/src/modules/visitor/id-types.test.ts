@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IdType, LANGUAGES, crudPath, entityLabel, maskCardNo, peopleEntity, translate, visitorEntity, type EntityDeclaration, type Page } from '@isps/contract';
+import { IdType, LANGUAGES, VisitorPath, crudPath, entityLabel, maskCardNo, peopleEntity, translate, visitorEntity, type EntityDeclaration, type Page } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
 
@@ -93,5 +93,20 @@ describe.each(await testDialects())('ID types of visitors and people on %s', (di
     const detail = await call<Row>(reader, 'GET', `${crudPath(visitorEntity, 'queryById')}?id=${added.envelope.result.id}`);
     expect(detail.statusCode).toBe(200);
     expect(detail.envelope.result.idCard).toBe(maskCardNo(number));
+  });
+
+  it('lets a visitor register with a passport, checked as a passport, in every language', async () => {
+    const body = { name: 'Traveller', phone: '13712340000', password: '246810', confirmPassword: '246810', category: 'general' };
+    for (const lang of LANGUAGES) {
+      const refused = await injectAs(app, null, { method: 'POST', url: api(app, VisitorPath.register), payload: { ...body, idType: IdType.passport, idCard: 'P-1' }, headers: { lang } });
+      expect(refused.envelope).toMatchObject({ success: false, message: translate(lang, 'visitor.passportInvalid') });
+      // a passport number is no resident ID card
+      const resident = await injectAs(app, null, { method: 'POST', url: api(app, VisitorPath.register), payload: { ...body, idCard: 'P12345678' }, headers: { lang } });
+      expect(resident.envelope).toMatchObject({ success: false, message: translate(lang, 'visitor.idCardInvalid') });
+    }
+    const done = await injectAs(app, null, { method: 'POST', url: api(app, VisitorPath.register), payload: { ...body, idType: IdType.passport, idCard: 'p12345678' } });
+    expect(done.envelope.success).toBe(true);
+    const row = await app.db.selectFrom('sys_visitor').select(['id_type', 'id_card']).where('phone', '=', body.phone).executeTakeFirstOrThrow();
+    expect(row).toEqual({ id_type: IdType.passport, id_card: 'P12345678' });
   });
 });

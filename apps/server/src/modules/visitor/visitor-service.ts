@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IdType, VisitorStatus, isValidIdCard, type VisitorCategory, type VisitorInfo, type VisitorLoginBody, type VisitorRegisterBody } from '@isps/contract';
+import { IdType, VisitorStatus, isValidIdNumber, visitorIdRefusal, type VisitorCategory, type VisitorInfo, type VisitorLoginBody, type VisitorRegisterBody } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { SysVisitor } from '../../db/schema.ts';
@@ -34,7 +34,8 @@ export async function findVisitor(app: FastifyInstance, id: string) {
 
 export async function registerVisitor(app: FastifyInstance, body: VisitorRegisterBody): Promise<VisitorInfo> {
   const idCard = body.idCard.trim().toUpperCase();
-  if (!isValidIdCard(idCard)) refuse('visitor.idCardInvalid');
+  const idType = body.idType ?? IdType.resident;
+  if (!isValidIdNumber(idType, idCard)) refuse(visitorIdRefusal(idType));
   if (!VISITOR_PASSWORD.test(body.password)) refuse('visitor.passwordDigits');
   if (body.password !== body.confirmPassword) refuse('password.mismatch');
   const active = app.db.selectFrom('sys_visitor').select('id').where('del_flag', '=', 0);
@@ -45,8 +46,7 @@ export async function registerVisitor(app: FastifyInstance, body: VisitorRegiste
     id: randomUUID(),
     name: body.name.trim(),
     id_card: idCard,
-    // self-registration takes a resident ID card (the visitor area's own form)
-    id_type: IdType.resident,
+    id_type: idType,
     phone: body.phone.trim(),
     password: await app.hasher.hash(body.password),
     category: body.category,

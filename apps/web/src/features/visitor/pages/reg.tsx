@@ -1,5 +1,5 @@
 import { IdcardOutlined, LockOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
-import { PHONE_PATTERN, VISITOR_CATEGORIES, isValidIdCard, type VisitorCategory, type VisitorRegisterBody } from '@isps/contract';
+import { ID_NUMBER_MAX, IdType, PHONE_PATTERN, VISITOR_CATEGORIES, isValidIdNumber, visitorIdRefusal, type VisitorCategory, type VisitorRegisterBody } from '@isps/contract';
 import { Button, Form, Input, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -8,6 +8,12 @@ import { sameAsRule, useDocumentTitle } from '../../../shared/ui/index.ts';
 import { useVisitorRegister } from '../api/visitor-register.ts';
 import styles from '../components/visitor-layout.module.css';
 import { categoryKey } from '../visitor-labels.ts';
+
+const ID_TYPE_OPTIONS = [
+  { value: IdType.resident, label: 'visitor.idTypeResident' },
+  { value: IdType.passport, label: 'visitor.idTypePassport' },
+  { value: IdType.other, label: 'visitor.idTypeOther' },
+] as const;
 
 export default function VisitorRegisterPage() {
   const { t } = useTranslation();
@@ -31,15 +37,28 @@ export default function VisitorRegisterPage() {
       <Typography.Title level={2} className={styles.title}>
         {t('visitor.regTitle')}
       </Typography.Title>
-      <Form<VisitorRegisterBody> size="large" onFinish={(v) => void submit(v)} initialValues={{ category: 'general' satisfies VisitorCategory }}>
+      <Form<VisitorRegisterBody> size="large" onFinish={(v) => void submit(v)} initialValues={{ category: 'general' satisfies VisitorCategory, idType: IdType.resident }}>
         <Form.Item name="name" rules={[{ required: true, whitespace: true, message: t('visitor.nameRequired') }]}>
           <Input prefix={<UserOutlined aria-hidden />} placeholder={t('visitor.name')} aria-label={t('visitor.name')} autoComplete="name" maxLength={100} />
         </Form.Item>
+        <Form.Item name="idType" label={t('visitor.idType')}>
+          <Select aria-label={t('visitor.idType')} options={ID_TYPE_OPTIONS.map((o) => ({ value: o.value, label: t(o.label) }))} />
+        </Form.Item>
+        {/* checked by the chosen ID type, again whenever the type changes */}
         <Form.Item
           name="idCard"
-          rules={[{ required: true, message: t('visitor.idCardInvalid') }, { validator: async (_, v: string) => { if (v && !isValidIdCard(v)) throw new Error(t('visitor.idCardInvalid')); } }]}
+          dependencies={['idType']}
+          rules={[
+            { required: true, message: t('visitor.idCardInvalid') },
+            ({ getFieldValue }) => ({
+              validator: async (_, v: string) => {
+                const type = getFieldValue('idType') as string;
+                if (v && !isValidIdNumber(type, v)) throw new Error(t(visitorIdRefusal(type)));
+              },
+            }),
+          ]}
         >
-          <Input prefix={<IdcardOutlined aria-hidden />} placeholder={t('visitor.idCard')} aria-label={t('visitor.idCard')} autoComplete="off" maxLength={18} />
+          <Input prefix={<IdcardOutlined aria-hidden />} placeholder={t('visitor.idCard')} aria-label={t('visitor.idCard')} autoComplete="off" maxLength={ID_NUMBER_MAX} />
         </Form.Item>
         <Form.Item name="phone" rules={[{ required: true, pattern: PHONE_PATTERN, message: t('visitor.phoneInvalid') }]}>
           <Input prefix={<MobileOutlined aria-hidden />} placeholder={t('visitor.phone')} aria-label={t('visitor.phone')} autoComplete="tel" maxLength={20} />
