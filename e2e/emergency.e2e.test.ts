@@ -20,6 +20,9 @@ const people = Array.from({ length: 14 }, (_, i) => ({ name: `Person ${String(i 
 
 let session: AdminSession;
 let browser: Browser;
+/** the two consoles of the quake test, kept open for the drill */
+let adminPage: Page | undefined;
+let guardPage: Page | undefined;
 let fleet: Fleet | undefined;
 const contexts: BrowserContext[] = [];
 const doorIds = new Map<string, string>();
@@ -127,6 +130,8 @@ describe('emergency (quake) scenario', () => {
     await expect.poll(egressOpen).toBe(false);
     const admin = await consoleOf('en-US', 'admin', PASSWORD, '/device/doorStatus');
     const guard = await consoleOf('zh-CN', GUARD.username, GUARD.password, '/dashboard/analysis');
+    adminPage = admin;
+    guardPage = guard;
     expect(await alarmOf(admin).count()).toBe(0);
     expect(await alarmOf(guard).count()).toBe(0);
 
@@ -161,7 +166,8 @@ describe('emergency (quake) scenario', () => {
     await admin.locator('[data-door-id]').filter({ hasText: 'East exit' }).and(admin.locator('[data-state="open"]')).waitFor({ state: 'attached' });
 
     // the user without device:emergency:end has no End button
-    expect(await alarmOf(guard).getByRole('button').count()).toBe(0);
+    expect(await alarmOf(guard).getByRole('button', { name: text('zh-CN', 'emergency.end') }).count()).toBe(0);
+    expect(await alarmOf(guard).getByRole('button', { name: new RegExp(text('zh-CN', 'emergency.markSafe')) }).count()).toBe(0);
     await alarmOf(guard).getByText(text('zh-CN', 'emergency.onlyPermitted')).waitFor();
     const guardToken = (await apiLogin(session.server, GUARD.username, GUARD.password)).result.token;
     const current = await api<EmergencyState>(session.server, 'GET', EmergencyPath.current, { token: guardToken });
@@ -204,5 +210,87 @@ describe('emergency (quake) scenario', () => {
       'Emergency: egress door Stairwell B back to normal',
     ];
     for (const line of expected) expect(lines.some((l) => l.startsWith(line)), line).toBe(true);
+  });
+  it('a drill from the console: marked as a drill, End reachable while device notices arrive, roll call, then the report', { timeout: 60_000 }, async () => {
+    const admin = adminPage ?? (await consoleOf('en-US', 'admin', PASSWORD, '/device/emergency'));
+    const guard = guardPage ?? (await consoleOf('zh-CN', GUARD.username, GUARD.password, '/dashboard/analysis'));
+    const left = await session.call<EmergencyState>('GET', EmergencyPath.current);
+    if (left.active) await session.call('POST', EmergencyPath.end, { id: left.scenario.id });
+    await admin.setViewportSize(viewports.desktop);
+    await admin.goto(`${session.server.url}/device/emergency`);
+    const start = admin.getByRole('button', { name: text('en-US', 'emergency.drill.start') });
+    await start.click();
+    const confirm = admin.locator('.ant-popover').filter({ hasText: text('en-US', 'emergency.drill.confirm') });
+    await confirm.getByRole('button', { name: text('en-US', 'emergency.drill.start') }).click();
+
+    // every console shows the alarm, marked as a drill; the egress doors are held open
+    for (const [page, lang] of [[admin, 'en-US'], [guard, 'zh-CN']] as const) {
+      const alarm = page.locator('[data-testid="emergency-alarm"][data-drill="true"]');
+      await alarm.waitFor({ timeout: 5000 });
+      await alarm.getByText(text(lang, 'emergency.drillBadge'), { exact: true }).waitFor();
+    }
+    await expect.poll(egressOpen, { timeout: 5000, interval: 50 }).toBe(true);
+
+    // device notices arrive during the drill: the office controller goes away
+    const office = fleet!.device(doors[2]!.sn);
+    await office.stop();
+    const offline = admin.locator('.ant-notification-notice').filter({ hasText: text('en-US', 'realtime.devicesDisconnected', { count: '1' }) });
+    await offline.waitFor({ timeout: 5000 });
+
+    // roll call: the admin marks the first person safe; the guard's console follows
+    const alarm = alarmOf(admin);
+    const first = `${people[0]!.name} (${people[0]!.userNo})`;
+    await alarm.getByRole('button', { name: `${text('en-US', 'emergency.markSafe')}: ${first}` }).click();
+    await alarm.getByRole('button', { name: `${text('en-US', 'emergency.unmarkSafe')}: ${first}` }).waitFor();
+    await alarmOf(guard).locator('[data-safe="true"]').filter({ hasText: first }).waitFor({ timeout: 10_000 });
+
+    for (const [page, lang] of [[admin, 'en-US'], [guard, 'zh-CN']] as const) {
+      await page.setViewportSize(viewports.desktop);
+      await screenshot(page, `emergency-drill-${lang}-1440`);
+      await page.setViewportSize(viewports.mobile);
+      await screenshot(page, `emergency-drill-${lang}-375`);
+    }
+    await admin.setViewportSize(viewports.desktop);
+
+    // End stays reachable with the notice up: nothing else is at its centre, and a person's click reaches it
+    const end = alarm.getByRole('button', { name: text('en-US', 'emergency.endDrill') });
+    const box = (await end.boundingBox())!;
+    expect(await admin.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.textContent ?? null, [box.x + box.width / 2, box.y + box.height / 2])).toBe(text('en-US', 'emergency.endDrill'));
+    await end.click();
+    const endConfirm = admin.locator('.ant-popover').filter({ hasText: text('en-US', 'emergency.endDrillConfirm') });
+    await endConfirm.getByRole('button', { name: text('en-US', 'emergency.endDrill') }).click();
+    await alarmOf(admin).waitFor({ state: 'detached', timeout: 5000 });
+    await alarmOf(guard).waitFor({ state: 'detached', timeout: 5000 });
+
+    // the office controller comes back: its notice leaves by itself
+    await office.start();
+    await offline.waitFor({ state: 'detached', timeout: 10_000 });
+
+    // the report: start and end, who, the doors, the roll call
+    const row = admin.locator('.ant-table-row').filter({ hasText: text('en-US', 'emergency.reports.drill') }).first();
+    await row.getByRole('button', { name: text('en-US', 'emergency.reports.view') }).click();
+    const report = admin.getByTestId('emergency-report');
+    await report.waitFor();
+    await report.getByText(text('en-US', 'emergency.report.missing')).first().waitFor();
+    const content = await report.textContent();
+    expect(content).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} · admin.*\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} · admin/);
+    expect(content).toContain('East exit, Stairwell B');
+    expect(content).toContain(first);
+    expect(content).toContain(text('en-US', 'emergency.rollCallSummary', { safe: '1', count: String(people.length) }));
+    await screenshot(admin, 'emergency-report-en-US-1440');
+    await admin.setViewportSize(viewports.mobile);
+    await screenshot(admin, 'emergency-report-en-US-375');
+    await admin.setViewportSize(viewports.desktop);
+    const zh = await consoleOf('zh-CN', 'admin', PASSWORD, '/device/emergency');
+    await zh.locator('.ant-table-row').filter({ hasText: text('zh-CN', 'emergency.reports.drill') }).first().getByRole('button', { name: text('zh-CN', 'emergency.reports.view') }).click();
+    await zh.getByTestId('emergency-report').getByText(text('zh-CN', 'emergency.report.missing')).first().waitFor();
+    await screenshot(zh, 'emergency-report-zh-CN-1440');
+    await zh.setViewportSize(viewports.mobile);
+    await screenshot(zh, 'emergency-report-zh-CN-375');
+
+    // the drill is in the operation log as a drill
+    const logs = await session.call<PageOf<{ logContent: string }>>('GET', '/sys/log/list?logType=2&pageNo=1&pageSize=50');
+    const lines = logs.records.map((r) => r.logContent);
+    for (const line of ['Drill: started by admin, 2 egress doors held open', `Drill: ${first} marked safe`, 'Drill: the drill started by admin is ended']) expect(lines.some((l) => l.startsWith(line)), line).toBe(true);
   });
 });

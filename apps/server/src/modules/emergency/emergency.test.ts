@@ -238,7 +238,7 @@ describe.each(dialects)('the emergency (quake) scenario on %s', (dialect) => {
     expect(startLog).toEqual({ username: 'drilllead', content: 'Drill: started by drilllead, 1 egress doors held open' });
 
     const ended = await endNow(viewer, started.envelope.result.id);
-    expect(ended.envelope).toMatchObject({ success: true, result: { drill: true, endBy: 'drillviewer' } });
+    expect(ended.envelope).toMatchObject({ success: true, message: 'The drill is ended', result: { drill: true, endBy: 'drillviewer' } });
     expect((await holdCommands(gate.deviceId)).map((c) => JSON.parse(c.payload!)).filter((p) => p.open === false)).toEqual([{ door: 1, open: false, drill: true }]);
     expect((await logParams('log.drillEnded')).at(-1)).toEqual({ key: 'log.drillEnded', params: { user: 'drilllead' } });
     expect((await logParams('log.drillDoorReleased')).at(-1)?.params.door).toBe('Drill exit');

@@ -53,7 +53,8 @@ export const emergencyRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post(EmergencyPath.end, { schema: { tags, summary: 'End the running emergency scenario', body: emergencyEndBody }, config: { permission: EmergencyPerm.end } }, async (request, reply) => {
-    return reply.ok(await endEmergency(app, callerOf(request), request.body.id, request.ip), 'emergency.ended');
+    const scenario = await endEmergency(app, callerOf(request), request.body.id, request.ip);
+    return reply.ok(scenario, scenario.drill ? 'emergency.drillEnded' : 'emergency.ended');
   });
 
   app.post(EmergencyPath.drill, { schema: { tags, summary: 'Start a drill: the scenario runs as for a quake, marked as a drill' }, config: { permission: EmergencyPerm.drill } }, async (request, reply) => {

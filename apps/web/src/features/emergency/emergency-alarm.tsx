@@ -8,6 +8,7 @@ import { usePermission } from '../../shared/permission/index.ts';
 import { useAppEvent } from '../../shared/realtime/index.ts';
 import { formatTime } from '../../shared/time/index.ts';
 import { emergencyKey, musterKey, useEmergency, useEndEmergency, useMuster } from './api/emergency.ts';
+import { reportsKey } from './api/emergency-reports.ts';
 import { useExportRollCall } from './api/export-roll-call.ts';
 import { useMarkSafe } from './api/roll-call.ts';
 import styles from './emergency-alarm.module.css';
@@ -32,34 +33,24 @@ function PersonRow({ person, scenarioId, mayMark, onProblem }: { person: MusterP
     }
   };
   const name = person.userNo ? `${person.name} (${person.userNo})` : person.name;
-  const actions = !mayMark
-    ? []
-    : person.safeBy
-      ? [
-          <Button key="undo" size="small" onClick={() => void toggle(false)} loading={mark.isPending} aria-label={`${t('emergency.unmarkSafe')}: ${name}`}>
-            {t('emergency.unmarkSafe')}
-          </Button>,
-        ]
-      : [
-          <Button key="safe" size="small" type="primary" onClick={() => void toggle(true)} loading={mark.isPending} aria-label={`${t('emergency.markSafe')}: ${name}`}>
-            {t('emergency.markSafe')}
-          </Button>,
-        ];
   return (
-    <List.Item className={styles.person} actions={actions} data-safe={person.safeBy ? 'true' : 'false'}>
-      <List.Item.Meta
-        title={name}
-        description={
-          <>
-            <div>{sinceText(t, person.since, person.doorName)}</div>
-            {person.safeBy ? (
-              <Tag color="success" icon={<CheckCircleFilled />} className={styles.safe}>
-                {t('emergency.safeBy', { user: person.safeBy, time: formatTime(person.safeTime, 'datetime') })}
-              </Tag>
-            ) : null}
-          </>
-        }
-      />
+    <List.Item className={styles.person} data-safe={person.safeBy ? 'true' : 'false'}>
+      <div className={styles.personText}>
+        <div className={styles.personName}>{name}</div>
+        <Typography.Text type="secondary">{sinceText(t, person.since, person.doorName)}</Typography.Text>
+        <div className={styles.rollRow}>
+          {person.safeBy ? (
+            <Tag color="success" icon={<CheckCircleFilled />} className={styles.safe}>
+              {t('emergency.safeBy', { user: person.safeBy, time: formatTime(person.safeTime, 'datetime') })}
+            </Tag>
+          ) : null}
+          {mayMark ? (
+            <Button size="small" type={person.safeBy ? 'default' : 'primary'} onClick={() => void toggle(!person.safeBy)} loading={mark.isPending} aria-label={`${t(person.safeBy ? 'emergency.unmarkSafe' : 'emergency.markSafe')}: ${name}`}>
+              {t(person.safeBy ? 'emergency.unmarkSafe' : 'emergency.markSafe')}
+            </Button>
+          ) : null}
+        </div>
+      </div>
     </List.Item>
   );
 }
@@ -125,6 +116,8 @@ export function EmergencyAlarm() {
     if (notice && typeof notice.active === 'boolean') void client.cancelQueries({ queryKey: emergencyKey }).then(() => client.setQueryData(emergencyKey, notice));
     else void client.invalidateQueries({ queryKey: emergencyKey });
     if (notice?.active) void client.invalidateQueries({ queryKey: musterKey });
+    // an open list of past emergencies shows the one that started or ended
+    void client.invalidateQueries({ queryKey: reportsKey });
   });
   useAppEvent('realtimeOpen', () => void client.invalidateQueries({ queryKey: emergencyKey }));
 

@@ -49,6 +49,8 @@ describe('device presence notices', () => {
     });
     await screen.findByText('6 devices disconnected');
     expect(document.querySelectorAll('.ant-notification-notice')).toHaveLength(1);
+    // below, away from the header and the controls at the top of drawers
+    expect(document.querySelector('.ant-notification-bottomRight .ant-notification-notice')).not.toBeNull();
     expect(screen.getByText('Gate 1, Gate 2, Gate 3 and 3 more')).toBeTruthy();
 
     act(() => showPresence(ui, notices, notices.apply(presence('deviceConnect', [['d1', 'Gate 1'], ['d2', 'Gate 2'], ['d3', 'Gate 3'], ['d4', 'Gate 4'], ['d5', 'Gate 5']]), true)));

@@ -12,6 +12,8 @@ import { RealtimeClient, realtimeUrl } from './realtime-client.ts';
 
 /** The keys of the two folded presence notices: a new message replaces its notice instead of adding one. */
 export const PresenceNoticeKey = { offline: 'device-presence-offline', online: 'device-presence-online' } as const;
+/** away from the header and from the controls drawers and dialogs keep at their top */
+const PRESENCE_PLACEMENT = 'bottomRight';
 /** devices back online are told briefly; devices offline stay told until they are back */
 const ONLINE_NOTICE_SECONDS = 4.5;
 
@@ -29,6 +31,7 @@ export function showPresence(ui: { notification: NotificationInstance; t: TFunct
   if (view.offline) {
     notification.warning({
       key: PresenceNoticeKey.offline,
+      placement: PRESENCE_PLACEMENT,
       title: t('realtime.devicesDisconnected', { count: view.offline.count }),
       description: namesText(t, view.offline),
       duration: 0,
@@ -44,6 +47,7 @@ export function showPresence(ui: { notification: NotificationInstance; t: TFunct
   if (view.online) {
     notification.success({
       key: PresenceNoticeKey.online,
+      placement: PRESENCE_PLACEMENT,
       title: t('realtime.devicesConnected', { count: view.online.count }),
       description: namesText(t, view.online),
       duration: ONLINE_NOTICE_SECONDS,
