@@ -98,7 +98,44 @@ export interface DeviceSyncNotice {
 export const AccessSyncPath = {
   /** POST `{ id, mode? }`: a full compare-and-align of one device now; progress follows as `deviceSync` messages */
   resync: '/sysDevice/syncPeople',
+  /** GET `?pageNo&pageSize&syncState&deviceName`: each device of the caller's tenant with its sync status (`DeviceSyncStatusRow`) */
+  status: '/sysDevice/syncStatus',
+  /** POST `{ id }`: queues the device's whole access list (a clear, then everyone); it waits for an offline device */
+  align: '/sysDevice/alignNow',
 } as const;
+
+/**
+ * Where a device's access list stands, kept on the device row from its command queue: in sync (nothing of its list
+ * waits), pending (people changes queued or on their way), failed (the device refused or never took a batch: the reason
+ * is kept until an alignment succeeds).
+ */
+export const SyncStatus = { inSync: 'inSync', pending: 'pending', failed: 'failed' } as const;
+export type SyncStatus = (typeof SyncStatus)[keyof typeof SyncStatus];
+export const SYNC_STATUSES = Object.values(SyncStatus);
+
+/** A device's row on the sync status page. */
+export interface DeviceSyncStatusRow {
+  id: string;
+  deviceName: string;
+  sn: string;
+  online: boolean;
+  syncState: SyncStatus;
+  /** people changes waiting (queued or sent, not yet confirmed) */
+  syncPending: number;
+  /** why the last batch failed (`expired`, or what the device answered), while failed */
+  syncReason: string | null;
+  /** when the device last held its whole list, `yyyy-MM-dd HH:mm:ss` */
+  syncAlignedTime: string | null;
+}
+
+export const syncStatusQuery = z.object({
+  pageNo: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(20),
+  syncState: z.enum(SYNC_STATUSES).optional(),
+  deviceName: z.string().trim().max(100).optional(),
+});
+
+export const alignNowBody = z.object({ id: z.string().min(1).max(36) });
 
 export const accessResyncBody = z.object({
   id: z.string().min(1).max(36),
@@ -106,4 +143,4 @@ export const accessResyncBody = z.object({
 });
 
 /** the device list's sync button (seeded with the device menu) */
-export const AccessSyncPerm = { resync: 'device:list:sync' } as const;
+export const AccessSyncPerm = { resync: 'device:list:sync', statusView: 'device:syncStatus:view', align: 'device:syncStatus:align' } as const;

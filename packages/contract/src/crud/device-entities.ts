@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { SYNC_MODES } from '../access/sync.ts';
+import { SYNC_MODES, SYNC_STATUSES } from '../access/sync.ts';
 import { DEVICE_SN_PATTERN, DEVICE_SYSTEMS } from '../device.ts';
 import { TENANT_DICT } from '../http.ts';
 import { idSchema } from '../ids.ts';
@@ -87,7 +87,7 @@ export const areaEntity: EntityDeclaration = {
   search: { areaName: 'contains', address: 'contains', parentArea: 'exact' },
   sortable: ['areaName', 'address', 'createTime'],
   defaultSort: { field: 'createTime', order: 'asc' },
-  unique: [{ field: 'areaName', within: ['parentArea'], message: 'duplicate.areaName' }],
+  unique: [{ field: 'areaName', within: ['parentArea'], message: 'duplicate.areaName', topMessage: 'duplicate.areaNameTop' }],
   tenantScoped: true,
   tree: { parentField: 'parentArea', labelField: 'areaName' },
 };
@@ -122,11 +122,16 @@ export const deviceEntity: EntityDeclaration = {
     online: { label: 'device.field.online', kind: 'integer', schema: integerSchema(0, 1), widget: { kind: 'options', options: DEVICE_ONLINE_OPTIONS }, readOnly: true },
     // full: every change (and every reconnect) replaces the device's list, e.g. a device whose cabinets are reassigned
     syncMode: { label: 'device.field.syncMode', kind: 'string', schema: z.enum(SYNC_MODES, { error: 'validation.invalid' }), widget: { kind: 'options', options: DEVICE_SYNC_MODE_OPTIONS }, defaultValue: 'increment' },
+    // where its access list stands (kept by the access sync from its command queue; see SyncStatus)
+    syncState: { label: 'device.field.syncState', kind: 'string', schema: z.enum(SYNC_STATUSES), widget: { kind: 'options', options: SYNC_STATUSES.map((value) => ({ value, label: `device.syncState.${value}` })) }, readOnly: true },
+    syncPending: field.integer('device.field.syncPending', 0, 1_000_000, { readOnly: true }),
+    syncReason: field.text('device.field.syncReason', 255, { readOnly: true }),
+    syncAlignedTime: field.datetime('device.field.syncAlignedTime', { readOnly: true }),
   },
-  columns: ['deviceName', 'sn', 'ip', 'systemType', 'deviceKind', 'deviceModel', 'location', 'areaId', 'online'],
+  columns: ['deviceName', 'sn', 'ip', 'systemType', 'deviceKind', 'deviceModel', 'location', 'areaId', 'online', 'syncState'],
   phoneColumns: ['deviceName', 'online'],
-  detailFields: ['mac', 'gateway', 'subnetMask', 'tenantId', 'backgroundImage', 'syncMode', 'createTime'],
-  search: { deviceName: 'contains', sn: 'contains', ip: 'contains', systemType: 'exact', deviceKind: 'exact', online: 'exact', areaId: 'exact', syncMode: 'exact' },
+  detailFields: ['mac', 'gateway', 'subnetMask', 'tenantId', 'backgroundImage', 'syncMode', 'syncPending', 'syncReason', 'syncAlignedTime', 'createTime'],
+  search: { deviceName: 'contains', sn: 'contains', ip: 'contains', systemType: 'exact', deviceKind: 'exact', online: 'exact', areaId: 'exact', syncMode: 'exact', syncState: 'exact' },
   sortable: ['deviceName', 'sn', 'ip', 'systemType', 'deviceKind', 'online', 'createTime'],
   defaultSort: { field: 'createTime', order: 'desc' },
   unique: [
@@ -253,6 +258,13 @@ export const deviceLabels: Record<string, readonly [enUS: string, zhCN: string, 
   'device.field.syncMode': ['Data sync mode', '数据同步模式', 'データ同期モード'],
   'device.syncMode.increment': ['Increment (changes only)', '增量（仅下发变化）', '増分（変更分のみ）'],
   'device.syncMode.full': ['Full (whole list each time)', '全量（每次下发全部）', '全件（毎回すべて）'],
+  'device.field.syncState': ['Sync status', '同步状态', '同期状態'],
+  'device.field.syncPending': ['Changes waiting', '待同步变更', '未反映の変更'],
+  'device.field.syncReason': ['Sync failure reason', '同步失败原因', '同期失敗の理由'],
+  'device.field.syncAlignedTime': ['Last aligned', '最近对齐时间', '最終同期日時'],
+  'device.syncState.inSync': ['In sync', '已同步', '同期済み'],
+  'device.syncState.pending': ['Pending', '待同步', '同期待ち'],
+  'device.syncState.failed': ['Failed', '同步失败', '同期失敗'],
   'device.system.abDoor': ['AB door', 'AB门', 'ABドア'],
   'device.system.access': ['Access control', '门禁', '入退室管理'],
   'device.system.storage': ['Storage', '储物柜', '保管庫'],

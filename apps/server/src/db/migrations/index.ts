@@ -38,6 +38,7 @@ import { importJobTables } from './1480-import-jobs.ts';
 import { commandExpiry } from './1490-command-expiry.ts';
 import { accessEventCards } from './1491-access-event-cards.ts';
 import { doorEventTables } from './1520-door-events.ts';
+import { deviceSyncStatus } from './1521-device-sync-status.ts';
 import { deviceKeyRotation } from './1495-device-key-rotation.ts';
 import { fileSize } from './1497-file-size.ts';
 import { emergencyReports } from './1530-emergency-reports.ts';
@@ -86,6 +87,7 @@ const migrations: Record<string, Migration> = {
   '1495-device-key-rotation': deviceKeyRotation,
   '1497-file-size': fileSize,
   '1520-door-events': doorEventTables,
+  '1521-device-sync-status': deviceSyncStatus,
   '1530-emergency-reports': emergencyReports,
   '1500-device-admin-grants': deviceAdminGrants,
   '1501-user-language': userLanguage,

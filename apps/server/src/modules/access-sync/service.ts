@@ -21,6 +21,7 @@ import { tenantUsersHolding } from '../../gateway/permission-holders.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { RealtimeHub } from '../../platform/realtime/index.ts';
 import { computeAccessLists, type DeviceAccessList } from './access-lists.ts';
+import { devicesToRefresh, refreshSyncStatus } from './sync-status.ts';
 
 /** Writes to these tables can change what a device should hold. */
 const WATCHED = new Set([
@@ -117,6 +118,8 @@ function parseLines(text: string | undefined): Map<string, string> {
 
 /** devices whose changes share one transaction and one command insert */
 const DEVICES_PER_WRITE = 10;
+/** how often the sync status of devices shown pending is read again from their queues (other servers', after a restart) */
+const STATUS_SWEEP_MS = 5000;
 
 function batches<T>(items: readonly T[], size = SYNC_BATCH_SIZE): T[][] {
   const out: T[][] = [];
@@ -142,6 +145,8 @@ export class AccessSync {
   private stopped = false;
   /** reconciliations running: a sync is not called done while more of its commands may still be queued */
   private working = 0;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private sweeping = false;
 
   constructor(
     private readonly deps: AccessSyncDeps,
@@ -160,6 +165,24 @@ export class AccessSync {
     });
     this.pollTimer = setInterval(() => void this.poll(), this.options.pollMs ?? 200);
     this.pollTimer.unref();
+    this.sweepTimer = setInterval(() => void this.sweepStatuses(), STATUS_SWEEP_MS);
+    this.sweepTimer.unref();
+    // statuses left behind by a stop while batches waited
+    void devicesToRefresh(this.deps.db)
+      .then((ids) => refreshSyncStatus(this.deps.db, ids))
+      .catch((error: unknown) => this.deps.log.error({ err: error }, 'sync status refresh failed'));
+  }
+
+  /**
+   * Queues a device's whole access list now (a clear, then everyone), whatever it holds and whether or not it is online
+   * (the batches wait for it); its sync status turns pending at once. Answers how many batches were queued.
+   */
+  async alignNow(deviceId: string): Promise<number> {
+    const [list] = (await computeAccessLists(this.deps.db, [deviceId])).values();
+    if (!list) throw new Error(`no device ${deviceId}`);
+    const before = this.tracks.get(deviceId)?.total ?? 0;
+    await this.run(() => this.send([fullChange(list)]));
+    return (this.tracks.get(deviceId)?.total ?? before + 1) - before;
   }
 
   async stop(): Promise<void> {
@@ -170,6 +193,8 @@ export class AccessSync {
     this.timer = null;
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.pollTimer = null;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
     await this.chain;
   }
 
@@ -244,6 +269,7 @@ export class AccessSync {
     track.report = { commandId, mode: mode ?? list.syncMode };
     track.commands.add(commandId);
     track.total += 1;
+    await refreshSyncStatus(this.deps.db, [deviceId]);
     void this.notify(track, true);
     return commandId;
   }
@@ -317,6 +343,7 @@ export class AccessSync {
       track.commands.add(ids[i]!);
       track.total += 1;
     }
+    await refreshSyncStatus(this.deps.db, [...touched.keys()]);
     for (const track of touched.values()) void this.notify(track, true);
   }
 
@@ -333,6 +360,7 @@ export class AccessSync {
   private async poll(): Promise<void> {
     if (this.polling || this.tracks.size === 0) return;
     this.polling = true;
+    const ended = new Set<string>();
     try {
       const tracks = [...this.tracks.values()];
       const online = new Map<string, boolean>();
@@ -354,6 +382,7 @@ export class AccessSync {
           if (c.status !== DeviceCommandStatus.acked && c.status !== DeviceCommandStatus.failed) continue;
           track.commands.delete(id);
           track.done += 1;
+          ended.add(track.deviceId);
           if (track.report?.commandId === id) {
             const report = track.report;
             track.report = null;
@@ -393,10 +422,25 @@ export class AccessSync {
         }
         await this.notify(track, false);
       }
+      if (ended.size > 0) await refreshSyncStatus(this.deps.db, [...ended]);
     } catch (error) {
       this.deps.log.error({ err: error }, 'access sync progress failed');
     } finally {
       this.polling = false;
+    }
+  }
+
+  /** Every few seconds, the statuses shown pending are read again from the queues (batches another server sent). */
+  private async sweepStatuses(): Promise<void> {
+    if (this.sweeping || this.stopped) return;
+    this.sweeping = true;
+    try {
+      const pending = await this.deps.db.selectFrom('sys_device').select('id').where('sync_state', '=', 'pending').limit(500).execute();
+      await refreshSyncStatus(this.deps.db, pending.map((r) => r.id));
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'sync status refresh failed');
+    } finally {
+      this.sweeping = false;
     }
   }
 
