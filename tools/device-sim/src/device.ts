@@ -87,6 +87,9 @@ const ALARMS_OF: Record<SimKind, ReadonlyArray<{ code: string; level: 'L' | 'M' 
   ],
 };
 
+/** The longest wait a Node timer keeps. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** Alarms per device and hour the command line raises by default: one in four hours on average (rare, as in a site). */
 export const DEFAULT_ALARMS_PER_HOUR = 0.25;
 
@@ -382,13 +385,20 @@ export class SimDevice {
   private planAlarm(): void {
     const perHour = this.options.alarmsPerHour ?? 0;
     if (perHour <= 0 || this.alarmTimer || this.stopped) return;
-    this.alarmTimer = setTimeout(() => {
-      this.alarmTimer = null;
-      if (this.online) void this.raiseAlarm().catch(() => undefined);
-      this.planAlarm();
-    }, nextAlarmDelayMs(perHour));
+    // a timer waits at most 2^31-1 ms (24.8 days): a longer draw only plans the next one then (the waits are memoryless)
+    const wait = nextAlarmDelayMs(perHour);
+    const due = wait <= MAX_TIMER_MS;
+    this.alarmTimer = setTimeout(
+      () => {
+        this.alarmTimer = null;
+        if (due && this.online) void this.raiseAlarm().catch(() => undefined);
+        this.planAlarm();
+      },
+      Math.min(wait, MAX_TIMER_MS),
+    );
     this.alarmTimer.unref();
   }
+
 
   /** Raises an alarm: `code` (and its level), or one this kind of device raises, chosen at random. */
   async raiseAlarm(code?: string, level?: 'L' | 'M' | 'H'): Promise<DeviceEvent> {
