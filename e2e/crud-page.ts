@@ -34,7 +34,8 @@ export async function signIn(page: Page, serverUrl: string, path: string, userna
   await page.waitForURL((url) => url.pathname === path);
 }
 
-export const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
+// a list's rows: a desktop's table rows, a phone's cards
+export const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row, [data-testid="crud-cards"] > li');
 export const firstCells = async (page: Page, column: number) => (await rows(page).locator(`td:nth-child(${column})`).allInnerTexts()).map((s) => s.trim());
 export const searchForm = (page: Page) => page.getByRole('search');
 export const dialog = (page: Page) => page.locator('.ant-modal-wrap:visible .ant-modal').last();
@@ -295,10 +296,18 @@ export async function captureListAndForm(
     // the import asks for the initial password the exported rows lack
     await dialog(page).getByRole('button', { name: text(lang, 'common.cancel') }).click();
     await expect.poll(() => page.locator('.ant-modal-wrap >> visible=true').count()).toBe(0);
-    await page.getByRole('button', { name: text(lang, 'crud.import') }).click();
+    await clickToolbarButton(page, lang, text(lang, 'crud.import'));
     await dialog(page).getByRole('button', { name: text(lang, 'crud.importChooseFile') }).waitFor();
     await screenshot(page, `${options.name}-import-${lang}-${viewport}`);
   }
+}
+
+/** Clicks a list toolbar's button by its name; on a phone, where the toolbar folds all but its first, from its More menu. */
+export async function clickToolbarButton(page: Page, lang: UiLanguage, name: string) {
+  const toolbar = page.getByRole('toolbar').first();
+  const button = toolbar.getByRole('button', { name }).or(page.getByTestId('toolbar-more-menu').getByRole('button', { name }));
+  if (!(await button.first().isVisible())) await toolbar.getByRole('button', { name: new RegExp(text(lang, 'crud.more')) }).click();
+  await button.first().click();
 }
 
 type CheckRuleTable = 'localRules' | 'globalRules';

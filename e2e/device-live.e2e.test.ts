@@ -195,17 +195,18 @@ describe('device list follows the devices live', () => {
     await page.setViewportSize(viewports.mobile);
     await rows(page).first().waitFor();
     await page.evaluate(() => window.scrollTo(0, 0));
-    // on a phone a device's name and its network status come first, each on one line, without scrolling sideways
+    // on a phone each device is a card: its name titles it, its network status is the first line, each on one line,
+    // without scrolling sideways
     const first = rows(page).first();
-    const name = first.locator('td').nth(1);
-    const status = first.locator('td').nth(2);
+    const name = first.locator('[data-card-title]');
+    const status = first.locator('dd').first();
     await expect.poll(() => status.innerText()).toMatch(new RegExp(`${label('device.online', lang)}|${label('device.offline', lang)}`));
     expect(await name.innerText()).toMatch(/^(Door|Vein reader|Camera|Cabinet|Patrol point|Quake sensor) \d\d$/);
     expect(await insideWindow(name, viewports.mobile.width), 'name inside the window').toBe(true);
     expect(await insideWindow(status, viewports.mobile.width), 'status inside the window').toBe(true);
     expect(await linesOf(name)).toBe(1);
     expect(await linesOf(status)).toBe(1);
-    // nothing wider than the phone's screen but the table's own scroller
+    // nothing wider than the phone's screen
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewports.mobile.width);
     await screenshot(page, `device-live-${lang}-375`);
   });

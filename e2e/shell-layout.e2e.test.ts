@@ -224,7 +224,7 @@ describe('the mobile drawer at 375 px', () => {
     await context.close();
   });
 
-  it('lists fit a phone: titles break between words, conditions fold behind Filters, rows as tall as their content, the pager on one line', async () => {
+  it('lists fit a phone: rows are cards, titles break between words, conditions fold behind Filters, cards as tall as their content, the pager on one line', async () => {
     const lang = 'ja-JP';
     const t = (key: Parameters<typeof text>[1], params?: Record<string, string>) => text(lang, key, params);
     const context = await newContext(browser, { lang, viewport: 'mobile' });
@@ -232,8 +232,10 @@ describe('the mobile drawer at 375 px', () => {
     await signIn(page, server.url, lang, PASSWORD);
     await page.goto(`${server.url}/system/dict`);
     const main = page.getByRole('main');
-    const table = main.getByRole('table').first();
-    await table.locator('tbody tr.ant-table-row').first().waitFor();
+    // a phone lists cards, not a table
+    const cards = main.getByTestId('crud-cards');
+    await cards.locator('li').first().waitFor();
+    expect(await main.locator('table').count()).toBe(0);
 
     // The conditions are folded behind the Filters button; it unfolds and folds them.
     const filters = main.getByRole('button', { name: t('crud.filters') });
@@ -244,12 +246,12 @@ describe('the mobile drawer at 375 px', () => {
     await filters.click();
     await expect.poll(() => conditions.isVisible()).toBe(false);
 
-    // Card titles and column names never break inside a word (CJK words included).
-    const titleStyles = await main.locator('.ant-card-head-title, .ant-table-thead th').evaluateAll((els) => els.map((el) => getComputedStyle(el).wordBreak));
+    // Card titles and the cards' labels never break inside a word (CJK words included).
+    const titleStyles = await main.locator('.ant-card-head-title, [data-testid="crud-cards"] dt').evaluateAll((els) => els.map((el) => getComputedStyle(el).wordBreak));
     expect(titleStyles.length).toBeGreaterThan(2);
     expect(new Set(titleStyles)).toEqual(new Set(['keep-all']));
-    // a column name takes no more lines than it has words (a Japanese name is one word: one line)
-    const overBroken = await main.locator('.ant-table-thead th').evaluateAll((headers) =>
+    // a label takes no more lines than it has words (a Japanese name is one word: one line)
+    const overBroken = await main.locator('[data-testid="crud-cards"] dt').evaluateAll((headers) =>
       headers.flatMap((th) => {
         const words = (th.textContent ?? '').trim().split(/\s+/).filter(Boolean).length;
         // the lines its text takes (the sort arrows beside it are no text)
@@ -266,8 +268,8 @@ describe('the mobile drawer at 375 px', () => {
     );
     expect(overBroken).toEqual([]);
 
-    // Rows are as tall as their content: no cell clips what it holds.
-    const clipped = await table.locator('tbody td').evaluateAll((cells) => cells.filter((cell) => cell.scrollHeight > cell.clientHeight + 1).length);
+    // Cards are as tall as their content: no line clips what it holds, none is wider than the window.
+    const clipped = await cards.locator('li, dd').evaluateAll((cells) => cells.filter((cell) => cell.scrollHeight > cell.clientHeight + 1 || cell.getBoundingClientRect().right > 375).length);
     expect(clipped).toBe(0);
 
     // The pager keeps to one line.

@@ -93,12 +93,17 @@ function CrudCards({ columns, rows, loading, pagination, onChange, selection, ar
             </div>
             {lines.length > 0 ? (
               <dl className={styles.lines}>
-                {lines.map((column) => (
-                  <div key={column.key} className={styles.line}>
-                    <dt>{column.title}</dt>
-                    <dd>{column.render(row)}</dd>
-                  </div>
-                ))}
+                {lines.map((column) => {
+                  const value = column.render(row);
+                  // a card names what a row has: an empty value takes no line
+                  if (value === '' || value === null || value === undefined) return null;
+                  return (
+                    <div key={column.key} className={styles.line}>
+                      <dt>{column.title}</dt>
+                      <dd>{value}</dd>
+                    </div>
+                  );
+                })}
               </dl>
             ) : null}
             {actions.length > 0 ? <div className={styles.actions}>{actions.map((column) => <div key={column.key}>{column.render(row)}</div>)}</div> : null}

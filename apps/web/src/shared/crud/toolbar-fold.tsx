@@ -26,12 +26,12 @@ export function ToolbarFold({ children }: { children: ReactNode }) {
         arrow={false}
         content={
           // a click on one of them is the choice: the menu closes (its dialog, if any, is rendered outside it)
-          <Flex vertical gap={8} role="menu" aria-label={t('crud.moreActions')} onClick={() => setOpen(false)} data-testid="toolbar-more-menu">
+          <Flex vertical gap={8} role="group" aria-label={t('crud.moreActions')} onClick={() => setOpen(false)} data-testid="toolbar-more-menu">
             {rest}
           </Flex>
         }
       >
-        <Button icon={<EllipsisOutlined />} aria-haspopup="menu" aria-expanded={open}>
+        <Button icon={<EllipsisOutlined />} aria-expanded={open}>
           {t('crud.more')}
         </Button>
       </Popover>
