@@ -109,6 +109,11 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('device scree
     const root = (await call<{ id: string }>(admin, 'POST', crudPath(areaEntity, 'add'), { areaName: 'Lobby' })).envelope.result.id;
     const under = await call(admin, 'PUT', crudPath(areaEntity, 'edit'), { id: root, parentArea: parent });
     expect(under.envelope).toMatchObject({ success: false, message: translate('en-US', 'duplicate.areaName') });
+    // a second top-level area of a name is refused as a top-level one: there is no area it would be a sub-area of
+    for (const lang of ['zh-CN', 'en-US', 'ja-JP'] as const) {
+      const twin = await call(admin, 'POST', crudPath(areaEntity, 'add'), { areaName: 'Campus' }, lang);
+      expect(twin.envelope).toMatchObject({ success: false, message: translate(lang, 'duplicate.areaNameTop') });
+    }
     // a move to where nothing shares the value goes through
     expect((await call(admin, 'PUT', crudPath(doorEntity, 'edit'), { id: second, deviceId: one, doorNo: 2 })).envelope.success).toBe(true);
   });
