@@ -1,7 +1,7 @@
 import { DownloadOutlined, PrinterOutlined } from '@ant-design/icons';
 import { EMERGENCY_INTENSITY_MAX, EMERGENCY_INTENSITY_MIN, EmergencyPerm, thresholdInRange, type EmergencyReport, type EmergencyScenario, type EmergencySetting, type RollCallEntry } from '@isps/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Descriptions, Drawer, Empty, Flex, Form, InputNumber, Popconfirm, Select, Skeleton, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Drawer, Empty, Flex, Form, InputNumber, List, Popconfirm, Select, Skeleton, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePermission } from '../../../shared/permission/index.ts';
@@ -119,17 +119,6 @@ function ReportView({ report }: { report: EmergencyReport }) {
   const { t } = useTranslation();
   const { scenario } = report;
   const safe = report.rollCall.filter((r) => r.safeBy).length;
-  const columns = [
-    { key: 'name', title: t('emergency.col.name'), render: (_: unknown, r: RollCallEntry) => (r.userNo ? `${r.name} (${r.userNo})` : r.name) },
-    { key: 'area', title: t('emergency.col.area'), render: (_: unknown, r: RollCallEntry) => r.areaName ?? t('emergency.noArea') },
-    { key: 'door', title: t('emergency.col.door'), render: (_: unknown, r: RollCallEntry) => r.doorName ?? '—' },
-    {
-      key: 'status',
-      title: t('emergency.col.status'),
-      render: (_: unknown, r: RollCallEntry) =>
-        r.safeBy ? <Tag color="success">{t('emergency.safeBy', { user: r.safeBy, time: formatTime(r.safeTime, 'datetime') })}</Tag> : <Tag color="error">{t('emergency.report.missing')}</Tag>,
-    },
-  ];
   return (
     <Flex vertical gap={16} data-testid="emergency-report">
       <Descriptions size="small" column={1} bordered>
@@ -142,7 +131,24 @@ function ReportView({ report }: { report: EmergencyReport }) {
         <Descriptions.Item label={t('emergency.reports.doors')}>{report.doors.length > 0 ? report.doors.map((d) => d.name).join(', ') : t('emergency.report.noDoors')}</Descriptions.Item>
         <Descriptions.Item label={t('emergency.report.rollCall')}>{t('emergency.rollCallSummary', { safe, count: report.rollCall.length })}</Descriptions.Item>
       </Descriptions>
-      <Table<RollCallEntry> size="small" rowKey="peopleId" columns={columns} dataSource={report.rollCall} pagination={false} scroll={{ x: 'max-content' }} locale={{ emptyText: <Empty description={t('emergency.report.rollCallEmpty')} /> }} />
+      {/* a list, not a table: each person reads whole on a phone too */}
+      <List<RollCallEntry>
+        size="small"
+        bordered
+        header={<Typography.Text strong>{t('emergency.report.rollCall')}</Typography.Text>}
+        dataSource={report.rollCall}
+        rowKey="peopleId"
+        locale={{ emptyText: <Empty description={t('emergency.report.rollCallEmpty')} /> }}
+        renderItem={(r) => (
+          <List.Item>
+            <Flex vertical gap={2}>
+              <Typography.Text strong>{r.userNo ? `${r.name} (${r.userNo})` : r.name}</Typography.Text>
+              <Typography.Text type="secondary">{[r.areaName ?? t('emergency.noArea'), r.doorName].filter(Boolean).join(' · ')}</Typography.Text>
+              <div>{r.safeBy ? <Tag color="success">{t('emergency.safeBy', { user: r.safeBy, time: formatTime(r.safeTime, 'datetime') })}</Tag> : <Tag color="error">{t('emergency.report.missing')}</Tag>}</div>
+            </Flex>
+          </List.Item>
+        )}
+      />
     </Flex>
   );
 }
@@ -199,6 +205,8 @@ function ReportsCard() {
     {
       key: 'view',
       title: '',
+      // kept in view when the table scrolls sideways on a phone
+      fixed: 'right' as const,
       render: (_: unknown, r: EmergencyScenario) => (
         <Button type="link" onClick={() => setOpen(r.id)}>
           {t('emergency.reports.view')}
