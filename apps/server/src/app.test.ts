@@ -67,6 +67,8 @@ describe('route declarations', () => {
     expect(publicApi).toEqual([
       'GET /api/cas/client/validateLogin',
       'GET /api/health',
+      // the login page asks whether its tenant takes registrations and whether the captcha is on
+      'GET /api/sys/account/loginSettings',
       'GET /api/sys/activation/status',
       'GET /api/sys/randomImage/:key',
       // the origin console's login page asks it before anyone signs in

@@ -132,6 +132,7 @@ describe.each(dialects)('system API on %s', (dialect) => {
       expect(result.sysAllDictItems.user_status).toEqual([
         { value: '1', text: 'Normal', label: 'Normal', title: 'Normal' },
         { value: '2', text: 'Frozen', label: 'Frozen', title: 'Frozen' },
+        { value: '3', text: 'Awaiting approval', label: 'Awaiting approval', title: 'Awaiting approval' },
       ]);
       expect(Array.isArray(result.tenantList)).toBe(true);
       const stored = await app.db.selectFrom('sys_user_token').select('token_hash').execute();

@@ -95,7 +95,7 @@ describe.each(await testDialects())('users, groups and agents on %s', (dialect) 
     const inChinese = (await call<Page<Row>>(admin, 'GET', `${crudPath(userEntity, 'list')}?username=zhang`, undefined, 'zh-CN')).envelope.result.records[0]!;
     expect(inChinese).toMatchObject({ status_dictText: '正常', sex_dictText: '男' });
     const options = (await call<Array<{ value: string; text: string }>>(admin, 'GET', '/sys/dict/getDictItems/user_status', undefined, 'ja-JP')).envelope.result;
-    expect(options.map((o) => o.text)).toEqual(['正常', '凍結']);
+    expect(options.map((o) => o.text)).toEqual(['正常', '凍結', '承認待ち']);
     const sales = (await call<Row>(admin, 'GET', `${crudPath(departEntity, 'queryById')}?id=${ids.sales}`)).envelope.result;
     expect(row.orgCode).toBe(sales.orgCode);
     // the password an administrator chose must be replaced at the first sign-in
