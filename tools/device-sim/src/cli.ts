@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { MAX_DEVICE_DOORS } from '@isps/contract';
 import { DEFAULT_ALARMS_PER_HOUR, DEFAULT_HEARTBEAT_MS, ENROLL_OUTCOMES, newMemory, SIM_KINDS, type EnrollOutcome, type SimKind } from './device.ts';
 import { startFleet } from './fleet.ts';
 import { PROMPT_HELP, runPromptCommand } from './prompt.ts';
@@ -30,6 +31,7 @@ const usage = `Simulated ISPS devices (docs/device-protocol.md)
   --enroll-delay MS capture devices: how long a palm enrollment takes              default 1500
   --enroll-fail R   capture devices: enrollments end with timeout, cancelled or quality instead of a template
   --heartbeat MS    time between two heartbeats of each device                   default ${DEFAULT_HEARTBEAT_MS}
+  --doors N         the doors each door controller reports (the console makes them its doors; 0-64)  default 2
 
 A device whose connection is lost reconnects by itself (after 1 s, doubling up to 30 s) until stopped.
 While it runs, the simulator reads commands on its standard input:
@@ -54,6 +56,7 @@ const { values } = parseArgs({
     'enroll-delay': { type: 'string', default: '1500' },
     'enroll-fail': { type: 'string' },
     heartbeat: { type: 'string', default: String(DEFAULT_HEARTBEAT_MS) },
+    doors: { type: 'string', default: '2' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -77,6 +80,8 @@ const heartbeatMs = Number(values.heartbeat);
 if (!Number.isInteger(heartbeatMs) || heartbeatMs < 100) fail('--heartbeat must be an integer of at least 100 (milliseconds)');
 const enrollOutcome = (values['enroll-fail'] ?? 'ok') as EnrollOutcome;
 if (enrollOutcome === 'ok' ? values['enroll-fail'] !== undefined : !ENROLL_OUTCOMES.includes(enrollOutcome)) fail('--enroll-fail must be timeout, cancelled or quality');
+const doors = Number(values.doors);
+if (!Number.isInteger(doors) || doors < 0 || doors > MAX_DEVICE_DOORS) fail(`--doors must be an integer from 0 to ${MAX_DEVICE_DOORS}`);
 const alarmsPerHour = Number(values['alarms-per-hour']);
 if (!Number.isFinite(alarmsPerHour) || alarmsPerHour < 0 || alarmsPerHour > 3600) fail('--alarms-per-hour (SIM_ALARMS_PER_HOUR) must be a number from 0 to 3600');
 const quakeIntensity = values.quake === undefined ? null : Number(values.quake);
@@ -108,7 +113,7 @@ if (missing.length > 0) fail(`no device key for ${missing.slice(0, 3).join(', ')
 // sequence numbers start above any an earlier run used (microseconds of the start), so no event is taken as a repeat
 const seqStart = Date.now() * 1000;
 const memories = new Map(sns.map((sn) => [sn, { ...newMemory(), seq: seqStart }]));
-const fleet = await startFleet({ url: values.url, keys: new Map(sns.map((sn) => [sn, keys.get(sn)!])), kinds, rate, alarmsPerHour, topicRoot: values.root, memories, idCard: values['id-card'] ?? null, enrollDelayMs, enrollOutcome, heartbeatMs, ...(values.api ? { apiUrl: values.api.replace(/\/+$/, '') } : {}) });
+const fleet = await startFleet({ url: values.url, keys: new Map(sns.map((sn) => [sn, keys.get(sn)!])), kinds, rate, alarmsPerHour, topicRoot: values.root, memories, idCard: values['id-card'] ?? null, enrollDelayMs, enrollOutcome, heartbeatMs, doors, ...(values.api ? { apiUrl: values.api.replace(/\/+$/, '') } : {}) });
 process.stdout.write(`${fleet.devices.length} devices online at ${values.url}, ${rate} event(s)/s and ${alarmsPerHour} alarm(s)/h each. Ctrl+C stops them; type help for commands.\n`);
 if (quakeIntensity !== null) process.stdout.write(await runPromptCommand(`quake ${quakeIntensity}`, fleet));
 // commands on standard input (a terminal, or a pipe another program writes); its end stops nothing

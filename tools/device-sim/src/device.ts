@@ -45,6 +45,9 @@ export const ENROLL_OUTCOMES: readonly EnrollOutcome[] = ['ok', 'timeout', 'canc
  */
 export const DEFAULT_HEARTBEAT_MS = 20_000;
 
+/** What each kind of simulated device says it is in its hello (kinds the console has no name for say nothing). */
+const KIND_OF: Partial<Record<SimKind, NonNullable<DeviceHello['kind']>>> = { door: 'controller', vein: 'vein', camera: 'camera' };
+
 const SYSTEM_OF: Record<SimKind, NonNullable<DeviceHello['system']>> = {
   door: 'abDoor',
   vein: 'access',
@@ -173,6 +176,11 @@ export interface SimDeviceOptions {
   reconnectMs?: number;
   /** the longest wait between two tries to reconnect (30 s by default) */
   reconnectMaxMs?: number;
+  /**
+   * the doors a door controller says it drives in its hello, with its kind (controller, camera, vein): the console
+   * makes them doors of its own. Not given (the default): the hello says neither, as a device of an older firmware.
+   */
+  doors?: number;
   /** time between two heartbeats while connected (DEFAULT_HEARTBEAT_MS; 0: none) */
   heartbeatMs?: number;
   /** a door device's lock closes again this long after a remote open (0: it stays open) */
@@ -344,7 +352,7 @@ export class SimDevice {
         try {
           const granted = await client.subscribeAsync([deviceDownTopic(this.sn, DeviceDownKind.command, this.root), deviceDownTopic(this.sn, DeviceDownKind.receipt, this.root)], { qos: 1 });
           if (granted.some((g) => g.qos === 128)) throw new Error('subscription refused');
-          const hello: DeviceHello = { id: randomUUID(), sessionId: this.sessionId, time: Date.now(), firmware: 'sim-1.0', model: `SIM-${this.kind.toUpperCase()}`, system: SYSTEM_OF[this.kind] };
+          const hello: DeviceHello = { id: randomUUID(), sessionId: this.sessionId, time: Date.now(), firmware: 'sim-1.0', model: `SIM-${this.kind.toUpperCase()}`, system: SYSTEM_OF[this.kind], ...this.inventory() };
           await client.publishAsync(deviceUpTopic(this.sn, DeviceUpKind.hello, this.root), JSON.stringify(hello), { qos: 1 });
           this.failedTries = 0;
           // what was sent before and never receipted goes again (the server drops what it had stored)
@@ -379,6 +387,13 @@ export class SimDevice {
       Math.min(longest, wait + (Math.random() * wait) / 2),
     );
     this.reconnectTimer.unref();
+  }
+
+  /** What the hello says of the device itself when told to (`doors`): its kind, and a door controller's doors. */
+  private inventory(): Pick<DeviceHello, 'kind' | 'doors'> {
+    if (this.options.doors === undefined) return {};
+    const kind = KIND_OF[this.kind];
+    return { ...(kind ? { kind } : {}), ...(this.kind === 'door' ? { doors: this.options.doors } : {}) };
   }
 
   /** Plans the next alarm this device raises on its own (at `alarmsPerHour`), and the one after it. */

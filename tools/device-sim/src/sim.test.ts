@@ -63,6 +63,30 @@ describe('simulated devices on a broker', () => {
   };
   const alarmsOf = (sn: string) => seen.filter((s) => s.sn === sn && s.event.kind === DeviceEventKind.alarm);
 
+  it('says in its hello what it is and the doors a door controller drives when given doors, and neither otherwise', async () => {
+    const hellos = new Map<string, Record<string, unknown>>();
+    const watcher = await mqtt.connectAsync(BROKER_URL, { clientId: `sim-hello-${randomBytes(4).toString('hex')}`, reconnectPeriod: 0 });
+    watcher.on('message', (topic, payload) => hellos.set(topic.split('/')[1]!, JSON.parse(payload.toString()) as Record<string, unknown>));
+    await watcher.subscribeAsync(`${root}/+/up/hello`, { qos: 1 });
+    try {
+      const make = (kind: 'door' | 'camera', doors?: number) =>
+        new SimDevice({ url: BROKER_URL, sn: `H-${randomBytes(3).toString('hex')}`, key: 'k', kind, topicRoot: root, heartbeatMs: 0, ...(doors === undefined ? {} : { doors }) });
+      const controller = make('door', 2);
+      const camera = make('camera', 2);
+      const older = make('door');
+      devices.push(controller, camera, older);
+      await Promise.all(devices.map((d) => d.start()));
+      await until(() => hellos.size >= 3, 'three hellos');
+      expect(hellos.get(controller.sn)).toMatchObject({ kind: 'controller', doors: 2, system: 'abDoor' });
+      expect(hellos.get(camera.sn)).toMatchObject({ kind: 'camera' });
+      expect(hellos.get(camera.sn)).not.toHaveProperty('doors');
+      expect(hellos.get(older.sn)).not.toHaveProperty('kind');
+      expect(hellos.get(older.sn)).not.toHaveProperty('doors');
+    } finally {
+      await watcher.endAsync();
+    }
+  });
+
   it('raises alarms on its own only at the rate it is given, with codes of its kind the console names', async () => {
     const quiet = new SimDevice({ url: BROKER_URL, sn: `Q-${randomBytes(3).toString('hex')}`, key: 'k', kind: 'camera', topicRoot: root, rate: 20, heartbeatMs: 0 });
     // 36,000 an hour: one every 100 ms on average
