@@ -103,6 +103,10 @@ describe.each(await testDialects())('visitor screen on %s', (dialect) => {
     expect((await call(admin, 'PUT', crudPath(visitorEntity, 'edit'), { id: row.id, userId: host.id })).envelope.success).toBe(true);
     const linked = await call<Page<Row>>(admin, 'GET', `${crudPath(visitorEntity, 'list')}?userId=${host.id}`);
     expect(linked.envelope.result.records.map((r) => [r.id, r.userId])).toEqual([[row.id, host.id]]);
+    // the list names the host as the user picker does, by real name
+    await app.db.updateTable('sys_user').set({ realname: 'Kim Host' }).where('id', '=', host.id).execute();
+    const named = await call<Page<Row>>(admin, 'GET', `${crudPath(visitorEntity, 'list')}?userId=${host.id}`);
+    expect(named.envelope.result.records[0]?.userId_dictText).toBe('Kim Host');
     const session = await injectAs<VisitorLoginResult>(app, null, { method: 'POST', url: api(app, VisitorPath.login), payload: { account: visitor.phone, password: '24681357' } });
     expect(session.envelope.result.visitor.linkedUsername).toBe('visitor-host');
     const tenant = await call<{ id: string }>(admin, 'POST', '/sys/tenant/add', { name: 'Other tenant', code: 'visitor_other', status: 1 });

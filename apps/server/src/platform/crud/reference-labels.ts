@@ -11,9 +11,11 @@ import { readableFields } from './values.ts';
 type Row = Record<string, any>;
 
 /** The fields whose value is the id of another registered entity's row, shown to a reader by that row's label. */
-function referenceFields(entity: EntityDeclaration): Array<{ name: string; target: string }> {
+function referenceFields(entity: EntityDeclaration): Array<{ name: string; target: string; labelField?: string }> {
   return Object.entries(entity.fields).flatMap(([name, field]) =>
-    field.references && !field.references.valueField && !field.link && !field.dict && field.widget.kind === 'entitySelect' ? [{ name, target: field.references.entity }] : [],
+    field.references && !field.references.valueField && !field.link && !field.dict && field.widget.kind === 'entitySelect'
+      ? [{ name, target: field.references.entity, ...(field.widget.labelField ? { labelField: field.widget.labelField } : {}) }]
+      : [],
   );
 }
 
@@ -26,13 +28,15 @@ export async function withReferenceLabels(app: FastifyInstance, entity: EntityDe
   if (rows.length === 0) return;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const db = app.db as unknown as Kysely<any>;
-  for (const { name, target } of referenceFields(entity)) {
+  for (const { name, target, labelField } of referenceFields(entity)) {
     const registered = app.crudEntities.get(tableOfEntity(target));
     if (!registered) continue;
     const declaration = registered.declaration;
     const ids = [...new Set(rows.map((r) => r[name]).filter((v): v is string => typeof v === 'string' && v !== ''))];
     if (ids.length === 0) continue;
-    const labelColumn = readableFields(declaration).get(declaration.labelField)?.column ?? 'id';
+    // the label the field's picker shows (a visitor's host by real name), else the linked screen's own
+    const readable = readableFields(declaration);
+    const labelColumn = readable.get(labelField ?? declaration.labelField)?.column ?? readable.get(declaration.labelField)?.column ?? 'id';
     let reading = db.selectFrom(declaration.table).selectAll().where('id', 'in', ids);
     if (declaration.tenantScoped) reading = tenantScoped(reading, caller);
     const found = await showSeededRows(app, declaration.table, (await reading.execute()) as Row[], lang);
