@@ -5,7 +5,7 @@ import { App, Badge, Button, Card, Flex, Popconfirm, Result, Space, type FormIns
 import { useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Authorized } from '../permission/index.ts';
-import { IconByName } from '../ui/index.ts';
+import { IconByName, LoadFailed } from '../ui/index.ts';
 import { useDeleteEntity } from './api/delete-entity.ts';
 import { useDeleteEntityBatch } from './api/delete-entity-batch.ts';
 import { useExportEntities } from './api/export-entities.ts';
@@ -281,15 +281,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
 
   const table =
     source.isError && !source.data ? (
-      <Result
-        status="error"
-        title={t('crud.loadFailed')}
-        extra={
-          <Button type="primary" onClick={() => void source.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
-      />
+      <LoadFailed onRetry={() => void source.refetch()} />
     ) : (
       <CrudTable
         ariaLabel={t(entity.title)}

@@ -11,3 +11,4 @@ export { sameAsRule, strongPasswordRule } from './password-rules.ts';
 export { NewPasswordFields, type NewPasswordFieldsProps } from './new-password-fields.tsx';
 export { SliderCaptcha, type SliderCaptchaProps } from './slider-captcha.tsx';
 export { RichTextEditor, type RichTextEditorProps } from './rich-text-editor/index.ts';
+export { LoadFailed } from './load-failed.tsx';

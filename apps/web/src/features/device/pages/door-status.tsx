@@ -1,6 +1,6 @@
 import { DOOR_STATE_NAMES, DoorPerm, DoorState, doorEntity, type DevicePresenceNotice, type DoorStateNotice, type DoorStatusRow } from '@isps/contract';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { Badge, Button, Card, Col, Empty, Result, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
+import { Badge, Card, Col, Empty, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { usePermission } from '../../../shared/permission/index.ts';
@@ -8,6 +8,7 @@ import { useAppEvent } from '../../../shared/realtime/index.ts';
 import { formatTime } from '../../../shared/time/index.ts';
 import { doorStatusKey, useDoorStatus } from '../api/door-status.ts';
 import { DoorOpenAction } from '../door-open-action.tsx';
+import { LoadFailed } from '../../../shared/ui/index.ts';
 
 const stateColors: Record<DoorState, string> = { [DoorState.closed]: 'default', [DoorState.open]: 'green', [DoorState.alarm]: 'red' };
 
@@ -115,15 +116,7 @@ export default function DoorStatusPage() {
     );
   if (status.isError)
     return (
-      <Result
-        status="error"
-        title={t('crud.loadFailed')}
-        extra={
-          <Button type="primary" onClick={() => void status.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
-      />
+      <LoadFailed onRetry={() => void status.refetch()} />
     );
   const doors = status.data;
   if (doors.length === 0) return <Empty description={t('doorStatus.empty')} />;

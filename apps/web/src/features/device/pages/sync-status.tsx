@@ -1,12 +1,13 @@
 import { SyncOutlined } from '@ant-design/icons';
 import { AccessSyncPerm, SYNC_STATUSES, SyncStatus, type DeviceSyncStatusRow } from '@isps/contract';
-import { App, Badge, Button, Card, Empty, Flex, Input, Result, Select, Space, Tag, Tooltip } from 'antd';
+import { App, Badge, Button, Card, Empty, Flex, Input, Select, Space, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CrudTable, type CrudColumn, type CrudRow } from '../../../shared/crud/index.ts';
 import { Authorized } from '../../../shared/permission/index.ts';
 import { formatTime } from '../../../shared/time/index.ts';
 import { useAlignNow, useSyncStatus, type SyncStatusFilter } from '../api/sync-status.ts';
+import { LoadFailed } from '../../../shared/ui/index.ts';
 
 const stateBadges: Record<SyncStatus, 'success' | 'processing' | 'error'> = { inSync: 'success', pending: 'processing', failed: 'error' };
 
@@ -90,15 +91,7 @@ export default function SyncStatusPage() {
 
   if (status.isError && !status.data)
     return (
-      <Result
-        status="error"
-        title={t('crud.loadFailed')}
-        extra={
-          <Button type="primary" onClick={() => void status.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
-      />
+      <LoadFailed onRetry={() => void status.refetch()} />
     );
 
   const page = status.data;

@@ -1,8 +1,9 @@
 import { SOFT_UPDATE_STATE_NAMES, SoftUpdateState, type SoftUpdatePushRow } from '@isps/contract';
-import { Button, Drawer, Empty, Flex, Progress, Result, Table, Tag, Typography } from 'antd';
+import { Drawer, Empty, Flex, Progress, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { CrudRow } from '../../../shared/crud/index.ts';
 import { useSoftUpdatePushes } from '../api/soft-update-pushes.ts';
+import { LoadFailed } from '../../../shared/ui/index.ts';
 
 const stateColors: Record<SoftUpdateState, string> = { 0: 'default', 1: 'processing', 2: 'success', 3: 'error' };
 const progressStatus = (state: SoftUpdateState) => (state === SoftUpdateState.ok ? 'success' : state === SoftUpdateState.failed ? 'exception' : state === SoftUpdateState.running ? 'active' : 'normal');
@@ -24,15 +25,7 @@ export function PushProgressDrawer({ row, onClose }: { row: CrudRow; onClose: ()
   return (
     <Drawer open title={t('softUpdate.progressTitle', { version })} width="min(720px, 100vw)" onClose={onClose} destroyOnHidden>
       {pushes.isError && !pushes.data ? (
-        <Result
-          status="error"
-          title={t('crud.loadFailed')}
-          extra={
-            <Button type="primary" onClick={() => void pushes.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
-        />
+        <LoadFailed onRetry={() => void pushes.refetch()} />
       ) : rows.length === 0 && !pushes.isFetching ? (
         <Empty description={t('softUpdate.noPushes')} />
       ) : (
