@@ -32,8 +32,15 @@ const builtAt = (file) => (existsSync(file) ? statSync(file).mtimeMs : 0);
 /** Runs the console's build; a SIGTERM or SIGINT meanwhile ends the build too and then this process, with no orphan. */
 async function buildConsole() {
   const { spawn } = await import('node:child_process');
-  // a process group of its own, so a signal reaches npm's shell and the bundler under it, not npm alone
-  const build = spawn('npm', ['run', 'build', '--workspace', 'apps/web'], { cwd: root, stdio: 'inherit', detached: true });
+  // a process group of its own, so a signal reaches npm's shell and the bundler under it, not npm alone; always a
+  // production build: vite builds in an inherited NODE_ENV (a test runner's 'test' gave React's development build and
+  // antd's fixed 'test-id' ids, which named every dialog after the page's first field)
+  const build = spawn('npm', ['run', 'build', '--workspace', 'apps/web'], {
+    cwd: root,
+    stdio: 'inherit',
+    detached: true,
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   const signals = ['SIGTERM', 'SIGINT'];
   const stop = (signal) => {
     process.kill(-build.pid, signal);
