@@ -32,18 +32,37 @@ function widthMatches(query: string): boolean {
   return (!min || window.innerWidth >= Number(min[1])) && (!max || window.innerWidth <= Number(max[1]));
 }
 
+type MediaListener = (event: MediaQueryListEvent) => void;
+const mediaLists: { query: string; matches: boolean; listeners: Set<MediaListener> }[] = [];
+
 if (!window.matchMedia) {
-  window.matchMedia = (query: string) =>
-    ({
-      matches: widthMatches(query),
+  window.matchMedia = (query: string) => {
+    const entry = { query, matches: widthMatches(query), listeners: new Set<MediaListener>() };
+    mediaLists.push(entry);
+    return {
+      get matches() {
+        return widthMatches(query);
+      },
       media: query,
       onchange: null,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
+      addListener: (listener: MediaListener) => void entry.listeners.add(listener),
+      removeListener: (listener: MediaListener) => void entry.listeners.delete(listener),
+      addEventListener: (_type: string, listener: MediaListener) => void entry.listeners.add(listener),
+      removeEventListener: (_type: string, listener: MediaListener) => void entry.listeners.delete(listener),
       dispatchEvent: () => false,
-    }) as MediaQueryList;
+    } as unknown as MediaQueryList;
+  };
+}
+
+/** Narrows or widens the window as a person does: the media queries whose answer changes tell their listeners. */
+export function resizeWindow(width: number): void {
+  Object.defineProperty(window, 'innerWidth', { value: width, configurable: true });
+  for (const entry of mediaLists) {
+    const matches = widthMatches(entry.query);
+    if (matches === entry.matches) continue;
+    entry.matches = matches;
+    for (const listener of entry.listeners) listener({ matches, media: entry.query } as MediaQueryListEvent);
+  }
 }
 
 afterEach(() => cleanup());

@@ -1,9 +1,9 @@
 import { MenuType, dataRuleEntity, departRoleEntity, dictItemEntity, permissionCode, type EntityDeclaration } from '@isps/contract';
 import { App, Button, Modal, Typography } from 'antd';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Authorized } from '../../shared/permission/index.ts';
-import { CrudScreen, useEntityLabels, type CrudExtension, type CrudExtensionProps, type CrudRow } from '../../shared/crud/index.ts';
+import { CrudScreen, useEntityLabels, useRowState, type CrudExtension, type CrudExtensionProps, type CrudRow } from '../../shared/crud/index.ts';
 import { useExecuteFillRule } from './api/execute-fill-rule.ts';
 import { useRefreshDictCache } from './api/refresh-dict-cache.ts';
 import { useTestDataSourceConnection } from './api/test-data-source-connection.ts';
@@ -24,6 +24,7 @@ function DictItemsAction({ row }: RowProps) {
   const { t } = useTranslation();
   return (
     <OpenerAction
+      rowId={row.id}
       label={t('system.dict.items')}
       render={(close) => (
         <Modal open title={t('system.dict.itemsTitle', { name: text(row.dictName) })} footer={null} width={1000} onCancel={close} destroyOnHidden>
@@ -119,8 +120,8 @@ function ExecuteFillRuleAction({ row }: RowProps) {
  * A row's link button that opens a dialog or drawer about the row (`code`: the button permission it needs, if any).
  * `render` draws the dialog while open and is given the way to close it.
  */
-function OpenerAction({ code, label, render }: { code?: string; label: string; render: (close: () => void) => ReactNode }) {
-  const [open, setOpen] = useState(false);
+function OpenerAction({ rowId, code, label, render }: { rowId: string; code?: string; label: string; render: (close: () => void) => ReactNode }) {
+  const [open, setOpen] = useRowState(rowId, label, false);
   const opener = (
     <>
       <Button type="link" size="small" onClick={() => setOpen(true)}>
@@ -139,8 +140,8 @@ function RoleActions({ entity, row }: RowProps) {
   const code = permissionCode(entity, 'authorize');
   return (
     <>
-      <OpenerAction code={code} label={t('role.authorize')} render={(close) => <RoleAuthorizeDrawer roleId={row.id} roleName={name} onClose={close} />} />
-      <OpenerAction code={code} label={t('dataRuleScreen.roleAction')} render={(close) => <RoleDataRuleDialog roleId={row.id} roleName={name} onClose={close} />} />
+      <OpenerAction rowId={row.id} code={code} label={t('role.authorize')} render={(close) => <RoleAuthorizeDrawer roleId={row.id} roleName={name} onClose={close} />} />
+      <OpenerAction rowId={row.id} code={code} label={t('dataRuleScreen.roleAction')} render={(close) => <RoleDataRuleDialog roleId={row.id} roleName={name} onClose={close} />} />
     </>
   );
 }
@@ -151,6 +152,7 @@ function MenuDataRulesAction({ entity, row }: RowProps) {
   if (Number(row.menuType) === MenuType.button) return null;
   return (
     <OpenerAction
+      rowId={row.id}
       code={permissionCode(entity, 'dataRule')}
       label={t('dataRule.title')}
       render={(close) => (
@@ -169,10 +171,10 @@ function GroupActions({ entity, row }: RowProps) {
   const authorize = permissionCode(entity, 'authorize');
   return (
     <>
-      <OpenerAction label={t('groupUsers.action')} render={(close) => <GroupUsersDialog depId={row.id} name={name} onClose={close} />} />
-      <OpenerAction code={authorize} label={t('groupRoles.permissionsAction')} render={(close) => <GroupPermissionsDrawer departId={row.id} name={name} onClose={close} />} />
-      <OpenerAction code={authorize} label={t('dataRuleScreen.roleAction')} render={(close) => <GroupDataRuleDialog departId={row.id} name={name} onClose={close} />} />
-      <OpenerAction code={permissionCode(departRoleEntity, 'list')} label={t('groupRoles.action')} render={(close) => <GroupRolesDialog departId={row.id} name={name} onClose={close} />} />
+      <OpenerAction rowId={row.id} label={t('groupUsers.action')} render={(close) => <GroupUsersDialog depId={row.id} name={name} onClose={close} />} />
+      <OpenerAction rowId={row.id} code={authorize} label={t('groupRoles.permissionsAction')} render={(close) => <GroupPermissionsDrawer departId={row.id} name={name} onClose={close} />} />
+      <OpenerAction rowId={row.id} code={authorize} label={t('dataRuleScreen.roleAction')} render={(close) => <GroupDataRuleDialog departId={row.id} name={name} onClose={close} />} />
+      <OpenerAction rowId={row.id} code={permissionCode(departRoleEntity, 'list')} label={t('groupRoles.action')} render={(close) => <GroupRolesDialog departId={row.id} name={name} onClose={close} />} />
     </>
   );
 }

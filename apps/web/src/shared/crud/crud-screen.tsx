@@ -12,6 +12,7 @@ import { useExportEntities } from './api/export-entities.ts';
 import { crudKeys } from './api/keys.ts';
 import { useEntityList } from './api/list-entity.ts';
 import { useTreeList } from './api/query-tree-list.ts';
+import { RowStateProvider } from './row-state.tsx';
 import { CrudTable, type CrudColumn } from './crud-table.tsx';
 import { DetailDrawer } from './detail-drawer.tsx';
 import { columnWidth, displayValue, fieldLabelKey, type CrudRow } from './entity-fields.ts';
@@ -321,24 +322,28 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
 
   if (embedded) {
     return (
-      <div>
-        {searchBar}
-        {toolbar}
-        {table}
-        {dialogs}
-      </div>
+      <RowStateProvider>
+        <div>
+          {searchBar}
+          {toolbar}
+          {table}
+          {dialogs}
+        </div>
+      </RowStateProvider>
     );
   }
   return (
     <Authorized code={permissionCode(entity, 'list')} fallback={<Result status="403" title={t('request.accessDenied')} />}>
-      <Flex vertical gap={16}>
-        {searchBar ? <Card variant="borderless">{searchBar}</Card> : null}
-        <Card variant="borderless" title={Title ? <Title entity={entity} refresh={refresh} conditions={{ ...state.filters, ...fixed }} /> : t(entity.title)}>
-          {toolbar}
-          {table}
-        </Card>
-      </Flex>
-      {dialogs}
+      <RowStateProvider>
+        <Flex vertical gap={16}>
+          {searchBar ? <Card variant="borderless">{searchBar}</Card> : null}
+          <Card variant="borderless" title={Title ? <Title entity={entity} refresh={refresh} conditions={{ ...state.filters, ...fixed }} /> : t(entity.title)}>
+            {toolbar}
+            {table}
+          </Card>
+        </Flex>
+        {dialogs}
+      </RowStateProvider>
     </Authorized>
   );
 }

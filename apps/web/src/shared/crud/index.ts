@@ -11,3 +11,4 @@ export { usePager } from './use-pager.ts';
 export { FreezeToggle, type FreezeToggleProps } from './freeze-toggle.tsx';
 export { UserSelectModal, type UserSelectModalProps } from './user-select-modal.tsx';
 export { saveBlob } from './api/export-entities.ts';
+export { RowStateProvider, useRowState } from './row-state.tsx';

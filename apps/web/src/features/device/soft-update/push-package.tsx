@@ -2,7 +2,7 @@ import { deviceEntity, SoftUpdatePerm } from '@isps/contract';
 import { App, Button, Flex, Input, Modal, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { displayValue, fieldLabelKey, type CrudRow } from '../../../shared/crud/index.ts';
+import { displayValue, fieldLabelKey, useRowState, type CrudRow } from '../../../shared/crud/index.ts';
 import { Authorized } from '../../../shared/permission/index.ts';
 import { usePushCandidates } from '../api/push-candidates.ts';
 import { usePushSoftUpdate } from '../api/push-soft-update.ts';
@@ -87,7 +87,7 @@ function PushPackageModal({ row, onPushed, onClose }: { row: CrudRow; onPushed: 
 /** A package row's push (device:softUpdate:push): pick devices, queue one command each, then follow the progress. */
 export function PushPackageAction({ row, onPushed }: { row: CrudRow; onPushed: () => void }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useRowState(row.id, 'push', false);
   return (
     <Authorized code={SoftUpdatePerm.push}>
       <Button type="link" size="small" data-command="push" onClick={() => setOpen(true)}>

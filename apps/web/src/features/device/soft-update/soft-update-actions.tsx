@@ -1,7 +1,6 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'antd';
-import type { CrudExtension, CrudExtensionProps, CrudRow } from '../../../shared/crud/index.ts';
+import { useRowState, type CrudExtension, type CrudExtensionProps, type CrudRow } from '../../../shared/crud/index.ts';
 import { PushPackageAction } from './push-package.tsx';
 import { PushProgressDrawer } from './push-progress.tsx';
 import { UploadPackageButton } from './upload-package.tsx';
@@ -9,7 +8,8 @@ import { UploadPackageButton } from './upload-package.tsx';
 /** A package row's push and its progress; a push opens the progress at once. */
 function SoftUpdateRowActions({ row }: CrudExtensionProps & { row: CrudRow }) {
   const { t } = useTranslation();
-  const [progressOpen, setProgressOpen] = useState(false);
+  // kept by the screen: the progress stays open when the list turns from table to cards (a phone turned, a window narrowed)
+  const [progressOpen, setProgressOpen] = useRowState(row.id, 'progress', false);
   return (
     <>
       <PushPackageAction row={row} onPushed={() => setProgressOpen(true)} />

@@ -1,8 +1,7 @@
 import { JobStatus, jobLogEntity, permissionCode } from '@isps/contract';
 import { App, Button, Modal, Popconfirm } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CrudScreen, type CrudExtension, type CrudExtensionProps, type CrudRow } from '../../../shared/crud/index.ts';
+import { CrudScreen, useRowState, type CrudExtension, type CrudExtensionProps, type CrudRow } from '../../../shared/crud/index.ts';
 import { usePermissionCheck } from '../../../shared/permission/index.ts';
 import { useDrawerSize } from '../../../shared/ui/index.ts';
 import { useCommandJob, type JobCommand } from '../api/quartz-jobs.ts';
@@ -14,7 +13,7 @@ function JobRowActions({ entity, row, refresh }: CrudExtensionProps & { row: Cru
   const can = usePermissionCheck();
   const command = useCommandJob();
   const size = useDrawerSize();
-  const [history, setHistory] = useState(false);
+  const [history, setHistory] = useRowState(row.id, 'history', false);
   const running = Number(row.status) === JobStatus.normal;
   const run = (which: JobCommand) =>
     command.mutate(
