@@ -33,6 +33,16 @@ async function main(): Promise<void> {
     process.stderr.write(`ISPS Console cannot start: ${error instanceof Error ? error.message : String(error)}${cause}\n`);
     process.exit(1);
   }
+  // before the banner: whoever reads it may stop us at once, and a signal with no handler yet would kill the process
+  // without closing the database (and with no exit code)
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
   const address = app.server.address();
   // PORT=0 picks a free port; the banner shows the one actually bound
   const port = address && typeof address === 'object' ? address.port : config.port;
@@ -44,14 +54,6 @@ async function main(): Promise<void> {
   await flushLog(app.log);
   if (pending) process.stdout.write(loginBanner({ url, password: pending, heading: app.seedOutcome.seeded ? 'ISPS Console is set up.' : 'ISPS Console is running.' }));
   else if (app.seedOutcome.seeded) process.stdout.write(loginBanner({ url, password: null, heading: 'ISPS Console is set up.' }));
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      app.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  }
 }
 
 // not awaited at the top level: the production build is a CommonJS script (scripts/build-server.mjs)
