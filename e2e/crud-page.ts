@@ -306,7 +306,10 @@ export async function captureListAndForm(
 export async function clickToolbarButton(page: Page, lang: UiLanguage, name: string) {
   const toolbar = page.getByRole('toolbar').first();
   const button = toolbar.getByRole('button', { name }).or(page.getByTestId('toolbar-more-menu').getByRole('button', { name }));
-  if (!(await button.first().isVisible())) await toolbar.getByRole('button', { name: new RegExp(text(lang, 'crud.more')) }).click();
+  const more = toolbar.getByRole('button', { name: new RegExp(text(lang, 'crud.more')) });
+  // the list may still be coming: wait for the button or the More that holds it
+  await button.or(more).first().waitFor();
+  if (!(await button.first().isVisible())) await more.click();
   await button.first().click();
 }
 

@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entityLabel } from '../packages/contract/src/index.ts';
-import { dialog, signIn } from './crud-page.ts';
+import { clickToolbarButton, dialog, signIn } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 import { text } from './catalogues.ts';
 
@@ -57,7 +57,7 @@ describe('a large import runs in the background', () => {
       await signIn(page, server.url, '/system/user', 'admin', PASSWORD);
       const prefix = `imp${lang.slice(0, 2)}${viewport.slice(0, 1)}`;
       const file = await usersFile(prefix);
-      await page.getByRole('button', { name: t('crud.import') }).click();
+      await clickToolbarButton(page, lang, t('crud.import'));
       const ask = dialog(page);
       await ask.getByLabel(t('crud.importInitialLabel', { field: entityLabel(lang, 'user.field.password') }), { exact: true }).fill('Import#Pass5');
       await ask.locator('.ant-upload input[type=file]').setInputFiles(file);

@@ -439,42 +439,6 @@ describe('the welcome text and the footer', () => {
   });
 });
 
-describe('long menu names in the 200 px sidebar', () => {
-  it('end in an ellipsis inside their item and are read whole in the title', async () => {
-    const lang = 'en-US';
-    const context = await newContext(browser, { lang });
-    const page = await context.newPage();
-    await signIn(page, server.url, lang, PASSWORD);
-    for (const group of ['menu.system', 'menu.message'] as const) await page.getByRole('menuitem', { name: text(lang, group) }).first().click();
-    const templates = page.locator('.ant-layout-sider').getByRole('link', { name: text(lang, 'menu.message.template') });
-    await templates.waitFor();
-    await animationsSettled(page);
-    const links = await page.locator('.ant-layout-sider a[title]').evaluateAll((anchors) =>
-      anchors.map((a) => {
-        const label = a.querySelector('[class*="item-text"]') ?? a;
-        const item = a.closest('li')!.getBoundingClientRect();
-        return {
-          title: a.getAttribute('title'),
-          text: label.textContent,
-          clipped: label.scrollWidth > label.clientWidth,
-          ellipsis: getComputedStyle(label).textOverflow === 'ellipsis',
-          inside: label.getBoundingClientRect().right <= item.right + 0.5,
-        };
-      }),
-    );
-    expect(links.map((l) => l.title)).toEqual(expect.arrayContaining([text(lang, 'menu.message.template'), text(lang, 'menu.system.permission')]));
-    for (const link of links) {
-      expect(link.inside, `${link.title} stays inside its item`).toBe(true);
-      expect(link.title).toBe(link.text);
-      if (link.clipped) expect(link.ellipsis, `${link.title} ends in an ellipsis`).toBe(true);
-    }
-    // the longest English names do not fit and are shortened, not cut
-    expect(links.find((l) => l.title === text(lang, 'menu.message.template'))?.clipped).toBe(true);
-    await screenshot(page, 'shell-sidebar-long-names-en-US-desktop');
-    await context.close();
-  });
-});
-
 /** How the frame sits in the window: whether the document scrolls, and where the footer ends. */
 async function frameFit(page: Page) {
   const footer = await page.getByRole('contentinfo').boundingBox();

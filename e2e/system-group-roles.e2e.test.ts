@@ -34,7 +34,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const rowOf = (scope: Page | ReturnType<typeof dialog>, name: string) => scope.locator('.ant-table-row', { hasText: name }).first();
+// a table's row on a desktop, a card on a phone
+const rowOf = (scope: Page | ReturnType<typeof dialog>, name: string) => scope.locator('.ant-table-row, [data-testid="crud-cards"] > li', { hasText: name }).first();
 const serverText = (key: Parameters<typeof translate>[1], params?: Record<string, string | number>) => translate('en-US', key, params);
 /** Drawers slide and dialogs zoom in: screenshots wait for them to come to rest. */
 async function settledScreenshot(page: Page, name: string) {
