@@ -9,9 +9,16 @@ const reports = join(root, '.tmp', 'test-reports');
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
+/** How long each part took, printed at the end beside the slowest files. */
+const partTimes = [];
+const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
+
 function run(title, command, args) {
   console.log(`\n== ${title}`);
-  return spawnSync(command, args, { cwd: root, stdio: 'inherit' }).status ?? 1;
+  const started = Date.now();
+  const status = spawnSync(command, args, { cwd: root, stdio: 'inherit' }).status ?? 1;
+  partTimes.push([title, Date.now() - started]);
+  return status;
 }
 
 for (const [title, script] of [['lint', 'lint'], ['type check', 'typecheck'], ['console build', 'build']]) {
@@ -28,6 +35,7 @@ const suites = [
 let failedRun = false;
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+const fileTimes = [];
 for (const [index, [title, args]] of suites.entries()) {
   const output = join(reports, `suite-${index}.json`);
   const status = run(title, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${output}`]);
@@ -45,6 +53,7 @@ for (const [index, [title, args]] of suites.entries()) {
   for (const file of report.testResults ?? []) {
     const tests = file.assertionResults ?? [];
     const where = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+    if (typeof file.startTime === 'number' && typeof file.endTime === 'number') fileTimes.push([where, file.endTime - file.startTime]);
     for (const t of tests) if (t.status === 'failed') failures.push(`${where} > ${t.fullName ?? t.title}`);
     if (file.status === 'failed' && !tests.some((t) => t.status === 'failed')) failures.push(`${where} (did not run: ${String(file.message ?? '').split('\n')[0]})`);
     if (file.status !== 'failed' || tests.some((t) => t.status === 'failed')) continue;
@@ -54,6 +63,9 @@ for (const [index, [title, args]] of suites.entries()) {
   }
 }
 if (failedRun && totals.failed === 0) totals.failed = 1;
+console.log(`\ntime per part:\n${partTimes.map(([title, ms]) => `  ${seconds(ms).padStart(7)}  ${title}`).join('\n')}`);
+const slowest = fileTimes.sort((a, b) => b[1] - a[1]).slice(0, 10);
+console.log(`\nslowest files:\n${slowest.map(([where, ms]) => `  ${seconds(ms).padStart(7)}  ${where}`).join('\n')}`);
 // The names of what failed close the output, where a truncated log still shows them.
 if (failures.length > 0) console.log(`\nfailed:\n${failures.map((name) => `  ${name}`).join('\n')}`);
 console.log(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

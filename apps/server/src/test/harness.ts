@@ -19,6 +19,8 @@ export const ADMIN_PASSWORD = 'Admin#Pass22';
 export const USER_PASSWORD = 'User#Pass333';
 
 const inCi = process.env.CI === 'true';
+/** `npm run test:quick`: SQLite and the in-process cache only (the whole suite runs every engine) */
+const sqliteOnly = process.env.ISPS_TEST_QUICK === '1';
 
 async function reachable(name: string, probe: () => Promise<void>): Promise<boolean> {
   try {
@@ -53,6 +55,7 @@ async function withMysql<T>(run: (connection: Awaited<ReturnType<typeof createCo
 /** SQLite always; PostgreSQL and MariaDB when they answer (with CI=true an unreachable one fails the run). */
 export async function testDialects(): Promise<DatabaseDialect[]> {
   const dialects: DatabaseDialect[] = ['sqlite'];
+  if (sqliteOnly) return dialects;
   if (await reachable('PostgreSQL', () => withPostgres(async (c) => void (await c.query('select 1'))))) dialects.push('postgres');
   if (await reachable('MariaDB/MySQL', () => withMysql(async (c) => void (await c.query('select 1'))))) dialects.push('mysql');
   return dialects;
@@ -60,6 +63,7 @@ export async function testDialects(): Promise<DatabaseDialect[]> {
 
 /** true when Redis answers; with CI=true an unreachable Redis throws. */
 export async function redisReachable(): Promise<boolean> {
+  if (sqliteOnly) return false;
   return reachable('Redis', async () => {
     const redis = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
     try {
