@@ -447,6 +447,8 @@ export interface SysDevice extends Audited {
   tenant_id: string | null;
   /** controller, camera or vein device (dictionary device_kind) */
   device_kind?: string | null;
+  /** how many doors the controller's hellos have reported (their doors were created then; null: none reported) */
+  reported_doors?: number | null;
   /** inSync, pending, failed (SyncStatus), kept by the access sync from the command queue */
   sync_state?: string;
   /** people changes waiting for the device */

@@ -16,14 +16,14 @@ describe.each(dialects)('what a device tells of itself in its hello on %s', (dia
   let admin: string;
   const sims: SimDevice[] = [];
 
-  const call = async <T = unknown>(method: 'GET' | 'POST' | 'PUT', path: string, payload?: Record<string, unknown>, lang = 'en-US') => {
+  const call = async <T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: Record<string, unknown>, lang = 'en-US') => {
     const answer = await injectAs<T>(t.app, admin, { method, url: api(t.app, path), payload, headers: { lang } });
     expect(answer.envelope.success, answer.envelope.message).toBe(true);
     return answer.envelope.result;
   };
 
   /** A device online, then a hello of its own saying `extra` (as a door controller's firmware would). */
-  async function device(extra: Partial<DeviceHello>): Promise<{ sim: SimDevice; sn: string; id: string; hello: () => Promise<void> }> {
+  async function device(extra: Partial<DeviceHello>): Promise<{ sim: SimDevice; sn: string; id: string; hello: (more?: Partial<DeviceHello>) => Promise<void> }> {
     const sn = uniqueSn('INV');
     const key = await approvedKey(t.app, sn, admin);
     const sim = new SimDevice({ url: t.mqttUrl, sn, key, kind: 'door' });
@@ -32,10 +32,10 @@ describe.each(dialects)('what a device tells of itself in its hello on %s', (dia
     await until(async () => (await t.app.db.selectFrom('sys_device').select('online').where('sn', '=', sn).executeTakeFirst())?.online === 1, 15_000, 'online');
     const id = (await t.app.db.selectFrom('sys_device').select('id').where('sn', '=', sn).executeTakeFirstOrThrow()).id;
     let round = 0;
-    const hello = async () => {
+    const hello = async (more: Partial<DeviceHello> = {}) => {
       round += 1;
       const marker = `fw-${round}`;
-      await sim.publishRaw(deviceUpTopic(sn, DeviceUpKind.hello), JSON.stringify({ id: randomUUID(), sessionId: randomUUID(), time: Date.now(), firmware: marker, ...extra }));
+      await sim.publishRaw(deviceUpTopic(sn, DeviceUpKind.hello), JSON.stringify({ id: randomUUID(), sessionId: randomUUID(), time: Date.now(), firmware: marker, ...extra, ...more }));
       await until(async () => (await t.app.db.selectFrom('sys_device').select('firmware').where('id', '=', id).executeTakeFirstOrThrow()).firmware === marker, 15_000, 'hello handled');
           };
     await hello();
@@ -82,9 +82,17 @@ describe.each(dialects)('what a device tells of itself in its hello on %s', (dia
       [1, 'Main entrance'],
       [2, `${sn} door 2`],
     ]);
+    // a door the operator deletes (a lock not wired) stays deleted at later hellos
+    await call('DELETE', `${crudPath(doorEntity, 'delete')}?id=${doors[1]!.id}`);
+    await hello();
+    expect((await doorsOf(id)).map((d) => Number(d.door_no))).toEqual([1]);
     // a controller that later reports more doors gets the new ones only
-    const more = await t.app.db.selectFrom('sys_door').select('id').where('device_id', '=', id).execute();
-    expect(more).toHaveLength(2);
+    await hello({ doors: 3 });
+    doors = await doorsOf(id);
+    expect(doors.map((d) => [Number(d.door_no), d.door_name])).toEqual([
+      [1, 'Main entrance'],
+      [3, `${sn} door 3`],
+    ]);
   });
 
   it('the device kind and system come from the hello, and its model joins the device types once, in its own tenant', async () => {

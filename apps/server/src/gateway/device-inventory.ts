@@ -20,10 +20,10 @@ const inTenant = (tenantId: string | null) => (eb: { (column: 'tenant_id', op: '
  * What a device tells of itself in its hello, kept by the console on every hello, always in the device's own tenant:
  * its kind and system (nobody types them), its model as a device type of the tenant (added once, the first time a
  * device of that model says hello) and, for a door controller, its doors (each door number once, named after the
- * device; a door the operator renamed or moved keeps what they gave it).
+ * device; a door the operator renamed or moved keeps what they gave it, and one they deleted stays deleted).
  */
 export async function recordHelloInventory(db: Kysely<Database>, device: { id: string; tenantId: string | null }, hello: DeviceHello, now: string): Promise<void> {
-  const row = await db.selectFrom('sys_device').select(['device_name', 'area_id', 'device_type_id']).where('id', '=', device.id).executeTakeFirst();
+  const row = await db.selectFrom('sys_device').select(['device_name', 'area_id', 'device_type_id', 'reported_doors']).where('id', '=', device.id).executeTakeFirst();
   if (!row) return;
   const audit = { create_by: DEVICE_CREATOR, create_time: now, update_by: null, update_time: null };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -54,9 +54,12 @@ export async function recordHelloInventory(db: Kysely<Database>, device: { id: s
   };
   if (Object.keys(changes).length > 0) await db.updateTable('sys_device').set(changes).where('id', '=', device.id).execute();
 
-  if (!hello.doors) return;
+  // doors already reported were created then: one the operator deleted since stays deleted
+  const reported = Number(row.reported_doors ?? 0);
+  if (!hello.doors || hello.doors <= reported) return;
+  await db.updateTable('sys_device').set({ reported_doors: hello.doors }).where('id', '=', device.id).execute();
   const held = new Set((await db.selectFrom('sys_door').select('door_no').where('device_id', '=', device.id).execute()).map((d) => Number(d.door_no)));
-  for (let doorNo = 1; doorNo <= hello.doors; doorNo++) {
+  for (let doorNo = reported + 1; doorNo <= hello.doors; doorNo++) {
     if (held.has(doorNo)) continue;
     await db
       .insertInto('sys_door')

@@ -49,6 +49,7 @@ import { seededDictItems } from './1541-seeded-dict-items.ts';
 import { idTypes } from './1542-id-types.ts';
 import { alarmFolding } from './1510-alarm-folding.ts';
 import { softUpdateFileName } from './1550-soft-update-file-name.ts';
+import { reportedDoors } from './1560-reported-doors.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -96,6 +97,7 @@ const migrations: Record<string, Migration> = {
   '1542-id-types': idTypes,
   '1510-alarm-folding': alarmFolding,
   '1550-soft-update-file-name': softUpdateFileName,
+  '1560-reported-doors': reportedDoors,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
