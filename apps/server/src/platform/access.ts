@@ -8,8 +8,17 @@ import { InvalidatedMemo } from './cache.ts';
 import { AppError } from './envelope.ts';
 import { tenantScopeOf } from './tenancy.ts';
 
-/** What a route needs: nothing, any valid token, or a permission code held through the caller's roles. */
-export type RouteAccess = 'public' | 'authenticated' | PermCode;
+/**
+ * What a route needs: nothing, any valid token, a permission code held through the caller's roles, or any one of
+ * several codes (the choices of a form are for those who may add or edit its rows).
+ */
+export type RouteAccess = 'public' | 'authenticated' | PermCode | readonly PermCode[];
+
+/** The permission codes a route's access names (none for public and authenticated routes). */
+export function accessCodes(access: RouteAccess | undefined): readonly PermCode[] {
+  if (access === undefined || access === 'public' || access === 'authenticated') return [];
+  return typeof access === 'string' ? [access] : access;
+}
 
 export interface CurrentUser {
   id: string;
@@ -298,7 +307,9 @@ export const accessPlugin = fp(
       request.accessToken = token;
       if (user.mustChangePassword && !config.allowWhilePasswordChangeDue) return new AppError('forbidden', 'login.mustChangePassword');
       const access = config.permission as RouteAccess;
-      if (access !== 'authenticated' && !user.permissions.has(access)) return new AppError('forbidden', 'error.forbidden', { code: access });
+      if (access === 'authenticated') return null;
+      const codes = accessCodes(access);
+      if (!codes.some((code) => user.permissions.has(code))) return new AppError('forbidden', 'error.forbidden', { code: codes.join(' | ') });
       return null;
     }
 

@@ -1,6 +1,6 @@
 import { MenuType, Perm, entityDeclarations, entityPermissionCodes } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
-import { SYSTEM_ADMIN_ROLE, heldBy, type CurrentUser } from './access.ts';
+import { SYSTEM_ADMIN_ROLE, accessCodes, heldBy, type CurrentUser } from './access.ts';
 import { refuse } from './envelope.ts';
 import { SEED_BY } from '../db/seed/index.ts';
 import { seededPermissionCodes } from '../db/seed/menus.ts';
@@ -152,7 +152,7 @@ export async function assertMayChangeDataRules(app: FastifyInstance, caller: Cur
 /** Every permission code the console knows: the seeded tree's, the declared screens', and those routes check. */
 export function permissionCodeRegistry(app: FastifyInstance): Set<string> {
   const codes = new Set<string>([...seededPermissionCodes(), ...entityDeclarations.flatMap(entityPermissionCodes), ...Object.values(Perm)]);
-  for (const route of app.routeCatalogue) if (route.permission && route.permission !== 'public' && route.permission !== 'authenticated') codes.add(route.permission);
+  for (const route of app.routeCatalogue) for (const code of accessCodes(route.permission)) codes.add(code);
   return codes;
 }
 

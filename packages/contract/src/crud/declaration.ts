@@ -242,6 +242,11 @@ export const CrudVerb = {
   recycleBin: '/recycleBin',
   putRecycleBin: '/putRecycleBin',
   deleteRecycleBin: '/deleteRecycleBin',
+  /**
+   * GET `?field=&keyword=&pageNo=&pageSize=`: the choices of one link or entitySelect field of the form, as a page of
+   * `LinkOption` (the linked rows the caller may see, by their label), for holders of the owner's add or edit
+   */
+  linkOptions: '/linkOptions',
 } as const;
 export type CrudVerbName = keyof typeof CrudVerb;
 
@@ -298,6 +303,12 @@ export interface SuperQueryCondition {
 }
 
 export const MAX_PAGE_SIZE = 1000;
+
+/** A choice of a form's link or entitySelect field (GET …/linkOptions): the linked row's value and label only. */
+export interface LinkOption {
+  value: string;
+  label: string;
+}
 
 /** Result of POST …/importExcel: one entry per data row (row numbers as shown in the spreadsheet). */
 export interface ImportReport {

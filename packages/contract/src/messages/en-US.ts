@@ -113,6 +113,7 @@ export const enUS = {
   'crud.selectRecord': 'Please select a record!',
   'crud.duplicateInRecycleBin': '{{message}} A deleted record in the recycle bin holds this value: restore it, or delete it completely first.',
   'crud.hasChildren': 'Delete the child nodes first',
+  'crud.noLinkOptions': 'The field {{field}} offers no choices',
   'crud.importDone': 'Import finished: rows added {{added}}, rows refused {{failed}}',
   'crud.importStarted': 'Import started: rows to add in the background: {{total}}',
   'crud.importRunning': 'Importing: rows handled {{done}} of {{total}}',

@@ -113,6 +113,7 @@ export const jaJP: Record<MessageKey, string> = {
   'crud.selectRecord': 'レコードを選択してください！',
   'crud.duplicateInRecycleBin': '{{message}} ごみ箱の削除済みレコードがこの値を使用しています。復元するか、先に完全に削除してください。',
   'crud.hasChildren': '先に子ノードを削除してください',
+  'crud.noLinkOptions': '項目 {{field}} には選択肢がありません',
   'crud.importDone': 'インポート完了：{{added}} 行追加、{{failed}} 行拒否',
   'crud.importStarted': 'インポートを開始しました：{{total}} 行をバックグラウンドで追加しています',
   'crud.importRunning': 'インポート中：{{total}} 行中 {{done}} 行を処理済み',

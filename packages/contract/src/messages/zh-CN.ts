@@ -113,6 +113,7 @@ export const zhCN: Record<MessageKey, string> = {
   'crud.selectRecord': '请选择一条记录！',
   'crud.duplicateInRecycleBin': '{{message}} 回收站中已删除的记录占用了该值：请还原该记录，或先将其彻底删除。',
   'crud.hasChildren': '请先删除子节点',
+  'crud.noLinkOptions': '字段 {{field}} 没有可选项',
   'crud.importDone': '导入完成：成功 {{added}} 行，失败 {{failed}} 行',
   'crud.importStarted': '导入已开始：{{total}} 行正在后台添加',
   'crud.importRunning': '正在导入：已处理 {{done}} / {{total}} 行',

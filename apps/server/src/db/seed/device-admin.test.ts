@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPath, alarmEntity, type DashboardDevices, type DashboardSummary, crudPath, deviceEntity, deviceRoleEntity, doorEntity, peopleEntity, userEntity, type MenuItem, type PermissionResult } from '@isps/contract';
+import { ApiPath, alarmEntity, type DashboardDevices, type DashboardSummary, crudPath, deviceEntity, deviceRoleEntity, doorEntity, peopleEntity, userEntity, type LinkOption, type MenuItem, type Page, type PermissionResult } from '@isps/contract';
+import { createRoleWith } from '../../test/crud-helpers.ts';
 import { adminToken, api, buildTestApp, createNamespace, createTestUser, injectAs, login, testDialects, USER_PASSWORD, type TestApp, type TestNamespace } from '../../test/harness.ts';
 import { deviceAdminGrants } from '../migrations/1500-device-admin-grants.ts';
 import { RoleCode, SEED_BY } from './index.ts';
@@ -63,6 +65,81 @@ describe('the seeded device administrator (sqlite)', () => {
     }
     const users = await injectAs(t.app, token, { method: 'GET', url: api(t.app, crudPath(userEntity, 'list')) });
     expect([users.statusCode, users.envelope.code]).toEqual([403, 510]);
+  });
+});
+
+describe('the device role form of a device administrator (sqlite)', () => {
+  let t: TestApp;
+  let keeper: string;
+  const options = (token: string, query: string, lang = 'en-US') =>
+    injectAs<Page<LinkOption>>(t.app, token, { method: 'GET', url: `${api(t.app, crudPath(deviceRoleEntity, 'linkOptions'))}?${query}`, headers: { lang } });
+
+  beforeAll(async () => {
+    t = await buildTestApp('sqlite');
+    const otherTenant = randomUUID();
+    await t.app.db.insertInto('sys_tenant').values({ id: otherTenant, name: 'Other', code: 'other-picker', begin_date: null, end_date: null, status: 1, create_by: 'test', create_time: null, update_by: null, update_time: null }).execute();
+    await createTestUser(t.app, 'picker_keeper', { roles: [RoleCode.deviceAdmin] });
+    await createTestUser(t.app, 'picker_colleague');
+    await createTestUser(t.app, 'picker_outsider', { tenantId: otherTenant });
+    await t.app.db.updateTable('sys_user').set({ phone: '13800000001', email: 'colleague@example.com' }).where('username', '=', 'picker_colleague').execute();
+    await createRoleWith(t.app, 'role_reader', ['device:deviceRole:list']);
+    await createRoleWith(t.app, 'role_editor', ['device:deviceRole:edit']);
+    await createTestUser(t.app, 'picker_reader', { roles: ['role_reader'] });
+    await createTestUser(t.app, 'picker_editor', { roles: ['role_editor'] });
+    keeper = await login(t.app, 'picker_keeper', USER_PASSWORD);
+  });
+  afterAll(async () => t?.close());
+
+  it("picks among the users of its own tenant, by id and name only, while the user list stays refused", async () => {
+    const answer = await options(keeper, 'field=userIds&pageSize=1000');
+    expect([answer.statusCode, answer.envelope.success]).toEqual([200, true]);
+    const records = answer.envelope.result.records;
+    const names = records.map((r) => r.label);
+    expect(names).toEqual(expect.arrayContaining(['picker_keeper', 'picker_colleague']));
+    expect(names).not.toContain('picker_outsider');
+    expect(answer.envelope.result.total).toBe(records.length);
+    for (const record of records) expect(Object.keys(record).sort()).toEqual(['label', 'value']);
+    expect(answer.body).not.toContain('13800000001');
+    expect(answer.body).not.toContain('colleague@example.com');
+    const colleague = await t.app.db.selectFrom('sys_user').select('id').where('username', '=', 'picker_colleague').executeTakeFirstOrThrow();
+    expect(records.find((r) => r.label === 'picker_colleague')?.value).toBe(colleague.id);
+    const users = await injectAs(t.app, keeper, { method: 'GET', url: api(t.app, crudPath(userEntity, 'list')) });
+    expect([users.statusCode, users.envelope.code]).toEqual([403, 510]);
+  });
+
+  it('filters the choices by their label and pages them within the bound', async () => {
+    const found = await options(keeper, 'field=userIds&keyword=COLLEAGUE');
+    expect(found.envelope.result.records.map((r) => r.label)).toEqual(['picker_colleague']);
+    // a wildcard is a character like any other
+    expect((await options(keeper, 'field=userIds&keyword=picker%25')).envelope.result.records).toEqual([]);
+    // colleague, editor, keeper, reader of this tenant; never the outsider
+    const paged = await options(keeper, 'field=userIds&keyword=picker_&pageSize=1&pageNo=3');
+    expect(paged.envelope.result).toMatchObject({ size: 1, current: 3, total: 4, pages: 4 });
+    expect(paged.envelope.result.records.map((r) => r.label)).toEqual(['picker_keeper']);
+    expect((await options(keeper, 'field=userIds&pageSize=99999')).envelope.result.size).toBe(1000);
+  });
+
+  it('offers the other pickers of the form through the same route', async () => {
+    for (const field of ['departIds', 'peopleIds', 'deviceIds', 'doorIds', 'areaIds']) {
+      const answer = await options(keeper, `field=${field}`);
+      expect([field, answer.statusCode, answer.envelope.success]).toEqual([field, 200, true]);
+    }
+  });
+
+  it('answers an unknown field with a localised refusal, and refuses callers who may neither add nor edit device roles', async () => {
+    for (const [lang, text] of [['en-US', 'The field roleName offers no choices'], ['zh-CN', '字段 roleName 没有可选项'], ['ja-JP', '項目 roleName には選択肢がありません']] as const) {
+      const refused = await options(keeper, 'field=roleName', lang);
+      expect([refused.statusCode, refused.envelope.code, refused.envelope.success, refused.envelope.message]).toEqual([400, 400, false, text]);
+    }
+    expect((await options(keeper, '')).statusCode).toBe(400);
+    const reader = await login(t.app, 'picker_reader', USER_PASSWORD);
+    const denied = await options(reader, 'field=userIds');
+    expect([denied.statusCode, denied.envelope.code]).toEqual([403, 510]);
+    expect(denied.envelope.message).toContain('device:deviceRole:add');
+    expect(denied.envelope.message).toContain('device:deviceRole:edit');
+    // editing is enough
+    const editor = await login(t.app, 'picker_editor', USER_PASSWORD);
+    expect((await options(editor, 'field=userIds')).statusCode).toBe(200);
   });
 });
 

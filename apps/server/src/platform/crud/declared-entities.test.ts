@@ -20,6 +20,7 @@ import {
   type Page,
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
+import { linkedFieldsOf } from './link-options.ts';
 import { createRoleWith, sheetRows, uploadFile, workbookOf } from '../../test/crud-helpers.ts';
 import { samples, storedSamples, type Fixtures } from '../../test/entity-samples.ts';
 import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, type TestApp } from '../../test/harness.ts';
@@ -77,6 +78,17 @@ describe.each(dialects)('every declared screen on %s', (dialect) => {
   };
   afterAll(async () => {
     await t.close();
+  });
+
+  it('answers the choices of every picker of every form that can add or edit', async () => {
+    const forms = entityDeclarations.filter((e) => entityActions(e).some((a) => a === 'add' || a === 'edit'));
+    const pickers = forms.flatMap((e) => [...linkedFieldsOf(e).keys()].map((field) => [e, field] as const));
+    expect(pickers.length).toBeGreaterThan(5);
+    for (const [entity, field] of pickers) {
+      const answer = await call<Page<{ value: string; label: string }>>(admin, 'GET', `${crudPath(entity, 'linkOptions')}?field=${field}`);
+      expect(answer.statusCode, `${entity.name}.${field}: ${answer.envelope.message}`).toBe(200);
+      for (const record of answer.envelope.result.records) expect(Object.keys(record).sort()).toEqual(['label', 'value']);
+    }
   });
 
   it('has a sample row for every screen that can add', () => {

@@ -36,6 +36,7 @@ import { openWorkbook, refusedRowsWorkbook, streamWorkbook, type SheetRow } from
 import { importJobsOf, type ImportJobRun } from './import-jobs.ts';
 import { likeTexts, listConditions, pagingOf, sortOf, type Query } from './query.ts';
 import { linkFields, linkIds, readableFields, toApiRow, toColumns, validateInput } from './values.ts';
+import { linkOptionsRoute } from './link-options.ts';
 import { checkOfferedValues } from './offered-options.ts';
 import { withReferenceLabels } from './reference-labels.ts';
 import { checkReferences, tableOfEntity } from './references.ts';
@@ -104,6 +105,8 @@ export interface RegisteredEntity {
   /** the caller's rows of this entity (tenant and soft-delete filters applied): the one place they are applied */
   scoped(caller: CurrentUser, options?: { deleted?: boolean }): SelectQueryBuilder<Row, string, Row>;
   findById(caller: CurrentUser, id: string): Promise<Row | undefined>;
+  /** the rows its list reads for the caller with the query's filters: scope, then the caller's data rules on its menu */
+  listed(caller: CurrentUser, query: Query): Promise<SelectQueryBuilder<Row, string, Row>>;
 }
 
 declare module 'fastify' {
@@ -165,6 +168,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     hooks,
     scoped: (caller, options = {}) => applyScope(entity, caller, db.selectFrom(table).selectAll(), options.deleted),
     findById: (caller, id) => registered.scoped(caller).where('id', '=', id).executeTakeFirst(),
+    listed: (caller, query) => listRows(caller, query),
   };
   app.crudEntities.set(table, registered);
 
@@ -661,6 +665,10 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         return reply.ok(roots);
       });
     }
+
+    // the form's pickers: for those who may add or edit a row, whatever they may read of the linked lists
+    const writers = (['add', 'edit'] as const).filter((action) => actions.has(action)).map(perm);
+    if (writers.length > 0) linkOptionsRoute(app, routes, entity, writers, (linked) => app.crudEntities.get(linked));
 
     if (actions.has('add')) {
       routes.post(crudPath(entity, 'add'), { schema: { tags, summary: `Add ${entity.name}` }, config: { permission: perm('add') } }, async (request, reply) => {

@@ -62,6 +62,11 @@ function like(eb: Eb, info: FieldInfo, pattern: string): Condition | undefined {
   return sql<SqlBool>`lower(${eb.ref(info.column)}) like ${pattern.toLowerCase()} escape '!'`;
 }
 
+/** Rows whose text column contains `text` (any case, wildcards taken literally); undefined for a column no LIKE reads. */
+export function containsText(eb: Eb, info: FieldInfo, text: string): Condition | undefined {
+  return like(eb, info, `%${escapeLike(text)}%`);
+}
+
 /** The LIKE a filter text asks for: its literal text, with any characters before it (`*x`) and after it (`x*`). */
 interface LikeFilter {
   text: string;
