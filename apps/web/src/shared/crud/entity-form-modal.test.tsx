@@ -1,5 +1,5 @@
-import { IdType, maskCardNo, visitorEntity } from '@isps/contract';
-import { screen, waitFor } from '@testing-library/react';
+import { IdType, crudPath, deviceRoleEntity, maskCardNo, userEntity, visitorEntity } from '@isps/contract';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderInConsole } from '../../test-providers.tsx';
 import { EntityFormModal } from './entity-form-modal.tsx';
@@ -49,5 +49,40 @@ describe('the ID number of a form', () => {
     await waitFor(() => expect(screen.queryByText('证件号码：请输入合法的身份证号')).toBeNull());
     fireEvent.change(number, { target: { value: 'E1-2' } });
     expect(await screen.findByText('证件号码：护照号码为 5 至 20 位字母或数字')).toBeTruthy();
+  });
+});
+
+describe('the users picker of the device role form', () => {
+  it('reads its choices through the form\'s own linkOptions, not the user list a device administrator may not read', async () => {
+    const pickerPath = crudPath(deviceRoleEntity, 'linkOptions');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string) => {
+        asked.push(input);
+        const url = new URL(input, 'http://console.test');
+        if (url.pathname.endsWith(pickerPath) && url.searchParams.get('field') === 'userIds') {
+          const records = [{ value: 'u1', label: 'keeper' }, { value: 'u2', label: 'colleague' }];
+          return Response.json(envelope({ records, total: 2, size: 1000, current: 1, pages: 1 }));
+        }
+        if (url.pathname.endsWith(pickerPath)) return Response.json(envelope({ records: [], total: 0, size: 1000, current: 1, pages: 0 }));
+        if (url.pathname.includes('/sys/dict')) return Response.json(envelope([]));
+        if (url.pathname.endsWith(crudPath(userEntity, 'list'))) return Response.json({ success: false, code: 510, message: 'forbidden', result: null, timestamp: 1 }, { status: 403 });
+        return Response.json(envelope(null));
+      }),
+    );
+    renderInConsole(<EntityFormModal entity={deviceRoleEntity} mode="add" row={null} onClose={() => undefined} />);
+    const users = await screen.findByRole('combobox', { name: '用户' });
+    await waitFor(() => expect(asked.some((url) => url.includes(pickerPath) && url.includes('field=userIds'))).toBe(true));
+    await act(async () => {
+      fireEvent.mouseDown(users);
+    });
+    await waitFor(() => {
+      const dropdown = document.querySelector<HTMLElement>('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+      expect(dropdown).not.toBeNull();
+      expect(within(dropdown!).getAllByRole('option').length).toBeGreaterThan(0);
+      const texts = [...dropdown!.querySelectorAll<HTMLElement>('.ant-select-item-option')].map((o) => o.textContent);
+      expect(texts).toEqual(['keeper', 'colleague']);
+    });
+    expect(asked.some((url) => url.includes(crudPath(userEntity, 'list')))).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { DatePicker, Input, InputNumber, Select, Space, Switch, TreeSelect } fro
 import { useTranslation } from 'react-i18next';
 import { useDictItems } from '../api/index.ts';
 import { useEntityOptions } from './api/entity-options.ts';
+import { useLinkOptions, type LinkPicker } from './api/link-options.ts';
 import { useChoosableValues } from './api/choosable-values.ts';
 import { useServerOptions } from './api/server-options.ts';
 import { useTreeList } from './api/query-tree-list.ts';
@@ -12,6 +13,7 @@ import { fieldKind, findEntity } from './entity-fields.ts';
 import { FileUpload } from './file-upload.tsx';
 import { ImageUpload } from './image-upload.tsx';
 import { TimeSettingEditor } from './time-setting-editor.tsx';
+import { useCrudPermissions } from './use-crud-permissions.ts';
 
 /** The tree a treeSelect picks from: another entity's when the widget names one, else the entity's own. */
 function treeEntityOf(entity: EntityDeclaration, widget: { entity?: string }): EntityDeclaration {
@@ -50,17 +52,24 @@ const offered = (choosable: ReadonlySet<string> | null, value: unknown) => {
   return (id: string) => !choosable || choosable.has(id) || set.has(id);
 };
 
+/**
+ * Rows of another entity to pick from. With `picker` (a field of a form, or a list's search by it for those who may
+ * add or edit its rows) they come through the owner's linkOptions, so picking needs no permission to the linked list.
+ */
 function EntitySelect({
   entityName,
   labelField,
   valueField,
   multiple,
   choosableFrom,
+  picker,
   ...props
-}: ControlProps & { entityName: string; labelField: string; valueField?: string; multiple?: boolean; choosableFrom?: string }) {
+}: ControlProps & { entityName: string; labelField: string; valueField?: string; multiple?: boolean; choosableFrom?: string; picker?: LinkPicker }) {
   const { t } = useTranslation();
   const entity = findEntity(entityName);
-  const options = useEntityOptions(entity, labelField, valueField);
+  const listed = useEntityOptions(picker ? undefined : entity, labelField, valueField);
+  const linked = useLinkOptions(picker, entityName);
+  const options = picker ? linked : listed;
   const { choosable, isLoading } = useChoosableValues(choosableFrom);
   const shown = offered(choosable, props.value);
   return (
@@ -191,7 +200,17 @@ export function FormControl({ entity, name, mode, ...props }: ControlProps & { e
     case 'select':
       return <DictSelect code={widget.dict} {...props} />;
     case 'entitySelect':
-      return <EntitySelect entityName={widget.entity} labelField={widget.labelField} valueField={widget.valueField} multiple={widget.multiple} choosableFrom={field.choosableFrom} {...props} />;
+      return (
+        <EntitySelect
+          entityName={widget.entity}
+          labelField={widget.labelField}
+          valueField={widget.valueField}
+          multiple={widget.multiple}
+          choosableFrom={field.choosableFrom}
+          picker={{ owner: entity, field: name }}
+          {...props}
+        />
+      );
     case 'switch':
       return <Switch id={props.id} checked={Boolean(props.value)} onChange={props.onChange} disabled={props.disabled} />;
     case 'date':
@@ -252,6 +271,8 @@ export function SearchControl({ entity, name, match, ...props }: ControlProps & 
   const { t } = useTranslation();
   const kind = fieldKind(entity, name);
   const field = entity.fields[name];
+  const { add, edit } = useCrudPermissions(entity);
+  const mayWrite = add || edit;
   if (match === 'range') {
     if (kind === 'datetime' || kind === 'date') {
       return (
@@ -268,7 +289,11 @@ export function SearchControl({ entity, name, match, ...props }: ControlProps & 
   }
   const widget = field?.widget;
   if (widget?.kind === 'select') return <DictSelect code={widget.dict} {...props} />;
-  if (widget?.kind === 'entitySelect') return <EntitySelect entityName={widget.entity} labelField={widget.labelField} valueField={widget.valueField} {...props} />;
+  if (widget?.kind === 'entitySelect') {
+    // the form's choices serve the search for those who may add or edit rows; the others read the linked list, as its holders
+    const picker = mayWrite && !field?.readOnly && !field?.systemAdminOnly ? { owner: entity, field: name } : undefined;
+    return <EntitySelect entityName={widget.entity} labelField={widget.labelField} valueField={widget.valueField} picker={picker} {...props} />;
+  }
   if (widget?.kind === 'options' && field) return <OptionsSelect field={field as FieldDeclaration & { widget: typeof widget }} {...props} />;
   if (widget?.kind === 'treeSelect') return <EntityTreeSelect entity={treeEntityOf(entity, widget)} ownTree={!widget.entity} {...props} />;
   if (widget?.kind === 'switch') return <YesNoSelect {...props} />;
