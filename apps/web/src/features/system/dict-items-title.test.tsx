@@ -35,6 +35,14 @@ beforeEach(() => {
         ];
         return Response.json(ok({ records, total: 2, size: 1000, current: 1, pages: 1 }));
       }
+      // the search's dictionary picker, for one who may add or edit items: the choices of the items form
+      if (url.pathname.endsWith('/sys/dictItem/linkOptions')) {
+        const records = [
+          { value: 'd-sex', label: dictNames[i18n.language] ?? 'Gender' },
+          { value: 'd-status', label: 'Status' },
+        ];
+        return Response.json(ok({ records, total: 2, size: 1000, current: 1, pages: 1 }));
+      }
       if (url.pathname.includes('/sys/dict/getDictItems/')) return Response.json(ok([{ value: '1', text: 'Valid', label: 'Valid', title: 'Valid' }]));
       return Response.json({ success: false, message: 'unexpected', code: 404, result: null, timestamp: 1 }, { status: 404 });
     }),
