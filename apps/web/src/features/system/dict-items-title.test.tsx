@@ -1,15 +1,12 @@
-import { LANGUAGES, dictItemEntity, entityPermissionCodes, type AuthItem } from '@isps/contract';
+import { LANGUAGES, dictItemEntity } from '@isps/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setFeedback } from '../../shared/api/index.ts';
 import { CrudScreen } from '../../shared/crud/index.ts';
 import { i18n } from '../../shared/i18n/index.ts';
-import { useSession } from '../../shared/session/index.ts';
-import { renderInConsole } from '../../test-providers.tsx';
+import { renderInConsole, signInHolding } from '../../test-providers.tsx';
 import { SystemEntityScreen } from './entity-screen.tsx';
 import { extensionOf } from './extensions.tsx';
 
-const userInfo = { id: '1', username: 'admin', realname: 'Admin', nickname: null, orgCode: null, avatar: null, birthday: null, phone: null, email: null, sex: null, workNo: null, status: 1, mustChangePassword: false };
 const ok = (result: unknown) => ({ success: true, message: '', code: 200, result, timestamp: 1 });
 const t = (key: string, params?: Record<string, unknown>) => i18n.t(key, params);
 
@@ -19,10 +16,7 @@ const item = { id: 'i1', dictId: 'd-sex', itemText: 'Male', itemValue: '1', desc
 
 beforeEach(() => {
   localStorage.clear();
-  useSession.getState().signIn('tok', userInfo);
-  const auth: AuthItem[] = entityPermissionCodes(dictItemEntity).map((action) => ({ action, describe: action, type: '1' }));
-  useSession.getState().setPermissions([], auth, []);
-  setFeedback({ notify: vi.fn(), modal: vi.fn() });
+  signInHolding(dictItemEntity);
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: string) => {

@@ -1,14 +1,11 @@
-import { ImportJobState, RealtimeCmd, entityPermissionCodes, importJobPath, positionEntity, type AuthItem, type ImportJob } from '@isps/contract';
+import { ImportJobState, RealtimeCmd, importJobPath, positionEntity, type ImportJob } from '@isps/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setFeedback } from '../api/index.ts';
 import { i18n } from '../i18n/index.ts';
 import { emitAppEvent } from '../realtime/index.ts';
-import { useSession } from '../session/index.ts';
-import { renderInConsole } from '../../test-providers.tsx';
+import { renderInConsole, signInHolding } from '../../test-providers.tsx';
 import { CrudScreen } from './crud-screen.tsx';
 
-const userInfo = { id: '1', username: 'admin', realname: 'Admin', nickname: null, orgCode: null, avatar: null, birthday: null, phone: null, email: null, sex: null, workNo: null, status: 1, mustChangePassword: false };
 const ok = (result: unknown, message = '') => ({ success: true, message, code: 200, result, timestamp: 1 });
 const t = (key: string, params?: Record<string, unknown>) => i18n.t(key, params);
 const job = (over: Partial<ImportJob> = {}): ImportJob => ({ jobId: 'job-1', state: ImportJobState.running, total: 300, done: 0, added: 0, failed: 0, rows: [], message: 'Importing', ...over });
@@ -23,10 +20,7 @@ beforeAll(async () => {
 
 beforeEach(() => {
   localStorage.clear();
-  useSession.getState().signIn('tok', userInfo);
-  const auth: AuthItem[] = entityPermissionCodes(positionEntity).map((action) => ({ action, describe: action, type: '1' }));
-  useSession.getState().setPermissions([], auth, []);
-  setFeedback({ notify: vi.fn(), modal: vi.fn() });
+  signInHolding(positionEntity);
   calls = [];
   current = job();
   vi.stubGlobal(

@@ -1,13 +1,10 @@
-import { entityPermissionCodes, positionEntity, type AuthItem } from '@isps/contract';
+import { positionEntity } from '@isps/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setFeedback } from '../api/index.ts';
 import { i18n } from '../i18n/index.ts';
-import { useSession } from '../session/index.ts';
-import { renderInConsole } from '../../test-providers.tsx';
+import { renderInConsole, signInHolding } from '../../test-providers.tsx';
 import { CrudScreen } from './crud-screen.tsx';
 
-const userInfo = { id: '1', username: 'admin', realname: 'Admin', nickname: null, orgCode: null, avatar: null, birthday: null, phone: null, email: null, sex: null, workNo: null, status: 1, mustChangePassword: false };
 const ok = (result: unknown, message = '') => ({ success: true, message, code: 200, result, timestamp: 1 });
 const t = (key: string, params?: Record<string, unknown>) => i18n.t(key, params);
 
@@ -26,10 +23,7 @@ afterAll(() => setWidth(desktopWidth));
 
 beforeEach(() => {
   localStorage.clear();
-  useSession.getState().signIn('tok', userInfo);
-  const auth: AuthItem[] = entityPermissionCodes(positionEntity).map((action) => ({ action, describe: action, type: '1' }));
-  useSession.getState().setPermissions([], auth, []);
-  setFeedback({ notify: vi.fn(), modal: vi.fn() });
+  signInHolding(positionEntity);
   pages = [];
   vi.stubGlobal(
     'fetch',

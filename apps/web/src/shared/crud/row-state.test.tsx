@@ -1,16 +1,13 @@
-import { entityPermissionCodes, positionEntity, type AuthItem } from '@isps/contract';
+import { positionEntity } from '@isps/contract';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { Button, Modal } from 'antd';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setFeedback } from '../api/index.ts';
 import { i18n } from '../i18n/index.ts';
-import { useSession } from '../session/index.ts';
-import { renderInConsole } from '../../test-providers.tsx';
+import { renderInConsole, signInHolding } from '../../test-providers.tsx';
 import { resizeWindow } from '../../test-setup.ts';
 import { CrudScreen, type CrudExtension } from './crud-screen.tsx';
 import { useRowState } from './row-state.tsx';
 
-const userInfo = { id: '1', username: 'admin', realname: 'Admin', nickname: null, orgCode: null, avatar: null, birthday: null, phone: null, email: null, sex: null, workNo: null, status: 1, mustChangePassword: false };
 const ok = (result: unknown) => ({ success: true, message: '', code: 200, result, timestamp: 1 });
 const rows = [
   { id: 'a', code: 'P-01', name: 'Clerk', postRank: '1' },
@@ -41,10 +38,7 @@ beforeAll(async () => {
   await i18n.changeLanguage('en-US');
 });
 beforeEach(() => {
-  useSession.getState().signIn('tok', userInfo);
-  const auth: AuthItem[] = entityPermissionCodes(positionEntity).map((action) => ({ action, describe: action, type: '1' }));
-  useSession.getState().setPermissions([], auth, []);
-  setFeedback({ notify: vi.fn(), modal: vi.fn() });
+  signInHolding(positionEntity);
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: string) => {

@@ -1,13 +1,10 @@
-import { entityPermissionCodes, positionEntity, type AuthItem } from '@isps/contract';
+import { positionEntity } from '@isps/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setFeedback } from '../api/index.ts';
 import { i18n } from '../i18n/index.ts';
-import { useSession } from '../session/index.ts';
-import { renderInConsole } from '../../test-providers.tsx';
+import { renderInConsole, signInHolding } from '../../test-providers.tsx';
 import { CrudScreen } from './crud-screen.tsx';
 
-const userInfo = { id: '1', username: 'admin', realname: 'Admin', nickname: null, orgCode: null, avatar: null, birthday: null, phone: null, email: null, sex: null, workNo: null, status: 1, mustChangePassword: false };
 const ok = (result: unknown) => ({ success: true, message: '', code: 200, result, timestamp: 1 });
 const t = (key: string) => i18n.t(key);
 const rows = [{ id: 'a', code: 'P-01', name: 'Clerk', postRank: '1', postRank_dictText: 'Staff', createTime: '2024-03-01T08:00:00.000Z' }];
@@ -20,10 +17,7 @@ beforeAll(async () => {
 
 beforeEach(() => {
   localStorage.clear();
-  useSession.getState().signIn('tok', userInfo);
-  const auth: AuthItem[] = entityPermissionCodes(positionEntity).map((action) => ({ action, describe: action, type: '1' }));
-  useSession.getState().setPermissions([], auth, []);
-  setFeedback({ notify: vi.fn(), modal: vi.fn() });
+  signInHolding(positionEntity);
   listUrls = [];
   vi.stubGlobal(
     'fetch',
