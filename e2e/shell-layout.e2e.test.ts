@@ -157,10 +157,10 @@ describe.each(languages)('the layout in %s', (lang) => {
           const clock = page.getByRole('menuitem', { name: t('menu.dashboard.clock') });
           await page.getByRole('button', { name: t('header.menu') }).click();
           // the drawer may open with the dashboard group folded, as a person would find it: unfold it
-          await page.waitForTimeout(400);
+          await animationsSettled(page);
           if (!(await clock.isVisible())) await page.getByRole('menuitem', { name: t('menu.dashboard') }).first().click();
           await expect.poll(() => clock.isVisible()).toBe(true);
-          await page.waitForTimeout(400); // the drawer's slide-in
+          await animationsSettled(page); // the drawer's slide-in
           await screenshot(page, `shell-${layoutMode}-${navTheme}-${lang}-mobile-drawer`);
         }
       }

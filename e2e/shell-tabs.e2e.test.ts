@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from './catalogues.ts';
-import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { ADMIN_PASSWORD, animationsSettled, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 import { pickOption } from './crud-page.ts';
 import { signIn, storedSettings } from './shell-support.ts';
 
@@ -38,7 +38,8 @@ async function tabMenu(page: Page, tab: string, action: Parameters<typeof t>[0])
   await expect.poll(() => page.getByRole('menuitem', { name: t('tabs.refresh') }).filter({ visible: true }).count()).toBe(0);
   // the tab's edge, outside its title: the whole tab answers a right click
   await page.locator('.ant-tabs-tab').filter({ has: page.getByRole('tab', { name: tab, exact: true }) }).click({ button: 'right', position: { x: 3, y: 3 } });
-  await page.waitForTimeout(300);
+  // the menu zooms in: its items take clicks once it has come to rest
+  await animationsSettled(page);
   await page.getByRole('menuitem', { name: t(action) }).filter({ visible: true }).click();
 }
 

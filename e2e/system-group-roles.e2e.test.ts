@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
 import { SCREENSHOT_VIEWS, dialog, en, label, pickTreeNode, save, signIn, waitForRow } from './crud-page.ts';
-import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { ADMIN_PASSWORD, animationsSettled, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Groups#Pass5';
 const MEMBER_PASSWORD = 'Member#Pass6';
@@ -39,7 +39,7 @@ const rowOf = (scope: Page | ReturnType<typeof dialog>, name: string) => scope.l
 const serverText = (key: Parameters<typeof translate>[1], params?: Record<string, string | number>) => translate('en-US', key, params);
 /** Drawers slide and dialogs zoom in: screenshots wait for them to come to rest. */
 async function settledScreenshot(page: Page, name: string) {
-  await page.waitForTimeout(600);
+  await animationsSettled(page);
   await screenshot(page, name);
 }
 const treeNode = (drawer: ReturnType<Page['getByRole']>, title: string) => drawer.locator('.ant-tree-treenode:not([aria-hidden="true"])', { hasText: title }).first();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
 import { SCREENSHOT_VIEWS, exportTo, label, resetSearch, rows, search, signIn } from './crud-page.ts';
-import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { ADMIN_PASSWORD, animationsSettled, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
 const PASSWORD = 'Logs#Pass2';
 let server: RunningServer;
@@ -57,7 +57,7 @@ describe('logs screen', () => {
     // the first version was never updated
     expect(await cells('crud.field.updateTime')).toEqual([expect.stringMatching(new RegExp(`^(${time})?$`)), expect.stringMatching(new RegExp(`^${time}$`))]);
     // let the dialog finish opening before the picture
-    await page.waitForTimeout(400);
+    await animationsSettled(page);
     await screenshot(page, 'system-data-log-compare-en-US-desktop');
     await context.close();
   });
