@@ -95,52 +95,54 @@ function deviceDoorSeed(row: Row): SeededText | undefined {
 }
 
 /**
- * Seeded text columns by table: the seed of a row from its columns. A dictionary item is told by its dictionary's
- * code, which the reader adds to the row as `dict_code`.
+ * Seeded text columns by entity name (the server reads each entity's table): the seed of a row from its columns. A
+ * dictionary item is told by its dictionary's code, which the reader adds to the row as `dict_code`.
  */
 const seededColumns: Readonly<Record<string, Readonly<Record<string, (row: Row) => SeededText | undefined>>>> = {
-  sys_role: { role_name: byColumn(seededRoleNames, 'role_code'), description: byColumn(seededRoleNames, 'role_code') },
-  sys_user: { realname: byColumn(seededRealnames, 'username') },
-  sys_tenant: { name: byColumn(seededTenantNames, 'code') },
-  sys_dict: {
+  role: { role_name: byColumn(seededRoleNames, 'role_code'), description: byColumn(seededRoleNames, 'role_code') },
+  user: { realname: byColumn(seededRealnames, 'username') },
+  // the address book lists the users
+  addressBook: { realname: byColumn(seededRealnames, 'username') },
+  tenant: { name: byColumn(seededTenantNames, 'code') },
+  dict: {
     dict_name: (row) => dictNames.get(String(row.dict_code)),
     description: (row) => dictNames.get(String(row.dict_code)),
   },
-  sys_dict_item: { item_text: (row) => dictItems.get(`${String(row.dict_code)}\u0000${String(row.item_value)}`) },
-  sys_permission: { name: permissionSeed },
-  sys_door: { door_name: deviceDoorSeed },
+  dictItem: { item_text: (row) => dictItems.get(`${String(row.dict_code)}\u0000${String(row.item_value)}`) },
+  permission: { name: permissionSeed },
+  door: { door_name: deviceDoorSeed },
 };
 
-/** The columns of `table` that seeded rows fill with a translated text. */
-export function seededTextColumns(table: string): readonly string[] {
-  return Object.keys(seededColumns[table] ?? {});
+/** The columns of the entity's rows that seeded rows fill with a translated text. */
+export function seededTextColumns(entity: string): readonly string[] {
+  return Object.keys(seededColumns[entity] ?? {});
 }
 
-function seedOfRow(table: string, column: string, row: Row): SeededText | undefined {
-  const seed = seededColumns[table]?.[column]?.(row);
+function seedOfRow(entity: string, column: string, row: Row): SeededText | undefined {
+  const seed = seededColumns[entity]?.[column]?.(row);
   return seed && seed.stored === row[column] ? seed : undefined;
 }
 
 /** The column's text in `lang`: a seeded row's untouched text translated, anything else as stored. */
-export function shownSeededText<T>(lang: Language, table: string, column: string, row: Row & Readonly<Record<string, T>>): T | string {
-  return seedOfRow(table, column, row)?.texts[lang] ?? (row[column] as T);
+export function shownSeededText<T>(lang: Language, entity: string, column: string, row: Row & Readonly<Record<string, T>>): T | string {
+  return seedOfRow(entity, column, row)?.texts[lang] ?? (row[column] as T);
 }
 
 /**
  * A seeded text a client holds as it was shown in some language (the session's user info, say), in `lang`: after a
  * language switch the header must not keep greeting the administrator in the language of the sign-in.
  */
-export function reshownSeededText(lang: Language, table: string, column: string, row: Row): unknown {
-  const seed = seededColumns[table]?.[column]?.(row);
+export function reshownSeededText(lang: Language, entity: string, column: string, row: Row): unknown {
+  const seed = seededColumns[entity]?.[column]?.(row);
   const shown = row[column];
   return seed && (shown === seed.stored || Object.values(seed.texts).includes(shown as string)) ? seed.texts[lang] : shown;
 }
 
 /** The row with its seeded texts in `lang` (a copy when any changes). */
-export function withSeededTexts<R extends Row>(lang: Language, table: string, row: R): R {
+export function withSeededTexts<R extends Row>(lang: Language, entity: string, row: R): R {
   let shown = row;
-  for (const column of seededTextColumns(table)) {
-    const text = seedOfRow(table, column, row)?.texts[lang];
+  for (const column of seededTextColumns(entity)) {
+    const text = seedOfRow(entity, column, row)?.texts[lang];
     if (text !== undefined && text !== row[column]) shown = { ...shown, [column]: text };
   }
   return shown;
@@ -150,12 +152,12 @@ export function withSeededTexts<R extends Row>(lang: Language, table: string, ro
  * Whether `incoming` leaves a seeded text as it is: the form saves back what it showed (the text in some language),
  * which keeps the stored form so that every reader still sees it in his own language.
  */
-export function keepsSeededText(table: string, column: string, row: Row, incoming: unknown): boolean {
-  const seed = seedOfRow(table, column, row);
+export function keepsSeededText(entity: string, column: string, row: Row, incoming: unknown): boolean {
+  const seed = seedOfRow(entity, column, row);
   return Boolean(seed) && (incoming === seed?.stored || Object.values(seed?.texts ?? {}).includes(incoming as string));
 }
 
 /** The text of a dictionary item in `lang`: a seeded item still holding its English text is translated. */
 export function dictItemText(lang: Language, code: string, value: string, storedText: string): string {
-  return shownSeededText(lang, 'sys_dict_item', 'item_text', { dict_code: code, item_value: value, item_text: storedText });
+  return shownSeededText(lang, 'dictItem', 'item_text', { dict_code: code, item_value: value, item_text: storedText });
 }

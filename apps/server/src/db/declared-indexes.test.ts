@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { columnOf, entityDeclarations, positionEntity, type EntityDeclaration } from '@isps/contract';
+import { columnOf, entityDeclarations, positionEntity } from '@isps/contract';
 import { sql } from 'kysely';
+import type { EntityWithTable } from '../platform/crud/tables.ts';
 import { buildTestApp, testDialects, type TestApp } from '../test/harness.ts';
 import { covered, ensureDeclaredIndexes, existingIndexes, wantedIndexes } from './declared-indexes.ts';
 
@@ -33,7 +34,7 @@ describe.each(await testDialects())('declared indexes on %s', (dialect) => {
 
   it('a newly declared screen gets its indexes at the next start', async () => {
     await sql`create table probe_screen (id varchar(36) primary key, tenant_id varchar(36), del_flag integer, code varchar(64), title text, create_time varchar(32))`.execute(t.app.db);
-    const probe: EntityDeclaration = {
+    const probe: EntityWithTable = {
       ...positionEntity,
       name: 'probeScreen',
       table: 'probe_screen',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { columnOf, entityDeclarations, type EntityDeclaration } from '@isps/contract';
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseDialect } from '../config.ts';
+import { linkOf, tableOf } from '../platform/crud/tables.ts';
 import type { Database } from './schema.ts';
 
 /** An index a declaration asks for: its table and columns, in order. */
@@ -22,20 +23,22 @@ export function wantedIndexes(declarations: readonly EntityDeclaration[] = entit
     const scope = [...(entity.tenantScoped ? ['tenant_id'] : []), ...(entity.softDelete ? ['del_flag'] : [])];
     const column = (field: string) => (field === 'id' ? 'id' : columnOf(entity, field));
     const plain = (field: string) => entity.fields[field]?.link === undefined && entity.fields[field]?.writeOnly !== true;
-    wanted.push({ table: entity.table, columns: [...scope, column(entity.defaultSort.field), ...(entity.defaultSort.field === 'id' ? [] : ['id'])] });
+    const table = tableOf(entity);
+    wanted.push({ table, columns: [...scope, column(entity.defaultSort.field), ...(entity.defaultSort.field === 'id' ? [] : ['id'])] });
     // a sort the list offers reads its page in order too, ties broken by id as the engine breaks them
     for (const field of entity.sortable) {
-      if (field !== entity.defaultSort.field && field !== 'id' && plain(field)) wanted.push({ table: entity.table, columns: [...scope, column(field), 'id'] });
+      if (field !== entity.defaultSort.field && field !== 'id' && plain(field)) wanted.push({ table, columns: [...scope, column(field), 'id'] });
     }
     for (const field of Object.keys(entity.search)) {
-      const link = entity.fields[field]?.link;
-      if (link) wanted.push({ table: link.table, columns: [link.targetColumn, link.ownerColumn] });
-      else if (plain(field)) wanted.push({ table: entity.table, columns: [...scope, column(field)] });
+      if (entity.fields[field]?.link) {
+        const link = linkOf(entity, field);
+        wanted.push({ table: link.table, columns: [link.targetColumn, link.ownerColumn] });
+      } else if (plain(field)) wanted.push({ table, columns: [...scope, column(field)] });
     }
     for (const unique of entity.unique ?? []) {
       if (!plain(unique.field)) continue;
       const tenant = entity.tenantScoped && !unique.global ? ['tenant_id'] : [];
-      wanted.push({ table: entity.table, columns: [...tenant, ...(unique.within ?? []).map(column), column(unique.field)] });
+      wanted.push({ table, columns: [...tenant, ...(unique.within ?? []).map(column), column(unique.field)] });
     }
   }
   return wanted;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { positionEntity, userEntity, type EntityDeclaration } from '@isps/contract';
+import { positionEntity, userEntity } from '@isps/contract';
 import { sql } from 'kysely';
 import { readTables } from '../platform/crud/list-cache.ts';
+import type { EntityWithTable } from '../platform/crud/tables.ts';
 import { buildTestApp, type TestApp } from '../test/harness.ts';
 import { ensureSearchIndexes, searchColumns, searchPhrase } from './search-index.ts';
 
@@ -25,7 +26,7 @@ describe('search indexes wanted by the declarations', () => {
 
 describe('search indexes on SQLite', () => {
   let t: TestApp;
-  const probe: EntityDeclaration = { ...positionEntity, name: 'probeSearch', table: 'probe_search', search: { code: 'exact', name: 'contains' } };
+  const probe: EntityWithTable = { ...positionEntity, name: 'probeSearch', table: 'probe_search', search: { code: 'exact', name: 'contains' } };
   const matching = async (text: string) =>
     (await sql<{ code: string }>`select code from probe_search where rowid in (select rowid from fts_probe_search where name match ${searchPhrase(text)}) order by code`.execute(t.app.db)).rows.map(
       (r) => r.code,
@@ -65,7 +66,7 @@ describe('search indexes on SQLite', () => {
   });
 
   it('are built again when the declared columns change', async () => {
-    const wider: EntityDeclaration = { ...probe, fields: { ...probe.fields, remark: { ...probe.fields.name! } }, search: { ...probe.search, remark: 'contains' } };
+    const wider: EntityWithTable = { ...probe, fields: { ...probe.fields, remark: { ...probe.fields.name! } }, search: { ...probe.search, remark: 'contains' } };
     expect(await ensureSearchIndexes(t.app.db, 'sqlite', [wider])).toEqual(['probe_search']);
     const columns = (await sql<{ name: string }>`select name from pragma_table_info('fts_probe_search')`.execute(t.app.db)).rows.map((r) => r.name);
     expect(columns).toEqual(['name', 'remark']);

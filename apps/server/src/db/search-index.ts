@@ -1,6 +1,7 @@
 import { columnOf, entityDeclarations, type EntityDeclaration } from '@isps/contract';
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseDialect } from '../config.ts';
+import { tableOf } from '../platform/crud/tables.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -29,9 +30,9 @@ export function searchColumns(declarations: readonly EntityDeclaration[] = entit
     for (const [field, kind] of Object.entries(entity.search)) {
       const declared = entity.fields[field];
       if (kind !== 'contains' || !declared || declared.link || declared.writeOnly || declared.kind !== 'string') continue;
-      const columns = byTable.get(entity.table) ?? new Set<string>();
+      const columns = byTable.get(tableOf(entity)) ?? new Set<string>();
       columns.add(columnOf(entity, field).toLowerCase());
-      byTable.set(entity.table, columns);
+      byTable.set(tableOf(entity), columns);
     }
   }
   return new Map([...byTable].map(([table, columns]) => [table, [...columns].sort()]));

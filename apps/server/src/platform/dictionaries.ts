@@ -98,7 +98,7 @@ function localised(lang: Language, code: string, options: DictOption[], tenantCo
   return options.map((o) => {
     const text =
       code === TENANT_DICT
-        ? String(shownSeededText(lang, 'sys_tenant', 'name', { name: o.text, code: Object.hasOwn(tenantCodes, o.value) ? tenantCodes[o.value] : undefined }))
+        ? String(shownSeededText(lang, 'tenant', 'name', { name: o.text, code: Object.hasOwn(tenantCodes, o.value) ? tenantCodes[o.value] : undefined }))
         : dictItemText(lang, code, o.value, o.text);
     return text === o.text ? o : { ...o, text, label: text, title: text };
   });

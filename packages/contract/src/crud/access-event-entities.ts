@@ -36,7 +36,6 @@ export const accessEventEntity: EntityDeclaration = {
   basePath: '/sysAccessEvent',
   permissionPrefix: 'device:accessEvent',
   component: 'device/accessEvent',
-  table: 'sys_access_event',
   labelField: 'eventTime',
   fields: {
     eventTime: field.datetime('accessEvent.field.eventTime', { readOnly: true }),
@@ -102,7 +101,6 @@ export const doorEventEntity: EntityDeclaration = {
   basePath: '/sysDoorEvent',
   permissionPrefix: 'device:doorEvent',
   component: 'device/doorEvent',
-  table: 'sys_door_event',
   labelField: 'eventTime',
   fields: {
     eventTime: field.datetime('doorEvent.field.eventTime', { readOnly: true }),

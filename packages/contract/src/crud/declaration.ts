@@ -112,20 +112,16 @@ export interface FieldDeclaration {
   /** written only by system administrators (a row's tenant): others' value is ignored and their form hides it */
   systemAdminOnly?: boolean;
   /**
-   * Not a column: ids of another entity's rows joined by commas, kept in a link table (a user's roles in
-   * sys_user_role). Rows carry the ids and `<field>_dictText` with the linked rows' labels; an `exact` search by one
+   * Not a column: ids of another entity's rows joined by commas, kept in a link table the server declares (a user's
+   * roles). Rows carry the ids and `<field>_dictText` with the linked rows' labels; an `exact` search by one
    * id finds the rows linked to it.
    */
   link?: LinkDeclaration;
 }
 
+/** A link field's linked entity; its link table and columns are the server's (the browser never names a table). */
 export interface LinkDeclaration {
-  table: string;
-  /** column holding this entity's id */
-  ownerColumn: string;
-  /** column holding the linked entity's id */
-  targetColumn: string;
-  /** the linked entity's name (its table and `labelField` give the labels) */
+  /** the linked entity's name (its rows' `labelField` gives the labels) */
   entity: string;
 }
 
@@ -161,7 +157,6 @@ export interface EntityDeclaration {
   permissionPrefix: string;
   /** component of the menu item that shows this screen: 'system/position' */
   component: string;
-  table: string;
   fields: Record<string, FieldDeclaration>;
   /** list columns, in order */
   columns: readonly string[];

@@ -49,7 +49,6 @@ export const deviceTypeEntity: EntityDeclaration = {
   basePath: '/sysDeviceType',
   permissionPrefix: 'device:deviceType',
   component: 'device/deviceType',
-  table: 'sys_device_type',
   labelField: 'name',
   fields: {
     name: field.text('deviceType.field.name', 100, { required: true, column: 'type_name' }),
@@ -75,7 +74,6 @@ export const areaEntity: EntityDeclaration = {
   basePath: '/sysArea',
   permissionPrefix: 'device:area',
   component: 'device/area',
-  table: 'sys_area',
   labelField: 'areaName',
   fields: {
     areaName: field.text('area.field.areaName', 100, { required: true }),
@@ -103,7 +101,6 @@ export const deviceEntity: EntityDeclaration = {
   basePath: '/sysDevice',
   permissionPrefix: 'device:list',
   component: 'device/list',
-  table: 'sys_device',
   labelField: 'deviceName',
   fields: {
     deviceName: field.text('device.field.deviceName', 100, { required: true }),
@@ -165,7 +162,6 @@ export const deviceCodeScreen: EntityDeclaration = {
   basePath: '/sysDeviceCode',
   permissionPrefix: 'device:deviceCode',
   component: 'device/deviceCode',
-  table: 'sys_device_code',
   labelField: 'sn',
   fields: {
     sn: { label: 'deviceCode.field.sn', kind: 'string', schema: z.string().trim().regex(DEVICE_SN_PATTERN, { error: 'validation.invalid' }), widget: { kind: 'input' }, required: true },

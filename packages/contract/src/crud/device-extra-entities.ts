@@ -20,7 +20,6 @@ export const devicePluginEntity: EntityDeclaration = {
   basePath: '/sysDevicePlugin',
   permissionPrefix: 'devices:plugin',
   component: 'devices/plugin',
-  table: 'sys_device_plugin',
   labelField: 'name',
   fields: {
     name: field.text('devicePlugin.field.name', 100, { required: true }),
@@ -48,7 +47,6 @@ export const pluginDataEntity: EntityDeclaration = {
   basePath: '/sysPluginData',
   permissionPrefix: 'devices:pluginData',
   component: 'devices/pluginData',
-  table: 'sys_plugin_data',
   labelField: 'dataKey',
   fields: {
     pluginCode: { label: 'pluginData.field.pluginCode', kind: 'string', schema: textSchema(64), widget: { kind: 'entitySelect', entity: 'devicePlugin', labelField: 'name', valueField: 'code' }, required: true, references: { entity: 'devicePlugin', valueField: 'code' } },
@@ -71,7 +69,6 @@ export const deviceLogFileEntity: EntityDeclaration = {
   basePath: '/sysDeviceLogFile',
   permissionPrefix: 'devices:logFile',
   component: 'devices/logFile',
-  table: 'sys_device_log_file',
   labelField: 'fileName',
   fields: {
     deviceId: { label: 'deviceLogFile.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' }, readOnly: true, references: { entity: 'device' } },
@@ -96,7 +93,6 @@ export const alarmPackageEntity: EntityDeclaration = {
   basePath: '/sysAlarmPackage',
   permissionPrefix: 'devices:alarmPackage',
   component: 'devices/alarmPackage',
-  table: 'sys_alarm_package',
   labelField: 'name',
   fields: {
     name: field.text('alarmPackage.field.name', 100, { required: true }),

@@ -55,7 +55,6 @@ export const doorEntity: EntityDeclaration = {
   basePath: '/sysDoor',
   permissionPrefix: 'device:door',
   component: 'device/door',
-  table: 'sys_door',
   labelField: 'doorName',
   fields: {
     doorName: field.text('door.field.doorName', 100, { required: true }),
@@ -64,7 +63,7 @@ export const doorEntity: EntityDeclaration = {
     areaId: { label: 'door.field.areaId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'area', labelField: 'areaName' }, references: { entity: 'area' } },
     state: { label: 'door.field.state', kind: 'integer', schema: z.number().int().min(0).max(2), widget: { kind: 'options', options: DOOR_STATE_OPTIONS }, readOnly: true, defaultValue: DoorState.closed },
     stateTime: field.datetime('door.field.stateTime', { readOnly: true }),
-    departIds: field.links('door.field.departIds', { table: 'sys_door_depart', ownerColumn: 'door_id', targetColumn: 'depart_id', entity: 'depart' }, 'departName', { widget: { kind: 'treeSelect', entity: 'depart', multiple: true } }),
+    departIds: field.links('door.field.departIds', { entity: 'depart' }, 'departName', { widget: { kind: 'treeSelect', entity: 'depart', multiple: true } }),
   },
   columns: ['doorName', 'deviceId', 'doorNo', 'areaId', 'state', 'stateTime', 'departIds'],
   search: { doorName: 'contains', deviceId: 'exact', areaId: 'exact', state: 'exact', departIds: 'exact' },
@@ -102,7 +101,6 @@ export const deviceSettingEntity: EntityDeclaration = {
   basePath: '/sysDeviceSetting',
   permissionPrefix: 'device:deviceSetting',
   component: 'device/deviceSetting',
-  table: 'sys_device_setting',
   labelField: 'paramsTitle',
   fields: {
     paramsTitle: field.text('deviceSetting.field.paramsTitle', 100, { required: true }),

@@ -39,7 +39,6 @@ export const quartzJobEntity: EntityDeclaration = {
   basePath: '/sys/quartzJob',
   permissionPrefix: 'system:quartzJob',
   component: 'system/quartzJob',
-  table: 'sys_quartz_job',
   labelField: 'jobClassName',
   fields: {
     jobClassName: {
@@ -70,7 +69,6 @@ export const jobLogEntity: EntityDeclaration = {
   basePath: '/sys/quartzJob/log',
   permissionPrefix: 'system:quartzJob',
   component: 'system/quartzJobLog',
-  table: 'sys_quartz_job_log',
   labelField: 'fireTime',
   fields: {
     jobId: { label: 'jobLog.field.jobId', kind: 'string', schema: textSchema(64), widget: { kind: 'input' }, references: { entity: 'quartzJob' } },

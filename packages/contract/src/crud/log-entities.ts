@@ -18,7 +18,6 @@ export const logEntity: EntityDeclaration = {
   basePath: '/sys/log',
   permissionPrefix: 'system:log',
   component: 'system/log',
-  table: 'sys_log',
   labelField: 'content',
   fields: {
     logType: { label: 'log.field.logType', kind: 'integer', schema: z.number().int(), widget: { kind: 'options', options: options(LogType, 'log.type') }, readOnly: true },
@@ -44,7 +43,6 @@ export const dataLogEntity: EntityDeclaration = {
   basePath: '/sys/dataLog',
   permissionPrefix: 'system:dataLog',
   component: 'system/dataLog',
-  table: 'sys_data_log',
   labelField: 'dataId',
   fields: {
     dataTable: field.text('dataLog.field.dataTable', 64),
@@ -69,6 +67,8 @@ export const DataLogPath = { compare: '/sys/dataLog/queryCompareList' } as const
 export interface DataLogVersion {
   id: string;
   dataTable: string;
+  /** the declared screen whose rows the version copies (its name), when there is one: the comparison shows its fields */
+  entity?: string;
   dataId: string;
   dataVersion: number;
   createBy: string | null;

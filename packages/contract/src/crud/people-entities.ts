@@ -46,7 +46,6 @@ export const peopleEntity: EntityDeclaration = {
   basePath: '/sysPeople',
   permissionPrefix: 'device:people',
   component: 'device/people',
-  table: 'sys_people',
   labelField: 'name',
   fields: {
     name: field.text('people.field.name', 100, { required: true }),

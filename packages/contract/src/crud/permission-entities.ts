@@ -21,7 +21,6 @@ export const permissionEntity: EntityDeclaration = {
   basePath: '/sys/permission',
   permissionPrefix: 'system:permission',
   component: 'system/permission',
-  table: 'sys_permission',
   labelField: 'name',
   fields: {
     menuType: {
@@ -77,7 +76,6 @@ export const dataRuleEntity: EntityDeclaration = {
   basePath: '/sys/permission/dataRule',
   permissionPrefix: 'system:dataRule',
   component: 'system/dataRule',
-  table: 'sys_permission_data_rule',
   labelField: 'ruleName',
   fields: {
     permissionId: { label: 'dataRule.field.permissionId', kind: 'string', schema: textSchema(64), widget: { kind: 'input' }, required: true, references: { entity: 'permission' } },

@@ -14,7 +14,6 @@ export const roleEntity: EntityDeclaration = {
   basePath: '/sys/role',
   permissionPrefix: 'system:role',
   component: 'system/role',
-  table: 'sys_role',
   labelField: 'roleName',
   fields: {
     roleName: field.text('role.field.roleName', 30, { schema: textSchema(30, 2), required: true }),
@@ -78,7 +77,6 @@ export const departRoleEntity: EntityDeclaration = {
   basePath: '/sys/sysDepartRole',
   permissionPrefix: 'system:departRole',
   component: 'system/departRole',
-  table: 'sys_depart_role',
   labelField: 'roleName',
   fields: {
     departId: { label: 'departRole.field.departId', kind: 'string', schema: idSchema, widget: { kind: 'treeSelect', entity: 'depart' }, required: true, references: { entity: 'depart' } },

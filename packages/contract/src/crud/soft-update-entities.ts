@@ -77,7 +77,6 @@ export const softUpdateEntity: EntityDeclaration = {
   basePath: '/sysSoftUpdate',
   permissionPrefix: 'device:softUpdate',
   component: 'device/softUpdate',
-  table: 'sys_soft_update',
   labelField: 'version',
   fields: {
     version: field.text('softUpdate.field.version', 64, { required: true }),
@@ -114,7 +113,6 @@ export const deviceRunLogEntity: EntityDeclaration = {
   basePath: '/sysDeviceRunLog',
   permissionPrefix: 'devices:log',
   component: 'devices/log',
-  table: 'sys_device_run_log',
   labelField: 'errorType',
   fields: {
     deviceId: { label: 'deviceRunLog.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' }, readOnly: true, references: { entity: 'device' } },
@@ -193,7 +191,6 @@ export const alarmEntity: EntityDeclaration = {
   basePath: '/sysDeviceAlarm',
   permissionPrefix: 'device:alarm',
   component: 'device/alarm',
-  table: 'sys_device_alarm',
   labelField: 'code',
   fields: {
     deviceId: { label: 'alarm.field.deviceId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'device', labelField: 'deviceName' }, readOnly: true, references: { entity: 'device' } },

@@ -29,7 +29,6 @@ export const positionEntity: EntityDeclaration = {
   basePath: '/sys/position',
   permissionPrefix: 'system:position',
   component: 'system/position',
-  table: 'sys_position',
   labelField: 'name',
   fields: {
     code: field.code('position.field.code', 64, { required: true }),
@@ -50,7 +49,6 @@ export const vendorEntity: EntityDeclaration = {
   basePath: '/sys/vendor',
   permissionPrefix: 'system:vendor',
   component: 'system/vendor',
-  table: 'sys_vendor',
   labelField: 'tradeName',
   fields: {
     tradeName: field.text('vendor.field.tradeName', 100, { required: true }),
@@ -69,7 +67,6 @@ export const categoryEntity: EntityDeclaration = {
   basePath: '/sys/category',
   permissionPrefix: 'system:category',
   component: 'system/category',
-  table: 'sys_category',
   labelField: 'name',
   fields: {
     pid: { label: 'category.field.pid', kind: 'string', schema: z.string().max(36), widget: { kind: 'treeSelect' } },
@@ -98,7 +95,6 @@ export const tenantEntity: EntityDeclaration = {
   basePath: '/sys/tenant',
   permissionPrefix: 'system:tenant',
   component: 'system/tenant',
-  table: 'sys_tenant',
   labelField: 'name',
   fields: {
     name: field.text('tenant.field.name', 100, { required: true }),
@@ -129,7 +125,6 @@ export const dictEntity: EntityDeclaration = {
   basePath: '/sys/dict',
   permissionPrefix: 'system:dict',
   component: 'system/dict',
-  table: 'sys_dict',
   labelField: 'dictName',
   fields: {
     dictName: field.text('dict.field.dictName', 100, { required: true }),
@@ -151,7 +146,6 @@ export const dictItemEntity: EntityDeclaration = {
   basePath: '/sys/dictItem',
   permissionPrefix: 'system:dictItem',
   component: 'system/dictItem',
-  table: 'sys_dict_item',
   labelField: 'itemText',
   fields: {
     dictId: { label: 'dictItem.field.dictId', kind: 'string', schema: z.string().min(1).max(36), widget: { kind: 'entitySelect', entity: 'dict', labelField: 'dictName' }, required: true, references: { entity: 'dict' } },
@@ -191,7 +185,6 @@ export const checkRuleEntity: EntityDeclaration = {
   basePath: '/sys/checkRule',
   permissionPrefix: 'system:checkRule',
   component: 'system/checkRule',
-  table: 'sys_check_rule',
   labelField: 'ruleName',
   fields: {
     ruleName: field.text('checkRule.field.ruleName', 100, { required: true }),
@@ -213,7 +206,6 @@ export const fillRuleEntity: EntityDeclaration = {
   basePath: '/sys/fillRule',
   permissionPrefix: 'system:fillRule',
   component: 'system/fillRule',
-  table: 'sys_fill_rule',
   labelField: 'ruleName',
   fields: {
     ruleName: field.text('fillRule.field.ruleName', 100, { required: true }),
@@ -240,7 +232,6 @@ export const dataSourceEntity: EntityDeclaration = {
   basePath: '/sys/dataSource',
   permissionPrefix: 'system:dataSource',
   component: 'system/dataSource',
-  table: 'sys_data_source',
   labelField: 'name',
   fields: {
     name: field.text('dataSource.field.name', 100, { required: true }),
@@ -276,7 +267,6 @@ export const addressBookEntity: EntityDeclaration = {
   basePath: '/sys/addressBook',
   permissionPrefix: 'system:addressBook',
   component: 'system/addressBook',
-  table: 'sys_user',
   labelField: 'realname',
   fields: {
     realname: field.text('addressBook.field.realname', 100),
@@ -287,7 +277,7 @@ export const addressBookEntity: EntityDeclaration = {
     // the code of the group a person works in: for data rules (#{sys_org_code}) and the detail view
     orgCode: field.text('addressBook.field.orgCode', 64),
     // the groups by name, picked from the group tree (an org code means nothing to a person looking someone up)
-    departs: field.links('addressBook.field.departs', { table: 'sys_user_depart', ownerColumn: 'user_id', targetColumn: 'dep_id', entity: 'depart' }, 'departName', {
+    departs: field.links('addressBook.field.departs', { entity: 'depart' }, 'departName', {
       widget: { kind: 'treeSelect', entity: 'depart', multiple: true },
     }),
   },

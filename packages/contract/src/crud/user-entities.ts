@@ -28,7 +28,6 @@ export const departEntity: EntityDeclaration = {
   basePath: '/sys/sysDepart',
   permissionPrefix: 'system:depart',
   component: 'system/depart',
-  table: 'sys_depart',
   labelField: 'departName',
   fields: {
     departName: field.text('depart.field.departName', 100, { required: true }),
@@ -63,7 +62,6 @@ export const userEntity: EntityDeclaration = {
   basePath: '/sys/user',
   permissionPrefix: 'system:user',
   component: 'system/user',
-  table: 'sys_user',
   labelField: 'username',
   fields: {
     username: { label: 'user.field.username', kind: 'string', schema: userName, widget: { kind: 'input' }, required: true },
@@ -74,8 +72,8 @@ export const userEntity: EntityDeclaration = {
     birthday: { label: 'user.field.birthday', kind: 'date', schema: timeSchema, widget: { kind: 'date' } },
     phone: { label: 'user.field.phone', kind: 'string', schema: phoneSchema, widget: { kind: 'input' } },
     email: { label: 'user.field.email', kind: 'string', schema: emailSchema, widget: { kind: 'input' } },
-    selectedroles: field.links('user.field.roles', { table: 'sys_user_role', ownerColumn: 'user_id', targetColumn: 'role_id', entity: 'role' }, 'roleName'),
-    selecteddeparts: field.links('user.field.departs', { table: 'sys_user_depart', ownerColumn: 'user_id', targetColumn: 'dep_id', entity: 'depart' }, 'departName', {
+    selectedroles: field.links('user.field.roles', { entity: 'role' }, 'roleName'),
+    selecteddeparts: field.links('user.field.departs', { entity: 'depart' }, 'departName', {
       widget: { kind: 'treeSelect', entity: 'depart', multiple: true },
     }),
     orgCode: field.text('user.field.orgCode', 64, { readOnly: true }),
@@ -105,7 +103,6 @@ export const userAgentEntity: EntityDeclaration = {
   basePath: '/sys/sysUserAgent',
   permissionPrefix: 'system:userAgent',
   component: 'system/userAgent',
-  table: 'sys_user_agent',
   labelField: 'agentUserName',
   fields: {
     userName: { label: 'userAgent.field.userName', kind: 'string', schema: userName, widget: { kind: 'input' }, required: true },

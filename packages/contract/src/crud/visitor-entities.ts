@@ -20,7 +20,6 @@ export const visitorEntity: EntityDeclaration = {
   basePath: '/sysVistor',
   permissionPrefix: 'vistor:list',
   component: 'vistor/list',
-  table: 'sys_visitor',
   labelField: 'name',
   fields: {
     name: field.text('visitor.field.name', 100, { required: true }),

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
 import { callerOf } from '../../platform/access.ts';
-import { registerEntity } from '../../platform/crud/index.ts';
+import { linkOf, registerEntity } from '../../platform/crud/index.ts';
 import { dictionaryOptions } from '../../platform/dictionaries.ts';
 import { AppError } from '../../platform/envelope.ts';
 import { assertMayBindDeviceTargets, bindableDeviceTargets, type DeviceTargets } from '../../platform/grants.ts';
@@ -11,20 +11,17 @@ import { linkIds } from '../../platform/crud/values.ts';
 
 const tags = ['device'];
 
-/** The link fields that bind targets, with their tables and target columns. */
-const TARGETS = [
-  ['areaIds', 'sys_device_role_area', 'area_id'],
-  ['deviceIds', 'sys_device_role_device', 'device_id'],
-  ['doorIds', 'sys_device_role_door', 'door_id'],
-] as const;
+/** The link fields that bind targets. */
+const TARGETS = ['areaIds', 'deviceIds', 'doorIds'] as const;
 
 /** What the given device roles bind now. */
 async function boundTargets(app: FastifyInstance, roleIds: readonly string[]): Promise<DeviceTargets> {
   const out = { areaIds: [] as string[], deviceIds: [] as string[], doorIds: [] as string[] };
   if (roleIds.length === 0) return out;
-  for (const [name, table, column] of TARGETS) {
+  for (const name of TARGETS) {
+    const { table, ownerColumn, targetColumn } = linkOf(deviceRoleEntity, name);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const rows = await (app.db as any).selectFrom(table).select(`${column} as target`).where('role_id', 'in', roleIds).execute();
+    const rows = await (app.db as any).selectFrom(table).select(`${targetColumn} as target`).where(ownerColumn, 'in', roleIds).execute();
     out[name] = rows.map((r: { target: string }) => r.target);
   }
   return out;

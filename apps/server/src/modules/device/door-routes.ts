@@ -94,7 +94,7 @@ export const doorRoutes: FastifyPluginAsyncZod = async (app) => {
         const doors: DoorStatusRow[] = rows.map((r) => ({
           id: r.id,
           // a door its device's hello named is read in the reader's language until the operator renames it
-          doorName: String(shownSeededText(request.lang, 'sys_door', 'door_name', r)),
+          doorName: String(shownSeededText(request.lang, 'door', 'door_name', r)),
           doorNo: r.door_no,
           deviceId: r.device_id,
           deviceName: r.device_name,

@@ -23,7 +23,7 @@ import * as z from 'zod';
 import type { Database } from '../../db/schema.ts';
 import { callerOf, type CurrentUser } from '../../platform/access.ts';
 import { OperationType, writeOperationLog, type LogText } from '../../platform/audit-log.ts';
-import { registerEntity, type RegisteredEntity } from '../../platform/crud/index.ts';
+import { registerEntity, tableOf, type RegisteredEntity } from '../../platform/crud/index.ts';
 import { showSeededRows } from '../../platform/seeded-texts.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { assertMayChangeDataRules, assertMayDeleteDepartRoles, assertMayGiveDepartRoles, assertMayGivePermissions, assertMayManageUsers, permissionChanges } from '../../platform/grants.ts';
@@ -106,7 +106,7 @@ async function log(app: FastifyInstance, caller: CurrentUser, ip: string, conten
  * declaration) with permissions chosen from their group's, and the group members holding them.
  */
 export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
-  const groups = app.crudEntities.get(departEntity.table) as RegisteredEntity;
+  const groups = app.crudEntities.get(tableOf(departEntity)) as RegisteredEntity;
   const now = () => new Date(app.clock()).toISOString();
 
   const groupOf = async (caller: CurrentUser, departId: string) => {
@@ -370,6 +370,6 @@ export const departRoleRoutes: FastifyPluginAsyncZod = async (app) => {
       .orderBy('u.username')
       .limit(5000)
       .execute();
-    return reply.ok((await showSeededRows(app, 'sys_user', rows, request.lang)).map((r): DepartRoleHolder => ({ id: r.id, username: r.username, realname: r.realname })));
+    return reply.ok((await showSeededRows(app, 'user', rows, request.lang)).map((r): DepartRoleHolder => ({ id: r.id, username: r.username, realname: r.realname })));
   });
 };

@@ -25,7 +25,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import * as z from 'zod';
 import { callerOf } from '../../platform/access.ts';
-import { duplicateCheckRoutes, offerValues, registerEntity, type CrudContext, type RegisteredEntity } from '../../platform/crud/index.ts';
+import { duplicateCheckRoutes, entityOfTable, offerValues, registerEntity, type CrudContext, type RegisteredEntity } from '../../platform/crud/index.ts';
 import { pagingOf, type Query } from '../../platform/crud/query.ts';
 import { escapeLike, likeEscaped } from './like-pattern.ts';
 import { toApiRow } from '../../platform/crud/values.ts';
@@ -84,6 +84,7 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
           const version = (row: Record<string, unknown>): DataLogVersion => ({
             id: String(row.id),
             dataTable: String(row.data_table),
+            entity: entityOfTable(String(row.data_table)),
             dataId: String(row.data_id),
             dataVersion: Number(row.data_version),
             createBy: (row.create_by as string | null) ?? null,
@@ -110,7 +111,7 @@ export const systemEntityRoutes: FastifyPluginAsyncZod = async (app) => {
         let rows = app.db.selectFrom('sys_tenant').selectAll().where('status', '=', 1);
         if (ids.length > 0) rows = rows.where('id', 'in', ids);
         if (!caller.systemAdmin) rows = caller.tenantId === null ? rows.where(sql<boolean>`1 = 0`) : rows.where('id', '=', caller.tenantId);
-        return reply.ok((await showSeededRows(app, 'sys_tenant', await rows.orderBy('name').orderBy('id').limit(5000).execute(), request.lang)).map((r) => toApiRow(tenantEntity, r)));
+        return reply.ok((await showSeededRows(app, 'tenant', await rows.orderBy('name').orderBy('id').limit(5000).execute(), request.lang)).map((r) => toApiRow(tenantEntity, r)));
       });
     },
   });

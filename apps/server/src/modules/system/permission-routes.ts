@@ -22,7 +22,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
 import { SYSTEM_ADMIN_ROLE, callerOf } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
-import { registerEntity, readableFields, type CrudContext } from '../../platform/crud/index.ts';
+import { registerEntity, readableFields, tableOf, type CrudContext } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { toApiRow } from '../../platform/crud/values.ts';
 import { escapeLike, likeEscaped } from './like-pattern.ts';
@@ -109,7 +109,7 @@ function originMenuTree(rows: Row[]): Row[] {
 const menuRows = (app: FastifyInstance) => app.db.selectFrom('sys_permission').selectAll().where('del_flag', '=', 0).orderBy('sort_no').orderBy('id');
 
 /** Menu entries with their seeded names in the reader's language (the origin's screens show the name as answered). */
-const shownMenus = async (app: FastifyInstance, query: ReturnType<typeof menuRows>, lang: Language) => showSeededRows(app, 'sys_permission', (await query.execute()) as Row[], lang);
+const shownMenus = async (app: FastifyInstance, query: ReturnType<typeof menuRows>, lang: Language) => showSeededRows(app, 'permission', (await query.execute()) as Row[], lang);
 
 /** The entries whose name (as stored or as the reader reads it) contains `name`, flat, as the origin answers a menu search. */
 function menusNamed(stored: Row[], shown: Row[], name: string): Row[] {
@@ -126,7 +126,7 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
     const query = request.query as Record<string, unknown> | undefined;
     if (query?.pageNo !== undefined || query?.pageSize !== undefined) return;
     const stored = (await menuRows(app).execute()) as Row[];
-    const shown = await showSeededRows(app, 'sys_permission', stored, request.lang);
+    const shown = await showSeededRows(app, 'permission', stored, request.lang);
     const name = typeof query?.name === 'string' ? query.name.trim() : '';
     return reply.send(reply.ok(name ? menusNamed(stored, shown, name) : originMenuTree(shown)));
   });
@@ -207,7 +207,7 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   const roleOf = async (request: Parameters<typeof callerOf>[0], roleId: string) => {
-    const role = await app.crudEntities.get(roleEntity.table)?.findById(callerOf(request), roleId);
+    const role = await app.crudEntities.get(tableOf(roleEntity))?.findById(callerOf(request), roleId);
     if (!role) throw new AppError('notFound', 'crud.notFound');
     return role;
   };

@@ -37,7 +37,7 @@ function toMenuItem(row: Row, children: MenuItem[], lang: Language): MenuItem {
     redirect: row.redirect,
     route: Number(row.is_route) === 1 ? '1' : '0',
     meta: {
-      title: String(shownSeededText(lang, 'sys_permission', 'name', row)),
+      title: String(shownSeededText(lang, 'permission', 'name', row)),
       titleKey: row.name,
       pageKey: row.component ?? '',
       icon: row.icon,

@@ -64,7 +64,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get(RolePath.queryall, { schema: { tags, summary: 'Every role the caller sees, for selectors' }, config: { permission: 'authenticated' } }, async (request, reply) => {
-    const rows = await showSeededRows(app, 'sys_role', await roles.scoped(callerOf(request)).orderBy('role_name').limit(5000).execute(), request.lang);
+    const rows = await showSeededRows(app, 'role', await roles.scoped(callerOf(request)).orderBy('role_name').limit(5000).execute(), request.lang);
     return reply.ok(rows.map((r): RoleOption => ({ id: r.id as string, roleName: r.role_name as string, roleCode: r.role_code as string })));
   });
 
@@ -79,7 +79,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/sys/role/queryTreeList', { schema: { tags, summary: 'The whole menu and button tree (origin node fields)' }, config: { permission: authorize } }, async (request, reply) => {
     // the origin's drawer shows the titles as answered, so seeded names come in the reader's language
     const stored = await app.db.selectFrom('sys_permission').select(['id', 'parent_id', 'name', 'menu_type', 'perms', 'sort_no']).where('del_flag', '=', 0).execute();
-    const rows = await showSeededRows(app, 'sys_permission', stored, request.lang);
+    const rows = await showSeededRows(app, 'permission', stored, request.lang);
     const ruled = new Set((await app.db.selectFrom('sys_permission_data_rule').select('permission_id').distinct().execute()).map((r) => r.permission_id));
     const parentOf = new Map(rows.map((r) => [r.id, r.parent_id]));
     const withOriginFields = (nodes: PermissionTreeNode[]): Array<Record<string, unknown>> =>

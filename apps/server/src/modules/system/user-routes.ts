@@ -23,7 +23,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
 import { callerOf, type CurrentUser } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
-import { registerEntity, type CrudContext, type RegisteredEntity } from '../../platform/crud/index.ts';
+import { registerEntity, tableOf, type CrudContext, type RegisteredEntity } from '../../platform/crud/index.ts';
 import { showSeededRows } from '../../platform/seeded-texts.ts';
 import { pagingOf, type Query } from '../../platform/crud/query.ts';
 import { toApiRow } from '../../platform/crud/values.ts';
@@ -352,7 +352,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
             .orderBy('username')
             .limit(5000)
             .execute();
-          return reply.ok((await showSeededRows(app, 'sys_user', rows, request.lang)).map((r) => ({ id: r.id, username: r.username, realname: r.realname })));
+          return reply.ok((await showSeededRows(app, 'user', rows, request.lang)).map((r) => ({ id: r.id, username: r.username, realname: r.realname })));
         },
       );
 
@@ -372,7 +372,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
             .execute();
           const map: Record<string, string> = {};
           for (const p of pairs) {
-            const name = shownSeededText(request.lang, 'sys_role', 'role_name', p);
+            const name = shownSeededText(request.lang, 'role', 'role_name', p);
             map[p.user_id] = map[p.user_id] ? `${map[p.user_id]},${name}` : name;
           }
           return reply.ok(map);
@@ -386,7 +386,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         async (request, reply) => {
           const caller = callerOf(request);
           const { roleId, ...query } = request.query as z.infer<typeof roleUsersQuery>;
-          if (!(await app.crudEntities.get(roleEntity.table)?.findById(caller, roleId))) throw new AppError('notFound', 'crud.notFound');
+          if (!(await app.crudEntities.get(tableOf(roleEntity))?.findById(caller, roleId))) throw new AppError('notFound', 'crud.notFound');
           const { pageNo, pageSize } = pagingOf(query as Query);
           const username = typeof query.username === 'string' ? query.username.replace(/^\*|\*$/g, '').trim() : '';
           const holders = () =>
@@ -395,7 +395,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
               .where('id', 'in', app.db.selectFrom('sys_user_role').select('user_id').where('role_id', '=', roleId))
               .$call((q) => (username ? q.where(likeEscaped('username', `%${escapeLike(username)}%`)) : q));
           const total = Number((await holders().clearSelect().select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-          const rows = await showSeededRows(app, 'sys_user', await holders().orderBy('username').orderBy('id').limit(pageSize).offset((pageNo - 1) * pageSize).execute(), request.lang);
+          const rows = await showSeededRows(app, 'user', await holders().orderBy('username').orderBy('id').limit(pageSize).offset((pageNo - 1) * pageSize).execute(), request.lang);
           const statuses = await dictionaryOptions(app, 'user_status', request.lang);
           const records = rows.map((r) => {
             const row = toApiRow(userEntity, r) as Row;
@@ -421,7 +421,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   });
 
-  const groups = app.crudEntities.get(departEntity.table) as RegisteredEntity;
+  const groups = app.crudEntities.get(tableOf(departEntity)) as RegisteredEntity;
   const now = () => new Date(app.clock()).toISOString();
 
   /** The caller's groups as the origin's group tree nodes (its SysDepartTreeModel): our fields, and key/value/title. */
@@ -537,7 +537,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         return q;
       };
       const total = Number((await people().clearSelect().select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = await showSeededRows(app, 'sys_user', await people().orderBy('realname').orderBy('id').limit(pageSize).offset((pageNo - 1) * pageSize).execute(), request.lang);
+      const rows = await showSeededRows(app, 'user', await people().orderBy('realname').orderBy('id').limit(pageSize).offset((pageNo - 1) * pageSize).execute(), request.lang);
       const groups = await groupsOf(app, rows.map((r) => r.id as string));
       const records = rows.map((r) => {
         const mine = groups.get(r.id as string) ?? [];

@@ -13,7 +13,7 @@ export function toUserInfo(user: Selectable<SysUser>, lang: Language): UserInfo 
   return {
     id: user.id,
     username: user.username,
-    realname: String(shownSeededText(lang, 'sys_user', 'realname', user)),
+    realname: String(shownSeededText(lang, 'user', 'realname', user)),
     nickname: user.nickname,
     orgCode: user.org_code,
     avatar: user.avatar,

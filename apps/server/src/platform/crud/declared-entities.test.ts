@@ -21,6 +21,7 @@ import {
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { linkedFieldsOf } from './link-options.ts';
+import { tableOf } from './tables.ts';
 import { createRoleWith, sheetRows, uploadFile, workbookOf } from '../../test/crud-helpers.ts';
 import { samples, storedSamples, type Fixtures } from '../../test/entity-samples.ts';
 import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, type TestApp } from '../../test/harness.ts';
@@ -45,7 +46,7 @@ describe.each(dialects)('every declared screen on %s', (dialect) => {
     injectAs<T>(app, token, { method, url: api(app, path), ...(payload === undefined ? {} : { payload: payload as Row }), headers: { lang } });
   const add = (entity: EntityDeclaration, payload: Row, token = admin, lang: Language = 'en-US') => call<{ id: string }>(token, 'POST', crudPath(entity, 'add'), payload, lang);
   const list = (entity: EntityDeclaration, token = admin, query = '') => call<Page<Row>>(token, 'GET', `${crudPath(entity, 'list')}?pageSize=1000&${query}`);
-  const count = async (entity: EntityDeclaration) => Number((await app.db.selectFrom(entity.table as 'sys_user').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const count = async (entity: EntityDeclaration) => Number((await app.db.selectFrom(tableOf(entity) as 'sys_user').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   const added = async (entity: EntityDeclaration, payload: Row, token = admin) => {
     const answer = await add(entity, payload, token);
     expect(answer.envelope.success, `${entity.name}: ${answer.envelope.message}`).toBe(true);
@@ -230,7 +231,7 @@ describe.each(dialects)('every declared screen on %s', (dialect) => {
       for (const entity of scoped) if (samples[entity.name] && entityActions(entity).includes('add')) await added(entity, (samples[entity.name] as (n: number, f: Fixtures) => Row)(n, fixtures[name] as Fixtures), token);
       for (const entity of scoped) {
         const stored = storedSamples[entity.name]?.(n, fixtures[name] as Fixtures, tenants[name as 'A' | 'B']);
-        if (stored) await app.db.insertInto(entity.table as never).values({ create_by: 'test', create_time: '2026-01-01T00:00:00.000Z', update_by: null, update_time: null, ...stored } as never).execute();
+        if (stored) await app.db.insertInto(tableOf(entity) as never).values({ create_by: 'test', create_time: '2026-01-01T00:00:00.000Z', update_by: null, update_time: null, ...stored } as never).execute();
       }
     }
     for (const [name, token] of Object.entries(tokens)) {

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import * as z from 'zod';
 import { callerOf } from '../access.ts';
 import { refuse } from '../envelope.ts';
+import { tableOf } from './tables.ts';
 
 const query = z.object({
   tableName: z.string().max(100),
@@ -25,7 +26,7 @@ export const duplicateCheckRoutes: FastifyPluginAsync = async (app) => {
     if (fieldVal === undefined || fieldVal.trim() === '') return reply.ok(null, 'duplicate.available');
     const caller = callerOf(request);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    let check = (app.db as any).selectFrom(entity.table).select(entity.softDelete ? ['id', 'del_flag'] : ['id']).where(columnOf(entity, unique.field), '=', fieldVal.trim());
+    let check = (app.db as any).selectFrom(tableOf(entity)).select(entity.softDelete ? ['id', 'del_flag'] : ['id']).where(columnOf(entity, unique.field), '=', fieldVal.trim());
     if (entity.tenantScoped && !unique.global) check = caller.tenantScope === null ? check.where('tenant_id', 'is', null) : check.where('tenant_id', '=', caller.tenantScope);
     if (dataId) check = check.where('id', '<>', dataId);
     // the same answer add and edit give: deleted rows still hold their values

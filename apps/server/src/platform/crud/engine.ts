@@ -39,7 +39,8 @@ import { linkFields, linkIds, readableFields, toApiRow, toColumns, validateInput
 import { linkOptionsRoute } from './link-options.ts';
 import { checkOfferedValues } from './offered-options.ts';
 import { withReferenceLabels } from './reference-labels.ts';
-import { checkReferences, tableOfEntity } from './references.ts';
+import { checkReferences } from './references.ts';
+import { tableOf } from './tables.ts';
 import { toWire } from '../wire-time.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -158,7 +159,7 @@ function applyScope<Q extends { where: (...args: never[]) => unknown }>(entity: 
 
 export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, hooks: EntityHooks = {}): RegisteredEntity {
   const db = app.db as unknown as AnyDb;
-  const table = entity.table;
+  const table = tableOf(entity);
   const actions = new Set(entityActions(entity));
   const perm = (action: string) => permissionCode(entity, action);
   const tags = [entity.name];
@@ -185,7 +186,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
   async function linkIdsOfLabels(ctx: CrudContext, values: Row) {
     for (const { name, link } of links) {
       const cell = values[name];
-      const target = app.crudEntities.get(tableOfEntity(link.entity));
+      const target = app.crudEntities.get(tableOf(link.entity));
       if (typeof cell !== 'string' || cell === '' || !target) continue;
       const labelColumn = readableFields(target.declaration).get(target.declaration.labelField)?.column ?? 'id';
       // commas, full-width and ideographic; escaped, as the server build must stay ASCII (see scripts/build-server.mjs)
@@ -221,11 +222,11 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
   }
 
   /** The labels of linked rows in `lang` by id: a seeded row's label (a seeded role's name) translated. */
-  async function shownLabels(targetTable: string, labelColumn: string, ids: string[], lang: Language): Promise<Map<string, unknown>> {
-    if (ids.length === 0 || seededTextColumns(targetTable).length === 0) return new Map();
-    const reading = db.selectFrom(targetTable).selectAll().where('id', 'in', ids);
+  async function shownLabels(target: EntityDeclaration, labelColumn: string, ids: string[], lang: Language): Promise<Map<string, unknown>> {
+    if (ids.length === 0 || seededTextColumns(target.name).length === 0) return new Map();
+    const reading = db.selectFrom(tableOf(target)).selectAll().where('id', 'in', ids);
     const rows = await app.listCache.read(reading.compile(), () => reading.execute());
-    return new Map((await showSeededRows(app, targetTable, rows as Row[], lang)).map((r) => [r.id as string, r[labelColumn]]));
+    return new Map((await showSeededRows(app, target.name, rows as Row[], lang)).map((r) => [r.id as string, r[labelColumn]]));
   }
 
   /** Fills link fields: the linked ids joined by commas and `<field>_dictText` with their labels in `lang`. */
@@ -233,16 +234,16 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
     if (links.length === 0 || api.length === 0) return;
     const ids = api.map((r) => r.id as string);
     for (const { name, link } of links) {
-      const target = app.crudEntities.get(tableOfEntity(link.entity));
+      const target = app.crudEntities.get(tableOf(link.entity));
       const labelColumn = target ? (readableFields(target.declaration).get(target.declaration.labelField)?.column ?? 'id') : 'id';
       const reading = db
         .selectFrom(`${link.table} as l`)
-        .leftJoin(`${target?.declaration.table ?? link.table} as t`, 't.id', `l.${link.targetColumn}`)
+        .leftJoin(`${target ? tableOf(target.declaration) : link.table} as t`, 't.id', `l.${link.targetColumn}`)
         .select([`l.${link.ownerColumn} as owner`, `l.${link.targetColumn} as target`, `t.${labelColumn} as label`])
         .where(`l.${link.ownerColumn}`, 'in', ids)
         .orderBy(`t.${labelColumn}`);
       const pairs = await app.listCache.read(reading.compile(), () => reading.execute());
-      const shown = target ? await shownLabels(target.declaration.table, labelColumn, [...new Set(pairs.map((p) => p.target as string))], lang) : new Map<string, unknown>();
+      const shown = target ? await shownLabels(target.declaration, labelColumn, [...new Set(pairs.map((p) => p.target as string))], lang) : new Map<string, unknown>();
       for (const row of api) {
         const mine = pairs.filter((p) => p.owner === row.id);
         row[name] = mine.map((p) => p.target).join(',');
@@ -257,7 +258,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
   /** Rows as answered; `full`: a masked field keeps its whole value (the detail of one row, for those who may edit it). */
   async function withDictText(rows: Row[], lang: Language, caller: CurrentUser, full = false): Promise<Row[]> {
     const dictFields = [...readableFields(entity).values()].filter((f) => f.dict);
-    const api = (await showSeededRows(app, table, rows, lang)).map((r) => toApiRow(entity, r));
+    const api = (await showSeededRows(app, entity.name, rows, lang)).map((r) => toApiRow(entity, r));
     if (!full) for (const row of api) for (const name of maskedFields) if (typeof row[name] === 'string') row[name] = maskCardNo(row[name]);
     await withLinks(api, lang);
     await withReferenceLabels(app, entity, api, caller, lang);
@@ -692,7 +693,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
         const validated = validateInput(entity, body, 'edit', ctx.lang, app.settings.timeZone);
         if (!validated.ok) throw new AppError('badRequest', 'error.validation', { message: validated.message });
         const values = validated.values;
-        const keptSeeded = new Set(await unchangedSeededColumns(app, table, existing, toColumns(entity, values)));
+        const keptSeeded = new Set(await unchangedSeededColumns(app, entity.name, existing, toColumns(entity, values)));
         for (const name of Object.keys(values)) if (keptSeeded.has(readableFields(entity).get(name)?.column ?? '')) delete values[name];
         await checkAdminOnlyFields(app, entity, ctx.caller, values);
         await checkParent(ctx.caller, values, id);

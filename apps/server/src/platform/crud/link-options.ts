@@ -5,7 +5,7 @@ import { callerOf, type CurrentUser, type RouteAccess } from '../access.ts';
 import { AppError } from '../envelope.ts';
 import { showSeededRows } from '../seeded-texts.ts';
 import { containsText, pagingOf, type Query } from './query.ts';
-import { tableOfEntity } from './references.ts';
+import { tableOf } from './tables.ts';
 import { readableFields } from './values.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -59,7 +59,7 @@ export function linkOptionsRoute(app: FastifyInstance, routes: FastifyInstance, 
     const query = request.query as Query;
     const name = single(query.field);
     const spec = fields.get(name);
-    const target = spec ? targetOf(tableOfEntity(spec.entity)) : undefined;
+    const target = spec ? targetOf(tableOf(spec.entity)) : undefined;
     const declared = target ? readableFields(target.declaration) : undefined;
     const label = declared?.get(spec?.labelField ?? target?.declaration.labelField ?? '');
     const value = declared?.get(spec?.valueField ?? 'id');
@@ -75,7 +75,7 @@ export function linkOptionsRoute(app: FastifyInstance, routes: FastifyInstance, 
     const countRow = await app.listCache.read(counting.compile(), () => counting.executeTakeFirst());
     const total = Number(countRow?.n ?? 0);
     const paging = reading.orderBy(label.column, 'asc').orderBy('id', 'asc').limit(pageSize).offset((pageNo - 1) * pageSize);
-    const rows = await showSeededRows(app, target.declaration.table, await app.listCache.read(paging.compile(), () => paging.execute()), request.lang);
+    const rows = await showSeededRows(app, target.declaration.name, await app.listCache.read(paging.compile(), () => paging.execute()), request.lang);
     // an ID number is shown as lists show it: its last four characters
     const masked = Boolean(target.declaration.fields[label.name]?.maskedInLists);
     const records = rows.map((row): LinkOption => {

@@ -6,6 +6,7 @@ import type { CompiledQuery } from 'kysely';
 import { onCommittedWrite } from '../../db/database.ts';
 import { searchedTableOf } from '../../db/search-index.ts';
 import type { Clock } from '../clock.ts';
+import { tableOf } from './tables.ts';
 import { linkFields } from './values.ts';
 
 // the tables a statement reads, quoted as any of the three engines quotes them
@@ -125,7 +126,7 @@ const LIST_WRITTEN = 'list:written';
 // with this one, goes unseen
 const KEEP_MS = 5_000;
 /** The tables declared lists read: writes to others (device events, logs of no list) are not worth telling others. */
-const LISTED_TABLES = new Set(entityDeclarations.flatMap((entity) => [entity.table, ...linkFields(entity).map(({ link }) => link.table)]));
+const LISTED_TABLES = new Set(entityDeclarations.flatMap((entity) => [tableOf(entity), ...linkFields(entity).map(({ link }) => link.table)]));
 
 /** The list read cache of an instance, dropped on every committed write here and, with Redis, on every instance. */
 export const listCachePlugin = fp(

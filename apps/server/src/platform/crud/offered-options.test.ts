@@ -9,7 +9,6 @@ const shelf: EntityDeclaration = {
   basePath: '/test/shelf',
   permissionPrefix: 'test:shelf',
   component: 'test/shelf',
-  table: 'test_shelf',
   labelField: 'name',
   fields: { name: field.text('shelf.field.name', 50), colour: { ...field.text('shelf.field.colour', 20), optionsFrom: '/test/shelf/colours' } },
   columns: ['name', 'colour'],

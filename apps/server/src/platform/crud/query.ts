@@ -3,6 +3,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import * as z from 'zod';
 import { AppError } from '../envelope.ts';
 import { requireWireTime } from '../wire-time.ts';
+import { linkOf } from './tables.ts';
 import { readableFields, type FieldInfo } from './values.ts';
 
 // The engine works on tables named by declarations, so its builder is untyped; names come only from declarations.
@@ -190,8 +191,8 @@ export function listConditions(entity: EntityDeclaration, query: Query, timeZone
   return (eb: Eb): Condition[] => {
     const conditions: Condition[] = [];
     for (const [name, kind] of Object.entries(entity.search)) {
-      const link = entity.fields[name]?.link;
-      if (link) {
+      if (entity.fields[name]?.link) {
+        const link = linkOf(entity, name);
         // one linked id: the rows linked to it
         const value = single(query[name])?.trim();
         if (value && /^[A-Za-z0-9_-]{1,64}$/.test(value)) {

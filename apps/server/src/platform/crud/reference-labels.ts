@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { CurrentUser } from '../access.ts';
 import { showSeededRows } from '../seeded-texts.ts';
 import { tenantScoped } from '../tenancy.ts';
-import { tableOfEntity } from './references.ts';
+import { tableOf } from './tables.ts';
 import { readableFields } from './values.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -29,7 +29,7 @@ export async function withReferenceLabels(app: FastifyInstance, entity: EntityDe
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const db = app.db as unknown as Kysely<any>;
   for (const { name, target, labelField } of referenceFields(entity)) {
-    const registered = app.crudEntities.get(tableOfEntity(target));
+    const registered = app.crudEntities.get(tableOf(target));
     if (!registered) continue;
     const declaration = registered.declaration;
     const ids = [...new Set(rows.map((r) => r[name]).filter((v): v is string => typeof v === 'string' && v !== ''))];
@@ -37,9 +37,9 @@ export async function withReferenceLabels(app: FastifyInstance, entity: EntityDe
     // the label the field's picker shows (a visitor's host by real name), else the linked screen's own
     const readable = readableFields(declaration);
     const labelColumn = readable.get(labelField ?? declaration.labelField)?.column ?? readable.get(declaration.labelField)?.column ?? 'id';
-    let reading = db.selectFrom(declaration.table).selectAll().where('id', 'in', ids);
+    let reading = db.selectFrom(tableOf(declaration)).selectAll().where('id', 'in', ids);
     if (declaration.tenantScoped) reading = tenantScoped(reading, caller);
-    const found = await showSeededRows(app, declaration.table, (await reading.execute()) as Row[], lang);
+    const found = await showSeededRows(app, declaration.name, (await reading.execute()) as Row[], lang);
     const labels = new Map(found.map((r) => [r.id as string, r[labelColumn]]));
     for (const row of rows) {
       const label = labels.get(row[name] as string);

@@ -1,7 +1,8 @@
-import { entityDeclarations, entityLabel, type EntityDeclaration, type Language } from '@isps/contract';
+import { entityLabel, type EntityDeclaration, type Language } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { CurrentUser } from '../access.ts';
 import { AppError } from '../envelope.ts';
+import { tableOf } from './tables.ts';
 import { linkIds, readableFields } from './values.ts';
 
 /** A field whose value names rows of another entity: a declared reference (one value) or a link field (ids joined by commas). */
@@ -30,11 +31,6 @@ export function referenceFields(entity: EntityDeclaration): ReferenceField[] {
   return found;
 }
 
-/** The table of a declared entity by its name. */
-export function tableOfEntity(name: string): string {
-  return entityDeclarations.find((e) => e.name === name)?.table ?? name;
-}
-
 export interface ReferenceScope {
   /** the tenant the written row is in (a system administrator may place it in another than his own) */
   tenantId?: string | null;
@@ -56,7 +52,7 @@ export async function checkReferences(app: FastifyInstance, caller: CurrentUser,
     if (scope.stored && !field.multiple && String(scope.stored[field.name] ?? '') === String(value)) continue;
     const wanted = [...new Set(field.multiple ? linkIds(value) : [String(value)])];
     if (wanted.length === 0) continue;
-    const target = app.crudEntities.get(tableOfEntity(field.entity));
+    const target = app.crudEntities.get(tableOf(field.entity));
     // every declared entity is registered in the app; a missing one is a wiring mistake, never a pass
     if (!target) throw new Error(`${entity.name}.${field.name} names ${field.entity}, which is not registered`);
     const column = readableFields(target.declaration).get(field.valueField)?.column ?? 'id';

@@ -12,6 +12,7 @@ import {
 } from '@isps/contract';
 import type { z } from 'zod';
 import { parseWireTime } from '../wire-time.ts';
+import { linkOf, type LinkTable } from './tables.ts';
 
 /** A field the engine may read, filter or sort by: a declared one or an audit column. */
 export interface FieldInfo {
@@ -48,9 +49,9 @@ function readableFieldsOf(entity: EntityDeclaration): ReadonlyMap<string, FieldI
   return fields;
 }
 
-/** The link fields of an entity (ids kept in link tables, not columns). */
-export function linkFields(entity: EntityDeclaration): Array<{ name: string; link: LinkDeclaration }> {
-  return Object.entries(entity.fields).flatMap(([name, decl]) => (decl.link ? [{ name, link: decl.link }] : []));
+/** The link fields of an entity (ids kept in link tables, not columns), with their link tables. */
+export function linkFields(entity: EntityDeclaration): Array<{ name: string; link: LinkDeclaration & LinkTable }> {
+  return Object.entries(entity.fields).flatMap(([name, decl]) => (decl.link ? [{ name, link: { ...decl.link, ...linkOf(entity, name) } }] : []));
 }
 
 /** The ids of a link field's value: '' or null is none. */

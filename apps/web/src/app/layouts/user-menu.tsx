@@ -23,7 +23,7 @@ export function UserMenu({ onSettings, onChangePassword, onSwitchDepart, onTwoFa
   const navigate = useNavigate();
   const user = useSession((s) => s.userInfo);
   // the seeded administrator's name in the language of now, not of the sign-in
-  const realname = user ? reshownSeededText(i18n.language as Language, 'sys_user', 'realname', { ...user }) : '';
+  const realname = user ? reshownSeededText(i18n.language as Language, 'user', 'realname', { ...user }) : '';
   const name = user?.nickname || (typeof realname === 'string' ? realname : '') || user?.username || '';
   const greeting = t(greetingKey(new Date().getHours()));
 

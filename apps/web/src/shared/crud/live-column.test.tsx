@@ -16,7 +16,6 @@ const machine: EntityDeclaration = {
   basePath: '/machine',
   permissionPrefix: 'test:machine',
   component: 'test/machine',
-  table: 'machine',
   labelField: 'name',
   fields: {
     name: field.text('device.field.deviceName', 50, { required: true }),

@@ -19,7 +19,7 @@ function CompareDialog({ ids, onClose }: { ids: [string, string]; onClose: () =>
     queryFn: async () => unwrap(await http.get<DataLogVersion[]>(DataLogPath.compare, { dataId1: ids[0], dataId2: ids[1] })),
   });
   const [a, b] = versions.data ?? [];
-  const entity = a ? entityDeclarations.find((e) => e.table === a.dataTable) : undefined;
+  const entity = a ? entityDeclarations.find((e) => e.name === a.entity) : undefined;
   const fields = a && b ? [...new Set([...Object.keys(a.content), ...Object.keys(b.content)])] : [];
   // values as the screens show them (times, also the audit ones, and dictionary texts) when the record's screen is known
   const cell = (content: Record<string, unknown> | undefined, name: string) =>

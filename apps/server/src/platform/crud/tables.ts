@@ -1,0 +1,103 @@
+import type { EntityDeclaration } from '@isps/contract';
+
+/** A link field's table: one row per (owner, target) pair. */
+export interface LinkTable {
+  table: string;
+  /** column holding the owner's id */
+  ownerColumn: string;
+  /** column holding the linked row's id */
+  targetColumn: string;
+}
+
+interface EntityTables {
+  table: string;
+  /** per link field of the declaration */
+  links?: Readonly<Record<string, LinkTable>>;
+}
+
+/**
+ * The tables behind the declared entities, by entity name, and behind their link fields: the contract that ships to
+ * the browser names entities only, so table names stay on the server (declared-tables.test.ts holds every
+ * declaration to an entry here).
+ */
+export const entityTables: Readonly<Record<string, EntityTables>> = {
+  user: {
+    table: 'sys_user',
+    links: { selectedroles: { table: 'sys_user_role', ownerColumn: 'user_id', targetColumn: 'role_id' }, selecteddeparts: { table: 'sys_user_depart', ownerColumn: 'user_id', targetColumn: 'dep_id' } },
+  },
+  userAgent: { table: 'sys_user_agent' },
+  role: { table: 'sys_role' },
+  permission: { table: 'sys_permission' },
+  dataRule: { table: 'sys_permission_data_rule' },
+  depart: { table: 'sys_depart' },
+  departRole: { table: 'sys_depart_role' },
+  position: { table: 'sys_position' },
+  vendor: { table: 'sys_vendor' },
+  category: { table: 'sys_category' },
+  tenant: { table: 'sys_tenant' },
+  dict: { table: 'sys_dict' },
+  dictItem: { table: 'sys_dict_item' },
+  checkRule: { table: 'sys_check_rule' },
+  fillRule: { table: 'sys_fill_rule' },
+  dataSource: { table: 'sys_data_source' },
+  addressBook: { table: 'sys_user', links: { departs: { table: 'sys_user_depart', ownerColumn: 'user_id', targetColumn: 'dep_id' } } },
+  log: { table: 'sys_log' },
+  quartzJob: { table: 'sys_quartz_job' },
+  jobLog: { table: 'sys_quartz_job_log' },
+  dataLog: { table: 'sys_data_log' },
+  visitor: { table: 'sys_visitor' },
+  deviceType: { table: 'sys_device_type' },
+  area: { table: 'sys_area' },
+  device: { table: 'sys_device' },
+  door: { table: 'sys_door', links: { departIds: { table: 'sys_door_depart', ownerColumn: 'door_id', targetColumn: 'depart_id' } } },
+  deviceSetting: { table: 'sys_device_setting' },
+  deviceRole: {
+    table: 'sys_device_role',
+    links: {
+      areaIds: { table: 'sys_device_role_area', ownerColumn: 'role_id', targetColumn: 'area_id' },
+      deviceIds: { table: 'sys_device_role_device', ownerColumn: 'role_id', targetColumn: 'device_id' },
+      doorIds: { table: 'sys_device_role_door', ownerColumn: 'role_id', targetColumn: 'door_id' },
+      departIds: { table: 'sys_device_role_depart', ownerColumn: 'role_id', targetColumn: 'depart_id' },
+      userIds: { table: 'sys_device_role_user', ownerColumn: 'role_id', targetColumn: 'user_id' },
+      peopleIds: { table: 'sys_device_role_people', ownerColumn: 'role_id', targetColumn: 'people_id' },
+    },
+  },
+  people: { table: 'sys_people' },
+  accessEvent: { table: 'sys_access_event' },
+  doorEvent: { table: 'sys_door_event' },
+  softUpdate: { table: 'sys_soft_update' },
+  deviceRunLog: { table: 'sys_device_run_log' },
+  alarm: { table: 'sys_device_alarm' },
+  devicePlugin: { table: 'sys_device_plugin' },
+  pluginData: { table: 'sys_plugin_data' },
+  deviceLogFile: { table: 'sys_device_log_file' },
+  alarmPackage: { table: 'sys_alarm_package' },
+};
+
+function tablesOf(name: string): EntityTables {
+  const found = Object.hasOwn(entityTables, name) ? entityTables[name] : undefined;
+  // a declaration without its table is a wiring mistake, caught by declared-tables.test.ts before any request
+  if (!found) throw new Error(`No table declared for entity ${name}`);
+  return found;
+}
+
+/** A screen declared outside the product's contract (a test's probe) names its own table. */
+export type EntityWithTable = EntityDeclaration & { table: string };
+
+/** The table of a declared entity (by its declaration or its name). */
+export function tableOf(entity: Pick<EntityDeclaration, 'name'> | string): string {
+  if (typeof entity !== 'string' && 'table' in entity && typeof entity.table === 'string') return entity.table;
+  return tablesOf(typeof entity === 'string' ? entity : entity.name).table;
+}
+
+/** The link table of an entity's link field. */
+export function linkOf(entity: Pick<EntityDeclaration, 'name'>, field: string): LinkTable {
+  const link = tablesOf(entity.name).links?.[field];
+  if (!link) throw new Error(`No link table declared for ${entity.name}.${field}`);
+  return link;
+}
+
+/** The first declared entity kept in `table` (a data log names the table of the row it copies). */
+export function entityOfTable(table: string): string | undefined {
+  return Object.entries(entityTables).find(([, t]) => t.table === table)?.[0];
+}
