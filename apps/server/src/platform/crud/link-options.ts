@@ -5,6 +5,7 @@ import { callerOf, type CurrentUser, type RouteAccess } from '../access.ts';
 import { AppError } from '../envelope.ts';
 import { showSeededRows } from '../seeded-texts.ts';
 import { containsText, pagingOf, type Query } from './query.ts';
+import { readPage } from './reading.ts';
 import { tableOf } from './tables.ts';
 import { readableFields } from './values.ts';
 
@@ -71,11 +72,8 @@ export function linkOptionsRoute(app: FastifyInstance, routes: FastifyInstance, 
     const listed = await target.listed(caller, {});
     // a label no LIKE reads (a number) is matched whole
     const reading = keyword ? listed.where((eb) => containsText(eb, label, keyword) ?? eb(label.column, '=', keyword)) : listed;
-    const counting = reading.clearSelect().select((eb) => eb.fn.countAll().as('n'));
-    const countRow = await app.listCache.read(counting.compile(), () => counting.executeTakeFirst());
-    const total = Number(countRow?.n ?? 0);
-    const paging = reading.orderBy(label.column, 'asc').orderBy('id', 'asc').limit(pageSize).offset((pageNo - 1) * pageSize);
-    const rows = await showSeededRows(app, target.declaration.name, await app.listCache.read(paging.compile(), () => paging.execute()), request.lang);
+    const { rows: read, total } = await readPage(app, reading, { column: label.column, order: 'asc' }, pageNo, pageSize);
+    const rows = await showSeededRows(app, target.declaration.name, read, request.lang);
     // an ID number is shown as lists show it: its last four characters
     const masked = Boolean(target.declaration.fields[label.name]?.maskedInLists);
     const records = rows.map((row): LinkOption => {
