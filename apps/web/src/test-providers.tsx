@@ -1,4 +1,4 @@
-import { entityPermissionCodes, type AuthItem, type EntityDeclaration } from '@isps/contract';
+import { entityPermissionCodes, type AuthItem, type EntityDeclaration, type Language } from '@isps/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { App, ConfigProvider } from 'antd';
@@ -8,6 +8,7 @@ import { vi } from 'vitest';
 import { setFeedback } from './shared/api/index.ts';
 import { i18n } from './shared/i18n/index.ts';
 import { useSession } from './shared/session/index.ts';
+import { StorageKey, setStored } from './shared/storage/index.ts';
 
 /**
  * Renders `ui` inside the providers the console puts around every page (translations, antd's App for notices and
@@ -34,4 +35,10 @@ export function signInHolding(...entities: EntityDeclaration[]): void {
   const auth: AuthItem[] = entities.flatMap((entity) => entityPermissionCodes(entity)).map((action) => ({ action, describe: action, type: '1' }));
   useSession.getState().setPermissions([], auth, []);
   setFeedback({ notify: vi.fn(), modal: vi.fn() });
+}
+
+/** Reads the console in `lang` as a reader who chose it: the pages speak it and the requests name it (header lang). */
+export async function readIn(lang: Language): Promise<void> {
+  setStored(StorageKey.language, lang, null);
+  await i18n.changeLanguage(lang);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { areaEntity, crudPath, DeviceRolePath, deviceEntity, deviceRoleEntity, doorEntity, peopleEntity, userEntity, type DeviceRoleOption } from '@isps/contract';
+import { LANGUAGES, areaEntity, crudPath, DeviceRolePath, deviceEntity, deviceRoleEntity, doorEntity, peopleEntity, userEntity, translate, type DeviceRoleOption } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { createRoleWith } from '../../test/crud-helpers.ts';
 import { adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
@@ -126,6 +126,10 @@ describe.each(dialects)('device roles on %s', (dialect) => {
       success: false,
       message: 'You can only bind areas, devices and doors that a device role you hold covers.',
     });
+    // in the reader's language
+    for (const lang of LANGUAGES) {
+      expect((await call(manager, 'POST', '/deviceRole/add', { roleName: 'Grab north', areaIds: ids.North }, lang)).envelope.message).toBe(translate(lang, 'grant.deviceTargetNotHeld'));
+    }
     await added(manager, '/deviceRole/add', { roleName: 'Empty by manager' });
 
     // the manager holds a role on the north area: its area, its device and that device's door are his to bind

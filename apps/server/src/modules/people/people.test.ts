@@ -129,6 +129,11 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('people on %s
     const thawed = await call(admin, 'PUT', PeoplePath.frozenPeople, { id, status: '1' }, 'en-US');
     expect(thawed.envelope).toMatchObject({ success: true, message: translate('en-US', 'people.thawedBatch', { count: 1 }) });
     expect((await call<Row>(admin, 'GET', `${crudPath(peopleEntity, 'queryById')}?id=${id}`)).envelope.result.status).toBe(1);
+    // each reader is told in their language
+    for (const lang of LANGUAGES) {
+      expect((await call(admin, 'PUT', PeoplePath.frozenPeople, { ids: id, status: 2 }, lang)).envelope.message).toBe(translate(lang, 'people.frozenBatch', { count: 1 }));
+      expect((await call(admin, 'PUT', PeoplePath.frozenPeople, { ids: id, status: 1 }, lang)).envelope.message).toBe(translate(lang, 'people.thawedBatch', { count: 1 }));
+    }
     expect((await call(admin, 'PUT', PeoplePath.frozenPeople, { ids: "x' or 1=1 --", status: 2 })).statusCode).toBe(400);
     expect((await call(admin, 'PUT', PeoplePath.frozenPeople, { ids: id, status: 3 })).statusCode).toBe(400);
   });

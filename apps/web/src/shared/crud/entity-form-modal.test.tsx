@@ -1,7 +1,8 @@
-import { IdType, crudPath, deviceRoleEntity, maskCardNo, userEntity, visitorEntity } from '@isps/contract';
+import { IdType, LANGUAGES, crudPath, deviceRoleEntity, entityLabel, maskCardNo, peopleEntity, translate, userEntity, visitorEntity, type EntityDeclaration, type Language, type MessageKey } from '@isps/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderInConsole } from '../../test-providers.tsx';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../i18n/index.ts';
+import { readIn, renderInConsole } from '../../test-providers.tsx';
 import { EntityFormModal } from './entity-form-modal.tsx';
 
 const envelope = (result: unknown) => ({ success: true, code: 200, message: '', result, timestamp: 1 });
@@ -84,5 +85,68 @@ describe('the users picker of the device role form', () => {
       expect(texts).toEqual(['keeper', 'colleague']);
     });
     expect(asked.some((url) => url.includes(crudPath(userEntity, 'list')))).toBe(false);
+  });
+});
+
+/** A legal 18-character ID card number (GB 11643 check character). */
+const ID_CARD = '110105199003073015';
+/**
+ * The people and visitor forms: the ID card's check character and the 6 to 8 digit password are checked before
+ * anything is sent, and a value someone holds is refused by the server; both in the reader's language.
+ */
+const RULES: Array<{ entity: EntityDeclaration; filled: Record<string, string>; weak: string; refusal: MessageKey }> = [
+  { entity: peopleEntity, filled: { name: 'Nova', cardNo: '66001234' }, weak: '12345', refusal: 'duplicate.cardNo' },
+  { entity: visitorEntity, filled: { name: 'Zhao Lei', phone: '13911112222' }, weak: 'abc', refusal: 'duplicate.idCard' },
+];
+
+describe.each(LANGUAGES)('the people and visitor forms in %s', (lang: Language) => {
+  let sent: Array<{ url: string; body: Record<string, unknown>; lang: string | null }>;
+  beforeEach(async () => {
+    await readIn(lang);
+    sent = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string, init?: RequestInit) => {
+        if (init?.method !== 'POST') return Response.json(envelope([]));
+        const asked = new Headers(init.headers).get('lang') as Language;
+        sent.push({ url: input, body: JSON.parse(String(init.body)) as Record<string, unknown>, lang: asked });
+        const refusal = RULES.find(({ entity }) => input.includes(crudPath(entity, 'add')))!.refusal;
+        // the server's answer to a value someone holds, in the language the request names
+        return Response.json({ success: false, code: 500, message: translate(asked, refusal), result: null, timestamp: 1 });
+      }),
+    );
+  });
+  afterAll(async () => {
+    localStorage.clear();
+    await i18n.changeLanguage('zh-CN');
+  });
+
+  it.each(RULES.map((rule) => [rule.entity.name, rule] as const))('%s: checks the ID card and the password before sending, and shows the server’s refusal', async (name, { entity, filled, weak, refusal }) => {
+    const label = (field: string) => entityLabel(lang, `${name}.field.${field}`);
+    renderInConsole(<EntityFormModal entity={entity} mode="add" row={null} onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog');
+    const input = (field: string) => within(dialog).getByLabelText(label(field), { selector: 'input' });
+    for (const [field, value] of Object.entries(filled)) fireEvent.change(input(field), { target: { value } });
+    // the right number with a wrong check character
+    fireEvent.change(input('idCard'), { target: { value: `${ID_CARD.slice(0, 17)}2` } });
+    fireEvent.change(input('password'), { target: { value: weak } });
+    const save = within(dialog).getByRole('button', { name: i18n.t('crud.save') });
+    await act(async () => {
+      fireEvent.click(save);
+    });
+    expect(await within(dialog).findByText(translate(lang, 'validation.idCard', { field: label('idCard') }))).toBeTruthy();
+    expect(await within(dialog).findByText(translate(lang, 'validation.visitorPassword', { field: label('password') }))).toBeTruthy();
+    expect(sent).toEqual([]);
+
+    fireEvent.change(input('idCard'), { target: { value: ID_CARD } });
+    fireEvent.change(input('password'), { target: { value: '123456' } });
+    await act(async () => {
+      fireEvent.click(save);
+    });
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({ lang, body: { ...filled, idCard: ID_CARD, password: '123456' } });
+    expect((await within(dialog).findByRole('alert')).textContent).toContain(translate(lang, refusal));
+    // the dialog stays open for the correction
+    expect(screen.getByRole('dialog')).toBe(dialog);
   });
 });
