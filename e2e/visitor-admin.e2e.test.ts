@@ -43,33 +43,25 @@ afterAll(async () => {
 const rowOf = (page: Page, name: string) => rows(page).filter({ hasText: name }).first();
 
 describe('visitor records for the staff', () => {
-  it('adds with the spec rules, searches, freezes and thaws, deletes and restores', async () => {
+  // The form's rules (ID card, 6 to 8 digit password) and the duplicate ID card refusal in every language are
+  // apps/web/src/shared/crud/entity-form-modal.test.tsx and apps/server/src/modules/visitor/visitor-admin.test.ts, as is
+  // what freezing, deleting and restoring do to a visitor's sign-in; here the page as the staff click through it.
+  it('adds, searches, freezes and thaws, deletes and restores, exports and imports', async () => {
     const context = await newContext(browser, { lang: 'en-US' });
     const page = await context.newPage();
     await signIn(page, server.url, '/vistor/list', 'admin', PASSWORD);
     await page.getByText(en('crud.total', { total: '11' })).waitFor();
 
-    // The form checks the ID card and the 6-8 digit password before anything is sent.
     await page.getByRole('button', { name: en('crud.add') }).click();
     const form = dialog(page);
     await form.getByLabel(label('visitor.field.name'), { exact: true }).fill('Zhao Lei');
-    await form.getByLabel(label('visitor.field.idCard'), { exact: true }).fill('310104198813320011');
+    await form.getByLabel(label('visitor.field.idCard'), { exact: true }).fill(idCard(50));
     await form.getByLabel(label('visitor.field.phone'), { exact: true }).fill('13911112222');
     await pickOption(page, form.getByLabel(label('visitor.field.category'), { exact: true }), label('visitor.categoryPolice'));
-    await form.getByLabel(label('visitor.field.password'), { exact: true }).fill('abc');
-    await save(page);
-    await form.getByText(translate('en-US', 'validation.idCard', { field: label('visitor.field.idCard') })).waitFor();
-    await form.getByText(translate('en-US', 'validation.visitorPassword', { field: label('visitor.field.password') })).waitFor();
-    await form.getByLabel(label('visitor.field.idCard'), { exact: true }).fill(idCard(1));
     await form.getByLabel(label('visitor.field.password'), { exact: true }).fill('24680135');
-    await save(page);
-    // the server refuses an ID card another visitor holds
-    await page.getByText(serverMessages['en-US']['duplicate.idCard']).first().waitFor();
-    await form.getByLabel(label('visitor.field.idCard'), { exact: true }).fill(idCard(50));
     await save(page);
     await waitForRow(page, 'Zhao Lei');
     await expect.poll(() => rowOf(page, 'Zhao Lei').innerText()).toContain(label('visitor.categoryPolice'));
-    expect((await visitorLogin('13911112222', '24680135')).success).toBe(true);
 
     // Search by phone.
     await search(page, label('visitor.field.phone'), '1111');
@@ -77,30 +69,26 @@ describe('visitor records for the staff', () => {
     await resetSearch(page);
     await page.getByText(en('crud.total', { total: '12' })).waitFor();
 
-    // Freezing asks first, signs the visitor out and refuses their login; thawing lets them in again.
+    // Freezing asks first; thawing does not.
     await rowOf(page, 'Zhao Lei').getByRole('button', { name: en('visitorAdmin.freeze') }).click();
     const confirm = page.locator('.ant-modal-confirm:visible');
     await confirm.locator('.ant-modal-confirm-title', { hasText: en('visitorAdmin.freezeConfirm', { name: 'Zhao Lei' }) }).waitFor();
     await confirm.getByRole('button', { name: en('visitorAdmin.freeze') }).click();
     await page.getByText(translate('en-US', 'visitor.frozenBatch', { count: 1 })).first().waitFor();
     await expect.poll(() => rowOf(page, 'Zhao Lei').innerText()).toContain('Frozen');
-    expect((await visitorLogin('13911112222', '24680135')).message).toBe(serverMessages['en-US']['visitor.frozen']);
     await screenshot(page, 'visitor-admin-list-frozen-en-US-desktop');
     await rowOf(page, 'Zhao Lei').getByRole('button', { name: en('visitorAdmin.thaw') }).click();
     await expect.poll(() => rowOf(page, 'Zhao Lei').innerText()).toContain('Normal');
-    expect((await visitorLogin('13911112222', '24680135')).success).toBe(true);
 
     // Delete with confirmation goes to the recycle bin; restoring brings the visitor back.
     await deleteRow(page, 'Zhao Lei');
     await page.getByText(en('crud.total', { total: '11' })).waitFor();
-    expect((await visitorLogin('13911112222', '24680135')).success).toBe(false);
     await page.getByRole('button', { name: en('crud.recycleBin') }).click();
     const bin = dialog(page);
     await bin.locator('.ant-table-row', { hasText: 'Zhao Lei' }).getByRole('button', { name: en('crud.restore') }).click();
     await page.getByText(serverMessages['en-US']['crud.restored']).first().waitFor();
     await bin.locator('.ant-modal-close').click();
     await waitForRow(page, 'Zhao Lei');
-    expect((await visitorLogin('13911112222', '24680135')).success).toBe(true);
 
     // Export the visitor, delete them completely and import them back: the file carries no password, so the
     // import asks for the initial one (6 to 8 digits, checked like the form).
@@ -118,11 +106,6 @@ describe('visitor records for the staff', () => {
     await importFrom(page, file, { total: 1, added: 1, failed: 0 }, { [en('crud.importInitialLabel', { field: label('visitor.field.password') })]: '13572468' });
     await waitForRow(page, 'Zhao Lei');
     expect((await visitorLogin('13911112222', '13572468')).success).toBe(true);
-    await resetSearch(page);
-
-    // Batch delete demands a selection.
-    await page.getByRole('button', { name: en('crud.batchDelete') }).click();
-    await page.getByText(en('crud.selectRecord')).waitFor();
     await context.close();
   });
 
