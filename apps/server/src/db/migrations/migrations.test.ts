@@ -4,7 +4,8 @@ import { buildTestApp, createNamespace, testDialects, type TestNamespace } from 
 
 const postgres = (await testDialects()).filter((dialect) => dialect === 'postgres');
 
-describe.each(postgres)('migrations on %s', (dialect) => {
+// on SQLite alone (the quick loop) the file reports its test as skipped: a file with no suite at all fails the run
+describe.skipIf(postgres.length === 0).each(postgres.length > 0 ? postgres : (['postgres'] as const))('migrations on %s', (dialect) => {
   const namespaces: TestNamespace[] = [];
   afterAll(async () => {
     await Promise.all(namespaces.map((ns) => ns.drop().catch(() => undefined)));
