@@ -130,6 +130,14 @@ describe.each(await testDialects())('account flows on %s', (dialect) => {
     expect((await post(app, AccountPath.register, body)).envelope.message).toBe(translate('en-US', 'sms.codeWrong'));
     const done = await post<{ username: string }>(app, AccountPath.register, { ...body, smscode: sms.lastCodeFor(phone) });
     expect(done.envelope).toMatchObject({ success: true, message: translate('en-US', 'register.ok'), result: { username: 'newcomer' } });
+    // the e-mail address and the phone are taken now, the address whatever its case
+    for (const lang of LANGUAGES) {
+      const email = await get(app, `${AccountPath.registerCheck}?field=email&value=${encodeURIComponent('NEW@example.com')}`, { lang });
+      expect(email.envelope).toMatchObject({ success: false, message: translate(lang, 'duplicate.email') });
+      const taken = await get(app, `${AccountPath.registerCheck}?field=phone&value=${phone}`, { lang });
+      expect(taken.envelope).toMatchObject({ success: false, message: translate(lang, 'duplicate.phone') });
+    }
+    expect((await get(app, `${AccountPath.registerCheck}?field=email&value=${encodeURIComponent('someone.else@example.com')}`)).envelope.success).toBe(true);
 
     // the new user signs in and holds only the plain user role
     const session = await tryLogin(app, 'newcomer', 'Newcomer#1');
