@@ -87,7 +87,7 @@ describe.each([
     await context?.close();
   });
 
-  it('enrolls the right palm with the keyboard, waits for the device and shows the hand registered in the list', async () => {
+  it('enrolls the right palm (with the keyboard in zh-CN), waits for the device and shows the hand registered in the list', async () => {
     reader.enrollOutcome = 'ok';
     await personRow(page, person).getByRole('button', { name: lbl(lang, 'people.enroll') }).click();
     const box = dialog(page);
@@ -95,12 +95,18 @@ describe.each([
     // the tenant's capture device comes chosen
     await box.getByText(`${DEVICE_NAME} (${SN})`).waitFor();
     await shot(page, `enroll-dialog-${lang}-1440`);
-    // the hand is picked with the arrow keys, the enrollment started with Enter on the button
-    await box.getByRole('radio', { name: lbl(lang, 'people.hand.left') }).focus();
-    await page.keyboard.press('ArrowRight');
-    await expect.poll(() => box.getByRole('radio', { name: lbl(lang, 'people.hand.right') }).isChecked()).toBe(true);
-    await box.getByRole('button', { name: lbl(lang, 'people.enrollStart') }).focus();
-    await page.keyboard.press('Enter');
+    if (lang === 'zh-CN') {
+      // the hand is picked with the arrow keys, the enrollment started with Enter on the button (once: the keys are no language's)
+      await box.getByRole('radio', { name: lbl(lang, 'people.hand.left') }).focus();
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => box.getByRole('radio', { name: lbl(lang, 'people.hand.right') }).isChecked()).toBe(true);
+      await box.getByRole('button', { name: lbl(lang, 'people.enrollStart') }).focus();
+      await page.keyboard.press('Enter');
+    } else {
+      await box.locator('label').filter({ hasText: lbl(lang, 'people.hand.right') }).click();
+      await expect.poll(() => box.getByRole('radio', { name: lbl(lang, 'people.hand.right') }).isChecked()).toBe(true);
+      await box.getByRole('button', { name: lbl(lang, 'people.enrollStart') }).click();
+    }
     await box.getByText(lbl(lang, 'people.enrollWaiting', { hand: lbl(lang, 'people.hand.right'), device: DEVICE_NAME })).waitFor();
     await shot(page, `enroll-waiting-${lang}-1440`);
     await box.getByText(lbl(lang, 'people.enrollDone', { hand: lbl(lang, 'people.hand.right') })).waitFor({ timeout: 10_000 });
@@ -127,13 +133,16 @@ describe.each([
     expect(await (await cellOf(page, person, lbl(lang, 'people.field.palmLeft'))).innerText()).toBe(lbl(lang, 'people.palm.none'));
   });
 
-  it('reads the ID card into the form, or warns that none is detected', async () => {
+  it('reads the ID card into the form (and, in zh-CN, warns that none is detected)', async () => {
     reader.idCard = null;
     await page.getByRole('button', { name: text(lang, 'crud.add') }).first().click();
     const form = dialog(page);
     const button = form.getByRole('button', { name: lbl(lang, 'people.readIdCard') });
-    await button.click();
-    await page.locator('.ant-message-notice').filter({ hasText: translate(lang, 'people.noIdCard') }).waitFor();
+    if (lang === 'zh-CN') {
+      // the server's warning, shown as it comes (its words in every language: apps/server/src/modules/people/enrollment.test.ts)
+      await button.click();
+      await page.locator('.ant-message-notice').filter({ hasText: translate(lang, 'people.noIdCard') }).waitFor();
+    }
     const card = idCard(40 + (lang === 'en-US' ? 1 : 0));
     reader.idCard = card;
     await button.click();
