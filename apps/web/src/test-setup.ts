@@ -22,8 +22,9 @@ setFeedback({
 });
 
 // waitFor and findBy* give up after 1 s by default: a whole page's first render in jsdom takes longer than that on a
-// machine running the server suites beside it. A real failure still fails, only later.
-configure({ asyncUtilTimeout: 5000 });
+// machine running the server suites beside it, and a list screen's first render (antd's styles computed afresh) took
+// over 5 s on two cores four times oversubscribed. A real failure still fails, only later.
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom has no media queries; this one answers min-/max-width against the window width (1024 px in jsdom).
 function widthMatches(query: string): boolean {
