@@ -2,9 +2,9 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { Limits, entityLabels, serverMessages } from '../packages/contract/src/index.ts';
+import { entityLabels, serverMessages } from '../packages/contract/src/index.ts';
 import { text, type UiLanguage } from './catalogues.ts';
-import { apiLogin, newContext, screenshot } from './harness.ts';
+import { newContext, restoreSignedIn, screenshot, signedInState, type SignedInState } from './harness.ts';
 
 /** What a person sees and does on a generic list-and-form screen (shared by the screens' browser tests). */
 type Key = Parameters<typeof text>[1];
@@ -13,23 +13,22 @@ export const en = (key: Key, params?: Record<string, string>) => text('en-US', k
 export const label = (key: string, lang: UiLanguage = 'en-US') => entityLabels[lang][key] ?? key;
 
 /**
- * Opens `path` signed in as `username`. The sign-in page has browser tests of its own (auth-flow, account-flows and
- * the shell tests); a screen test takes its session from the API and stores it as the login page does, which spares
- * it the form, the captcha and the slider (seconds on a busy machine, and a source of flaky starts).
+ * Opens `path` signed in as `username` on a page already open. The sign-in page has browser tests of its own
+ * (auth-flow, account-flows and the login shots); a screen test takes its session from the API and stores it as the
+ * login page does (`signedInState`), which spares it the form, the captcha and the slider (seconds on a busy machine,
+ * and a source of flaky starts). A file that opens several contexts signs in once and gives each its state instead
+ * (`newContext`'s `signedIn`, then `openScreen`).
  */
 export async function signIn(page: Page, serverUrl: string, path: string, username: string, password: string) {
-  const answer = await apiLogin({ url: serverUrl }, username, password);
-  if (!answer.success) throw new Error(`${username} cannot sign in: ${answer.message}`);
+  const state = await signedInState({ url: serverUrl }, username, password);
   // any page of the console's origin holds its storage: the API's answer to a bare GET is the smallest
   await page.goto(`${serverUrl}/api/`);
-  await page.evaluate(
-    ([token, userInfo, lifetime]) => {
-      const expire = Date.now() + lifetime;
-      localStorage.setItem(`pro__Access-Token`, JSON.stringify({ value: token, expire }));
-      localStorage.setItem(`pro__Login_Userinfo`, JSON.stringify({ value: userInfo, expire }));
-    },
-    [answer.result.token, answer.result.userInfo, Limits.tokenLifetimeMs] as const,
-  );
+  await restoreSignedIn(page, state);
+  await openScreen(page, serverUrl, path);
+}
+
+/** Opens `path` in a signed-in context and waits until the console stays there (a refused session goes to the login). */
+export async function openScreen(page: Page, serverUrl: string, path: string) {
   await page.goto(`${serverUrl}${path}`);
   await page.waitForURL((url) => url.pathname === path);
 }
@@ -258,19 +257,22 @@ export const SCREENSHOT_VIEWS: readonly ScreenshotView[] = [
 export type ScreenshotView = readonly [Extract<UiLanguage, 'zh-CN' | 'en-US'>, 'desktop' | 'mobile'];
 
 /**
- * Captures a list screen and its form with the required-field messages shown: signs in on `path`, waits for
- * `ready`, shoots `<name>-list-…`, opens the add form, saves it empty and shoots `<name>-form-…`; with `importAsks`
- * also the import's dialog, `<name>-import-…` (see `captureListAndForm`).
+ * Captures a list screen and its form with the required-field messages shown: opens `path` as the administrator
+ * (the file's `signedIn` state, or a sign-in with `password`), waits for `ready`, shoots `<name>-list-…`, opens the
+ * add form, saves it empty and shoots `<name>-form-…`; with `importAsks` also the import's dialog,
+ * `<name>-import-…` (see `captureListAndForm`).
  */
 export async function screenshotListAndForm(
   browser: Browser,
   serverUrl: string,
   [lang, viewport]: ScreenshotView,
-  options: { path: string; password: string; name: string; ready: (page: Page) => Promise<void>; importAsks?: boolean },
+  options: { path: string; name: string; ready: (page: Page) => Promise<void>; importAsks?: boolean } & ({ password: string } | { signedIn: SignedInState }),
 ) {
-  const context = await newContext(browser, { lang, viewport });
+  const signedIn = 'signedIn' in options ? options.signedIn : undefined;
+  const context = await newContext(browser, { lang, viewport, signedIn });
   const page = await context.newPage();
-  await signIn(page, serverUrl, options.path, 'admin', options.password);
+  if ('password' in options) await signIn(page, serverUrl, options.path, 'admin', options.password);
+  else await openScreen(page, serverUrl, options.path);
   await captureListAndForm(page, [lang, viewport], options);
   await context.close();
 }

@@ -3,8 +3,8 @@ import { SIM_KINDS, provisionDevices, startFleet, type Fleet, type SimKind } fro
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text, type UiLanguage } from './catalogues.ts';
-import { dialog, label, rows, signIn } from './crud-page.ts';
-import { adminSessionOn, freePort, launchBrowser, newContext, screenshot, startServer, viewports, type AdminSession } from './harness.ts';
+import { dialog, label, openScreen, rows } from './crud-page.ts';
+import { adminSessionOn, freePort, launchBrowser, newContext, screenshot, signedInState, startServer, viewports, type AdminSession, type SignedInState } from './harness.ts';
 
 // One server with its embedded broker and one simulated fleet, shared by the file's tests.
 const PASSWORD = 'Device#Live1';
@@ -25,6 +25,8 @@ let session: AdminSession;
 let mqttUrl: string;
 let keys: Map<string, string>;
 let browser: Browser;
+/** the administrator signed in once for the whole file: every context opens with it */
+let admin: SignedInState;
 let fleet: Fleet | undefined;
 
 beforeAll(async () => {
@@ -37,6 +39,7 @@ beforeAll(async () => {
     const kind = LISTED_AS[kindOf(index)];
     await session.call('POST', '/sysDevice/add', { deviceName: `${kind.name} ${String(index + 1).padStart(2, '0')}`, sn, systemType: kind.systemType, deviceKind: kind.deviceKind, location: 1 });
   }
+  admin = await signedInState(session.server, 'admin', PASSWORD);
   browser = await launchBrowser();
 });
 
@@ -141,9 +144,9 @@ describe('device list follows the devices live', () => {
     await fleet?.stop();
     fleet = undefined;
     await expect.poll(devicesOnline, { timeout: 10_000 }).toBe(0);
-    context = await newContext(browser, { lang: 'en-US' });
+    context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     page = await context.newPage();
-    await signIn(page, session.server.url, LIST, 'admin', PASSWORD);
+    await openScreen(page, session.server.url, LIST);
     await page.getByText(text('en-US', 'crud.total', { total: String(FLEET_SIZE) })).waitFor();
     await fiftyPerPage(page);
     // every device is registered and none has connected yet
@@ -254,11 +257,11 @@ const endedRows = (page: Page) => page.locator('.ant-drawer-open tr[data-state="
 
 it('pushes a software package to 20 devices and follows each to its end; a text file named .apk is refused', async () => {
   if (!fleet) throw new Error('the live test started no fleet');
-  const context = await newContext(browser, { lang: 'en-US' });
+  const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
   try {
     const page = await context.newPage();
     await page.setViewportSize(viewports.desktop);
-    await signIn(page, session.server.url, SOFT_UPDATE, 'admin', PASSWORD);
+    await openScreen(page, session.server.url, SOFT_UPDATE);
     await page.getByRole('button', { name: text('en-US', 'softUpdate.upload') }).click();
     const form = dialog(page);
     const picker = form.locator('input[type="file"]');

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceEventKind } from '../packages/contract/src/index.ts';
 import { SimDevice, provisionDevices } from '../tools/device-sim/src/index.ts';
 import { text } from './catalogues.ts';
-import { dialog, label, pickOption, rows, searchForm, signIn } from './crud-page.ts';
-import { adminSessionOn, animationsSettled, freePort, launchBrowser, newContext, startServer, type AdminSession } from './harness.ts';
+import { dialog, label, openScreen, pickOption, rows, searchForm } from './crud-page.ts';
+import { adminSessionOn, animationsSettled, freePort, launchBrowser, newContext, signedInState, startServer, type AdminSession, type SignedInState } from './harness.ts';
 
 /**
  * A device's data sync mode chosen in the device form, and the access events' server verdict and flag, in Chinese and
@@ -21,6 +21,8 @@ const SHOTS = process.env.SYNC_MODE_SHOTS_DIR ?? '/tmp/shots/syncmode';
 
 let session: AdminSession;
 let browser: Browser;
+/** the administrator signed in once for the whole file: every context opens with it */
+let admin: SignedInState;
 let sim: SimDevice;
 let deviceId: string;
 
@@ -55,6 +57,7 @@ beforeAll(async () => {
   expect((await sim.swipe('77001001')).allowed).toBe(true);
   await sim.emit(DeviceEventKind.opening, { door: 1, method: 'card', peopleId: oscar });
   await until(async () => (await listOf('/sysAccessEvent', `&deviceId=${deviceId}`)).records.length === 2, 'two access events');
+  admin = await signedInState(session.server, 'admin', PASSWORD);
   browser = await launchBrowser();
   mkdirSync(SHOTS, { recursive: true });
 }, 120_000);
@@ -71,9 +74,9 @@ async function shot(page: Page, name: string) {
 }
 
 async function open(lang: Lang, path: string, viewport: 'desktop' | 'mobile' = 'desktop') {
-  const context = await newContext(browser, { lang, viewport });
+  const context = await newContext(browser, { lang, viewport, signedIn: admin });
   const page = await context.newPage();
-  await signIn(page, session.server.url, path, 'admin', PASSWORD);
+  await openScreen(page, session.server.url, path);
   return { context, page };
 }
 

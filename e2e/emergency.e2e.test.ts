@@ -3,8 +3,8 @@ import { provisionDevices, startFleet, type Fleet } from '../tools/device-sim/sr
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text, type UiLanguage } from './catalogues.ts';
-import { signIn } from './crud-page.ts';
-import { adminSessionOn, api, apiLogin, freePort, launchBrowser, newContext, screenshot, startServer, viewports, type AdminSession } from './harness.ts';
+import { openScreen } from './crud-page.ts';
+import { adminSessionOn, api, apiLogin, freePort, launchBrowser, newContext, screenshot, signedInState, startServer, viewports, type AdminSession, type SignedInState } from './harness.ts';
 
 // One server with its embedded broker, two door controllers (egress doors), one office door and a quake sensor.
 const PASSWORD = 'Quake#Live1';
@@ -20,6 +20,8 @@ const people = Array.from({ length: 14 }, (_, i) => ({ name: `Person ${String(i 
 
 let session: AdminSession;
 let browser: Browser;
+/** the administrator and the guard, each signed in once for the whole file */
+let signedIn: { admin: SignedInState; guard: SignedInState };
 /** the two consoles of the quake test, kept open for the drill */
 let adminPage: Page | undefined;
 let guardPage: Page | undefined;
@@ -74,6 +76,7 @@ beforeAll(async () => {
     if (Date.now() > deadline) throw new Error('the entries were not stored');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  signedIn = { admin: await signedInState(session.server, 'admin', PASSWORD), guard: await signedInState(session.server, GUARD.username, GUARD.password) };
   browser = await launchBrowser();
 });
 
@@ -84,11 +87,11 @@ afterAll(async () => {
   await session?.server.stop();
 });
 
-async function consoleOf(lang: UiLanguage, username: string, password: string, path: string): Promise<Page> {
-  const context = await newContext(browser, { lang });
+async function consoleOf(lang: UiLanguage, who: keyof typeof signedIn, path: string): Promise<Page> {
+  const context = await newContext(browser, { lang, signedIn: signedIn[who] });
   contexts.push(context);
   const page = await context.newPage();
-  await signIn(page, session.server.url, path, username, password);
+  await openScreen(page, session.server.url, path);
   await page.evaluate(() => ((window as unknown as { quakeMark?: boolean }).quakeMark = true));
   return page;
 }
@@ -128,8 +131,8 @@ describe('emergency (quake) scenario', () => {
     const left = await session.call<EmergencyState>('GET', EmergencyPath.current);
     if (left.active) await session.call('POST', EmergencyPath.end, { id: left.scenario.id });
     await expect.poll(egressOpen).toBe(false);
-    const admin = await consoleOf('en-US', 'admin', PASSWORD, '/device/doorStatus');
-    const guard = await consoleOf('zh-CN', GUARD.username, GUARD.password, '/dashboard/analysis');
+    const admin = await consoleOf('en-US', 'admin', '/device/doorStatus');
+    const guard = await consoleOf('zh-CN', 'guard', '/dashboard/analysis');
     adminPage = admin;
     guardPage = guard;
     expect(await alarmOf(admin).count()).toBe(0);
@@ -212,8 +215,8 @@ describe('emergency (quake) scenario', () => {
     for (const line of expected) expect(lines.some((l) => l.startsWith(line)), line).toBe(true);
   });
   it('a drill from the console: marked as a drill, End reachable while device notices arrive, roll call, then the report', { timeout: 60_000 }, async () => {
-    const admin = adminPage ?? (await consoleOf('en-US', 'admin', PASSWORD, '/device/emergency'));
-    const guard = guardPage ?? (await consoleOf('zh-CN', GUARD.username, GUARD.password, '/dashboard/analysis'));
+    const admin = adminPage ?? (await consoleOf('en-US', 'admin', '/device/emergency'));
+    const guard = guardPage ?? (await consoleOf('zh-CN', 'guard', '/dashboard/analysis'));
     const left = await session.call<EmergencyState>('GET', EmergencyPath.current);
     if (left.active) await session.call('POST', EmergencyPath.end, { id: left.scenario.id });
     await admin.setViewportSize(viewports.desktop);
@@ -281,7 +284,7 @@ describe('emergency (quake) scenario', () => {
     await admin.setViewportSize(viewports.mobile);
     await screenshot(admin, 'emergency-report-en-US-375');
     await admin.setViewportSize(viewports.desktop);
-    const zh = await consoleOf('zh-CN', 'admin', PASSWORD, '/device/emergency');
+    const zh = await consoleOf('zh-CN', 'admin', '/device/emergency');
     await zh.locator('.ant-table-row').filter({ hasText: text('zh-CN', 'emergency.reports.drill') }).first().getByRole('button', { name: text('zh-CN', 'emergency.reports.view') }).click();
     await zh.getByTestId('emergency-report').getByText(text('zh-CN', 'emergency.report.missing')).first().waitFor();
     await screenshot(zh, 'emergency-report-zh-CN-1440');

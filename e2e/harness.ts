@@ -5,8 +5,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Response } from 'playwright-core';
+import { Limits } from '../packages/contract/src/index.ts';
 import { SHELL_MARK } from '../apps/web/src/features/user/login-shell.ts';
+import { STORAGE_PREFIX, StorageKey } from '../apps/web/src/shared/storage/local-store.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const screenshotDir = join(root, 'e2e', 'screenshots');
@@ -111,17 +113,48 @@ export const viewports = {
   mobile: { width: 375, height: 812 },
 } as const;
 
+/** A browser's storage as Playwright saves and restores it (`newContext`'s `signedIn`). */
+export type SignedInState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
+
+/**
+ * The browser storage of a console signed in as `username`: one API login kept the way the login page keeps its
+ * answer (the token and the user, each `{ value, expire }`). A file signs in once and opens every context with it;
+ * the login form itself has browser tests of its own (auth-flow, account-flows, the login shots).
+ */
+export async function signedInState(server: { url: string }, username: string, password: string): Promise<SignedInState> {
+  const answer = await apiLogin(server, username, password);
+  if (!answer.success) throw new Error(`${username} cannot sign in: ${answer.message}`);
+  const expire = Date.now() + Limits.tokenLifetimeMs;
+  const kept = (key: string, value: unknown) => ({ name: STORAGE_PREFIX + key, value: JSON.stringify({ value, expire }) });
+  return {
+    cookies: [],
+    origins: [{ origin: new URL(server.url).origin, localStorage: [kept(StorageKey.token, answer.result.token), kept(StorageKey.userInfo, answer.result.userInfo)] }],
+  };
+}
+
+/** Writes a signed-in state into a page already open on its origin, for a session that starts in the middle of a test. */
+export async function restoreSignedIn(page: Page, state: SignedInState): Promise<void> {
+  const origin = new URL(page.url()).origin;
+  const stored = state.origins.find((o) => o.origin === origin);
+  if (!stored) throw new Error(`the signed-in state holds nothing for ${origin}`);
+  await page.evaluate((entries) => {
+    for (const { name, value } of entries) window.localStorage.setItem(name, value);
+  }, stored.localStorage);
+}
+
 /**
  * A fresh browser context with the console's language preset the way the console stores it. The system asks for
  * reduced motion, which the console honours, so steps need not wait for animations on two busy cores; `motion`
- * gives a context with animations, as most people see the console; `timezoneId` a browser in another time zone.
+ * gives a context with animations, as most people see the console; `timezoneId` a browser in another time zone;
+ * `signedIn` a browser already signed in (`signedInState`).
  */
 export async function newContext(
   browser: Browser,
-  options: { lang?: string; viewport?: keyof typeof viewports; motion?: boolean; timezoneId?: string; locale?: string } = {},
+  options: { lang?: string; viewport?: keyof typeof viewports; motion?: boolean; timezoneId?: string; locale?: string; signedIn?: SignedInState } = {},
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     viewport: viewports[options.viewport ?? 'desktop'],
+    ...(options.signedIn ? { storageState: options.signedIn } : {}),
     // a browser in Chinese, as the console's people use it: a first visit follows the browser's language; `locale`
     // gives a browser in another one
     locale: options.locale ?? 'zh-CN',

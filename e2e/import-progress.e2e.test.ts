@@ -5,14 +5,16 @@ import ExcelJS from 'exceljs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entityLabel } from '../packages/contract/src/index.ts';
-import { clickToolbarButton, dialog, signIn } from './crud-page.ts';
-import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { clickToolbarButton, dialog, openScreen } from './crud-page.ts';
+import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, signedInState, startServer, type RunningServer, type SignedInState } from './harness.ts';
 import { text } from './catalogues.ts';
 
 const PASSWORD = 'Import#Admin2';
 const ROWS = 10_000;
 let server: RunningServer;
 let browser: Browser;
+/** the administrator signed in once for the whole file: every context opens with it */
+let admin: SignedInState;
 let token: string;
 const folder = mkdtempSync(join(tmpdir(), 'isps-import-'));
 
@@ -35,6 +37,7 @@ beforeAll(async () => {
   token = (await apiLogin(server, 'admin', PASSWORD)).result.token;
   const { body } = await api(server, 'POST', '/sys/role/add', { token, body: { roleName: 'Clerk', roleCode: 'clerk', roleType: 1 } });
   if (!body.success) throw new Error(body.message);
+  admin = await signedInState(server, 'admin', PASSWORD);
   browser = await launchBrowser();
 });
 
@@ -52,9 +55,9 @@ describe('a large import runs in the background', () => {
   ] as const) {
     it(`shows its progress and can be cancelled (${lang}, ${viewport})`, async () => {
       const t = (key: Parameters<typeof text>[1], params?: Record<string, string>) => text(lang, key, params);
-      const context = await newContext(browser, { lang, viewport });
+      const context = await newContext(browser, { lang, viewport, signedIn: admin });
       const page = await context.newPage();
-      await signIn(page, server.url, '/system/user', 'admin', PASSWORD);
+      await openScreen(page, server.url, '/system/user');
       const prefix = `imp${lang.slice(0, 2)}${viewport.slice(0, 1)}`;
       const file = await usersFile(prefix);
       await clickToolbarButton(page, lang, t('crud.import'));

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUSED_RECIPIENT_REPLY, startSmtp, type LocalSmtp } from '../apps/server/src/test/smtp-server.ts';
 import { ANNOUNCEMENT_UPLOAD_BIZ, AnnouncementPath, FilePath, MessageTemplatePath, translate, type NoticeSummary } from '../packages/contract/src/index.ts';
 import { text, type UiLanguage } from './catalogues.ts';
-import { SCREENSHOT_VIEWS, cellsUnderActions, pickOption, pickOptions, pickTime, signIn } from './crud-page.ts';
-import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, passSliderCaptcha, screenshot, startServer, type RunningServer } from './harness.ts';
+import { SCREENSHOT_VIEWS, cellsUnderActions, openScreen, pickOption, pickOptions, pickTime } from './crud-page.ts';
+import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, signedInState, startServer, type RunningServer, type SignedInState } from './harness.ts';
 
 const PASSWORD = 'Screens#Pass2';
 type Key = Parameters<typeof text>[1];
@@ -16,6 +16,8 @@ let smtp: LocalSmtp;
 let browser: Browser;
 let page: Page;
 let token: string;
+/** the administrator signed in once for the file: every context opens with it */
+let admin: SignedInState;
 
 async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
   const { body: answer } = await api<T>(server, method, path, { token, body });
@@ -122,16 +124,12 @@ beforeAll(async () => {
   server = await startServer({ SMTP_URL: smtp.url, SMTP_FROM: 'ISPS Console <console@isps.test>' });
   await changeAdminPassword(server, ADMIN_PASSWORD, PASSWORD);
   token = (await apiLogin(server, 'admin', PASSWORD)).result.token;
+  admin = await signedInState(server, 'admin', PASSWORD);
   browser = await launchBrowser();
   // the administrator works in Beijing time: times picked in the form must come back as picked, whatever the server's zone
-  const context = await newContext(browser, { lang: 'en-US', timezoneId: 'Asia/Shanghai' });
+  const context = await newContext(browser, { lang: 'en-US', timezoneId: 'Asia/Shanghai', signedIn: admin });
   page = await context.newPage();
-  await page.goto(`${server.url}/dashboard/analysis`);
-  await page.getByLabel(en('login.username'), { exact: true }).fill('admin');
-  await page.getByLabel(en('login.password'), { exact: true }).fill(PASSWORD);
-  await passSliderCaptcha(page);
-  await page.getByRole('button', { name: en('login.submit'), exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard/analysis');
+  await openScreen(page, server.url, '/dashboard/analysis');
   await bell().waitFor();
 });
 
@@ -473,9 +471,9 @@ describe('announcement and message screens', () => {
     }
     const views = [['zh-CN', 'desktop'], ['zh-CN', 'mobile'], ['en-US', 'desktop'], ['en-US', 'mobile']] as const;
     for (const [lang, viewport] of views) {
-      const context = await newContext(browser, { lang, viewport });
+      const context = await newContext(browser, { lang, viewport, signedIn: admin });
       const view = await context.newPage();
-      await signIn(view, server.url, screens[0][0], 'admin', PASSWORD);
+      await openScreen(view, server.url, screens[0][0]);
       for (const [path, name] of screens) {
         if (new URL(view.url()).pathname !== path) await view.goto(`${server.url}${path}`);
         const form = view.getByRole('search');
@@ -533,10 +531,10 @@ describe('announcement and message screens', () => {
   it('the editor form in zh-CN and en-US, on a desktop and at 375 px', async () => {
     const views = [...SCREENSHOT_VIEWS, ['en-US', 'desktop'], ['zh-CN', 'mobile']] as const;
     for (const [lang, viewport] of views) {
-      const context = await newContext(browser, { lang, viewport });
+      const context = await newContext(browser, { lang, viewport, signedIn: admin });
       const view = await context.newPage();
       if (viewport === 'desktop') await view.setViewportSize({ width: 1280, height: 800 });
-      await signIn(view, server.url, '/system/announcement', 'admin', PASSWORD);
+      await openScreen(view, server.url, '/system/announcement');
       await view.locator('.ant-table').first().waitFor();
       await addButton(view, lang).click();
       const dialog = view.locator('.ant-modal-wrap:visible .ant-modal').last();
@@ -592,10 +590,10 @@ describe('announcement and message screens', () => {
 
     const views = [...SCREENSHOT_VIEWS, ['en-US', 'desktop'], ['zh-CN', 'mobile']] as const;
     for (const [lang, viewport] of views) {
-      const context = await newContext(browser, { lang, viewport });
+      const context = await newContext(browser, { lang, viewport, signedIn: admin });
       const view = await context.newPage();
       const fitsWindow = async () => expect(await view.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      await signIn(view, server.url, '/message/message', 'admin', PASSWORD);
+      await openScreen(view, server.url, '/message/message');
       const refusedRow = view.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: 'gone.shift@example.com' });
       await refusedRow.waitFor();
       // the title has room to be read, and the reason of the refused send is shown whole, not cut to one line

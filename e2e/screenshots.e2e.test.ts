@@ -4,18 +4,21 @@ import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogues, text, type UiLanguage } from './catalogues.ts';
-import { label, rows, searchForm, signIn } from './crud-page.ts';
-import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, openLoginPage, passSliderCaptcha, screenshot, startServer, type RunningServer } from './harness.ts';
+import { label, openScreen, rows, searchForm } from './crud-page.ts';
+import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, openLoginPage, passSliderCaptcha, screenshot, signedInState, startServer, type RunningServer, type SignedInState } from './harness.ts';
 
 const PASSWORD = 'Shots#Pass4';
 const languages = Object.keys(catalogues) as UiLanguage[];
 
 let server: RunningServer;
 let browser: Browser;
+/** the administrator signed in once for the whole file: every context opens with it */
+let admin: SignedInState;
 
 beforeAll(async () => {
   server = await startServer();
   await changeAdminPassword(server, ADMIN_PASSWORD, PASSWORD);
+  admin = await signedInState(server, 'admin', PASSWORD);
   browser = await launchBrowser();
 });
 
@@ -159,9 +162,9 @@ describe('lists on a 375 px phone', () => {
   beforeAll(seedPhoneLists);
 
   it.each(['zh-CN', 'en-US'] as const)('%s: the device list, people, users and alarms show each row as a readable card whose actions work', async (lang) => {
-    const context = await newContext(browser, { lang, viewport: 'mobile' });
+    const context = await newContext(browser, { lang, viewport: 'mobile', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/device/list', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/device/list');
     for (const [path, shot] of [['/device/list', 'devices'], ['/device/people', 'people'], ['/system/user', 'users'], ['/device/alarm', 'alarms']] as const) {
       if (new URL(page.url()).pathname !== path) await page.goto(`${server.url}${path}`);
       const main = page.getByRole('main');
@@ -195,9 +198,9 @@ describe('lists on a 375 px phone', () => {
 
 describe('the side menu at 1440 px', () => {
   it.each(['en-US', 'ja-JP'] as const)('%s: every menu name shows whole, wrapped where it is long, never cut with "…"', async (lang) => {
-    const context = await newContext(browser, { lang });
+    const context = await newContext(browser, { lang, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/user', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/user');
     const sider = page.locator('.ant-layout-sider').first();
     await sider.locator('.ant-menu-submenu-title').first().waitFor();
     const cut: string[] = [];

@@ -2,14 +2,16 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text, type UiLanguage } from './catalogues.ts';
 import { ApiPath, type PermissionResult } from '../packages/contract/src/index.ts';
-import { ADMIN_PASSWORD, animationsSettled, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
-import { signIn, writeSettings } from './shell-support.ts';
+import { ADMIN_PASSWORD, animationsSettled, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, signedInState, startServer, type RunningServer, type SignedInState } from './harness.ts';
+import { openSignedIn, writeSettings } from './shell-support.ts';
 
 const PASSWORD = 'Layout#Pass5';
 const languages: UiLanguage[] = ['zh-CN', 'en-US'];
 
 let server: RunningServer;
 let browser: Browser;
+/** the administrator signed in once for the whole file: every context opens with it */
+let admin: SignedInState;
 
 /** WCAG contrast of an element's own colour, blended onto the first opaque background behind it. */
 async function contrastOnBackground(target: Locator): Promise<number> {
@@ -105,6 +107,7 @@ async function everyTopMenuReachable(page: Page, lang: UiLanguage, names: readon
 beforeAll(async () => {
   server = await startServer();
   await changeAdminPassword(server, ADMIN_PASSWORD, PASSWORD);
+  admin = await signedInState(server, 'admin', PASSWORD);
   browser = await launchBrowser();
 });
 
@@ -118,9 +121,9 @@ describe.each(languages)('the layout in %s', (lang) => {
 
   it.each(['desktop', 'mobile'] as const)('on %s: both menu modes, dark and light navigation', async (viewport) => {
     // with animations, as most people see the console
-    const context = await newContext(browser, { lang, viewport, motion: true });
+    const context = await newContext(browser, { lang, viewport, motion: true, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, PASSWORD);
+    await openSignedIn(page, server.url, lang);
     for (const layoutMode of ['sidemenu', 'topmenu'] as const) {
       for (const navTheme of ['dark', 'light'] as const) {
         await writeSettings(page, { layoutMode, navTheme });
@@ -189,9 +192,9 @@ describe('the mobile drawer at 375 px', () => {
   it('opens from the header, navigates and closes again; the menu search is a dialog', async () => {
     const lang = 'en-US';
     const t = (key: Parameters<typeof text>[1]) => text(lang, key);
-    const context = await newContext(browser, { lang, viewport: 'mobile', motion: true });
+    const context = await newContext(browser, { lang, viewport: 'mobile', motion: true, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, PASSWORD);
+    await openSignedIn(page, server.url, lang);
     const clock = page.getByRole('menuitem', { name: t('menu.dashboard.clock') });
     await expect.poll(() => clock.isVisible()).toBe(false);
     await page.getByRole('button', { name: t('header.menu') }).click();
@@ -227,10 +230,9 @@ describe('the mobile drawer at 375 px', () => {
   it('lists fit a phone: rows are cards, titles break between words, conditions fold behind Filters, cards as tall as their content, the pager on one line', async () => {
     const lang = 'ja-JP';
     const t = (key: Parameters<typeof text>[1], params?: Record<string, string>) => text(lang, key, params);
-    const context = await newContext(browser, { lang, viewport: 'mobile' });
+    const context = await newContext(browser, { lang, viewport: 'mobile', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, PASSWORD);
-    await page.goto(`${server.url}/system/dict`);
+    await openSignedIn(page, server.url, lang, '/system/dict');
     const main = page.getByRole('main');
     // a phone lists cards, not a table
     const cards = main.getByTestId('crud-cards');
@@ -286,9 +288,9 @@ describe('lists and dialogs on a 1440 px desktop', () => {
   it('message lists look like every list, toolbar buttons keep the standard gap, a tall add dialog takes two columns', async () => {
     const lang = 'en-US';
     const t = (key: Parameters<typeof text>[1]) => text(lang, key);
-    const context = await newContext(browser, { lang });
+    const context = await newContext(browser, { lang, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, PASSWORD);
+    await openSignedIn(page, server.url, lang);
     const main = page.getByRole('main');
 
     // the announcement, message and template lists: a card title, the toolbar's "+" add button, select placeholders
@@ -328,9 +330,9 @@ describe('the sidebar by window width', () => {
   it('is 200 px open and 80 px collapsed at 1440 px, starts collapsed below 1088 px, and is a drawer at 375 px', async () => {
     const lang = 'en-US';
     const t = (key: Parameters<typeof text>[1]) => text(lang, key);
-    const context = await newContext(browser, { lang });
+    const context = await newContext(browser, { lang, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, PASSWORD);
+    await openSignedIn(page, server.url, lang);
     // the sidebar drawn in the page (ProLayout also keeps a placeholder of the same width beside it)
     const sider = page.locator('aside.ant-layout-sider').filter({ visible: true }).first();
     const siderWidth = () => sider.evaluate((el) => Math.round(el.getBoundingClientRect().width));
@@ -357,7 +359,7 @@ describe('the sidebar by window width', () => {
     await expect.poll(siderWidth).toBe(200);
 
     // 767.99 px and below: no sidebar beside the page, the menu opens as a drawer over it, and no tabs
-    // the login's welcome notice sits over a phone's header: it goes by itself once the pointer is off it
+    // a notice (the welcome after a sign-in through the form) sits over a phone's header: it goes by itself once the pointer is off it
     await page.mouse.move(500, 700);
     await expect.poll(() => page.getByRole('alert').filter({ visible: true }).count()).toBe(0);
     await page.setViewportSize({ width: 375, height: 812 });
@@ -377,9 +379,9 @@ describe('motion', () => {
     const lang = 'en-US';
     const moving: number[] = [];
     for (const motion of [true, false]) {
-      const context = await newContext(browser, { lang, motion });
+      const context = await newContext(browser, { lang, motion, signedIn: admin });
       const page = await context.newPage();
-      await signIn(page, server.url, lang, PASSWORD);
+      await openSignedIn(page, server.url, lang);
       await animationsSettled(page);
       // the settings drawer slides in: the most finite animations running at once in the frames after the click
       const settings = page.getByRole('button', { name: text(lang, 'header.systemSettings') });
@@ -418,9 +420,9 @@ describe('the welcome text and the footer', () => {
 
   it('greets by the time of day in the header and shows the copyright in the footer', async () => {
     const lang = 'zh-CN';
-    const context = await newContext(browser, { lang });
+    const context = await newContext(browser, { lang, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, PASSWORD);
+    await openSignedIn(page, server.url, lang);
     const userMenu = page.getByRole('button', { name: text(lang, 'header.userMenu') });
     for (const [hour, minute, key] of bands) {
       const now = new Date();
@@ -450,11 +452,10 @@ describe.each(languages)('a short page in %s', (lang) => {
   const t = (key: Parameters<typeof text>[1]) => text(lang, key);
 
   it('fits the window on desktop with the tab bar shown and hidden, in both menu modes: no scrolling, the footer whole at the bottom', async () => {
-    const context = await newContext(browser, { lang });
+    const context = await newContext(browser, { lang, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, PASSWORD);
     // the clock is one card, shorter than a 900 px window on desktop whatever the dashboard comes to hold
-    await page.goto(`${server.url}/dashboard/clock`);
+    await openSignedIn(page, server.url, lang, '/dashboard/clock');
     for (const layoutMode of ['sidemenu', 'topmenu'] as const) {
       for (const multipage of [true, false]) {
         const label = `${layoutMode}, tabs ${multipage ? 'shown' : 'hidden'}`;
@@ -474,9 +475,9 @@ describe.each(languages)('a short page in %s', (lang) => {
 
   it('on a 375 px phone: the header stays in place while a dialog is open and after it closes', async () => {
     // with animations, as most people see the dialogs open and close
-    const context = await newContext(browser, { lang, viewport: 'mobile', motion: true });
+    const context = await newContext(browser, { lang, viewport: 'mobile', motion: true, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, PASSWORD);
+    await openSignedIn(page, server.url, lang);
     await page.getByText(t('dashboard.userCount'), { exact: true }).first().waitFor();
     await page.waitForLoadState('networkidle');
     const userMenu = page.getByRole('button', { name: t('header.userMenu') });

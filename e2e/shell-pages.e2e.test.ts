@@ -2,8 +2,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATIC_ROUTES } from '../apps/web/src/app/static-routes.ts';
 import { text, type UiLanguage } from './catalogues.ts';
-import { ADMIN_PASSWORD, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
-import { signIn } from './shell-support.ts';
+import { ADMIN_PASSWORD, changeAdminPassword, launchBrowser, newContext, restoreSignedIn, screenshot, signedInState, startServer, type RunningServer, type SignedInState } from './harness.ts';
+import { openSignedIn } from './shell-support.ts';
 
 const PASSWORD = 'Pages#Pass3';
 const languages: UiLanguage[] = ['zh-CN', 'en-US'];
@@ -12,10 +12,13 @@ const LAPTOP = { width: 1280, height: 800 };
 
 let server: RunningServer;
 let browser: Browser;
+/** the administrator signed in once for the whole file */
+let admin: SignedInState;
 
 beforeAll(async () => {
   server = await startServer();
   await changeAdminPassword(server, ADMIN_PASSWORD, PASSWORD);
+  admin = await signedInState(server, 'admin', PASSWORD);
   browser = await launchBrowser();
 });
 
@@ -68,7 +71,9 @@ describe.each(languages)('static and exception pages in %s', (lang) => {
     await page.getByRole('button', { name: t('panel.login') }).click();
     await page.waitForURL(/\/user\/login$/);
 
-    await signIn(page, server.url, lang, PASSWORD);
+    // the session starts here, in the page that showed the public ones
+    await restoreSignedIn(page, admin);
+    await openSignedIn(page, server.url, lang);
     // Signed in, /result offers the caller's way back (a console path only) and home.
     await page.goto(`${server.url}/result?status=success&back=/test/home`);
     await page.getByRole('button', { name: t('result.back') }).click();
@@ -110,11 +115,11 @@ describe.each(languages)('static and exception pages in %s', (lang) => {
   });
 
   it.each(['desktop', 'mobile'] as const)('on %s: the settings drawer, change-password and group dialogs and the tab menu', async (viewport) => {
-    const context = await newContext(browser, { lang, viewport });
+    const context = await newContext(browser, { lang, viewport, signedIn: admin });
     const page = await context.newPage();
     if (viewport === 'desktop') await page.setViewportSize(LAPTOP);
     const size = `${lang}-${viewport}`;
-    await signIn(page, server.url, lang, PASSWORD);
+    await openSignedIn(page, server.url, lang);
     await page.getByText(t('dashboard.userCount'), { exact: true }).first().waitFor();
     const userMenu = page.getByRole('button', { name: t('header.userMenu') });
 

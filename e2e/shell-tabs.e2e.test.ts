@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from './catalogues.ts';
-import { ADMIN_PASSWORD, animationsSettled, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { ADMIN_PASSWORD, animationsSettled, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, signedInState, startServer, type RunningServer, type SignedInState } from './harness.ts';
 import { pickOption } from './crud-page.ts';
-import { signIn, storedSettings } from './shell-support.ts';
+import { openSignedIn, signIn, storedSettings } from './shell-support.ts';
 
 const PASSWORD = 'Tabs#Pass6';
 const lang = 'en-US';
@@ -11,10 +11,13 @@ const t = (key: Parameters<typeof text>[1], params?: Record<string, string>) => 
 
 let server: RunningServer;
 let browser: Browser;
+/** the administrator signed in once for the whole file: every context opens with it */
+let admin: SignedInState;
 
 beforeAll(async () => {
   server = await startServer();
   await changeAdminPassword(server, ADMIN_PASSWORD, PASSWORD);
+  admin = await signedInState(server, 'admin', PASSWORD);
   browser = await launchBrowser();
 });
 
@@ -54,9 +57,9 @@ describe('multi-page tabs', () => {
     const token = (await apiLogin(server, 'admin', PASSWORD)).result.token;
     const added = await api(server, 'POST', '/sys/permission/add', { token, body: { menuType: 0, name: unbuilt, url: '/isps/unbuilt', component: 'isps/unbuilt', sortNo: 95 } });
     expect(added.body.success, added.body.message).toBe(true);
-    const context = await newContext(browser, { lang });
+    const context = await newContext(browser, { lang, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, PASSWORD);
+    await openSignedIn(page, server.url, lang);
     const home = t('menu.dashboard.analysis');
     const clock = t('menu.dashboard.clock');
     const dicts = t('menu.system.dict');
@@ -146,9 +149,9 @@ describe('the menu search', () => {
       expect(added.body.success, added.body.message).toBe(true);
     }
 
-    const context = await newContext(browser, { lang });
+    const context = await newContext(browser, { lang, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, PASSWORD);
+    await openSignedIn(page, server.url, lang);
     const atHome = page.url();
     for (const { name, url } of items) {
       const opened = context.waitForEvent('page');
@@ -180,9 +183,9 @@ describe('keep-alive pages', () => {
     const edited = await api(server, 'PUT', '/sys/permission/edit', { token, body: { ...positionMenu, keepAlive: 1 } });
     expect(edited.body.success, edited.body.message).toBe(true);
 
-    const context = await newContext(browser, { lang });
+    const context = await newContext(browser, { lang, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, PASSWORD);
+    await openSignedIn(page, server.url, lang);
     const positions = t('menu.system.position');
     const dicts = t('menu.system.dict');
     const firstField = () => page.getByRole('main').getByRole('textbox').filter({ visible: true }).first();
@@ -210,9 +213,9 @@ describe('keep-alive pages', () => {
 
 describe('the settings drawer', () => {
   it('applies every option, keeps its constraints, and the choice survives a reload', async () => {
-    const context = await newContext(browser, { lang });
+    const context = await newContext(browser, { lang, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, PASSWORD);
+    await openSignedIn(page, server.url, lang);
 
     // Opened from the user menu.
     await page.getByRole('button', { name: t('header.userMenu') }).click();
@@ -290,9 +293,9 @@ describe('the settings drawer', () => {
   });
 
   it('turns the tabs off and on for good, hides a fixed header past 100 px of scrolling, and applies all eight colours', async () => {
-    const context = await newContext(browser, { lang });
+    const context = await newContext(browser, { lang, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, PASSWORD);
+    await openSignedIn(page, server.url, lang);
     await searchMenu(page, t('menu.system.position'));
     await page.waitForURL(/\/system\/position$/);
     const drawer = page.getByRole('dialog', { name: t('settings.title') });
@@ -365,9 +368,9 @@ describe('the settings drawer', () => {
 
 describe('the user menu', () => {
   it('switches the group and explains a password mismatch', async () => {
-    const context = await newContext(browser, { lang });
+    const context = await newContext(browser, { lang, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, PASSWORD);
+    await openSignedIn(page, server.url, lang);
 
     await page.getByRole('button', { name: t('header.userMenu') }).click();
     await page.getByRole('menuitem', { name: t('header.switchDepart') }).click();
@@ -416,6 +419,7 @@ describe('the user menu', () => {
       await dialog.waitFor();
     };
     // Someone in several groups is asked for the current one right after signing in.
+    // through the form: the question follows the login's answer (several groups), which a stored session has not
     await signIn(page, server.url, lang, PASSWORD);
     await dialog.waitFor();
     expect(await storedOrgCode()).not.toBe(branch?.orgCode);
@@ -456,9 +460,10 @@ describe('the user menu', () => {
     });
     expect(changed.body.success, changed.body.message).toBe(true);
 
-    const context = await newContext(browser, { lang });
+    // a user made here: a state of their own
+    const context = await newContext(browser, { lang, signedIn: await signedInState(server, username, PASSWORD) });
     const page = await context.newPage();
-    await signIn(page, server.url, lang, PASSWORD, username);
+    await openSignedIn(page, server.url, lang);
     await page.getByRole('button', { name: t('header.userMenu') }).click();
     await page.getByRole('menuitem', { name: t('header.switchDepart') }).click();
     await expectWarning(page, t('depart.noneSet'));

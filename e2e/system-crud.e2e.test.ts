@@ -17,15 +17,15 @@ import {
   importFrom,
   label,
   noRow,
+  openScreen,
   pickOption,
   resetSearch,
   rows,
   save,
   search,
-  signIn as signInAs,
   waitForRow,
 } from './crud-page.ts';
-import { launchBrowser, newContext, screenshot, startAsAdmin, type AdminSession, type RunningServer } from './harness.ts';
+import { launchBrowser, newContext, screenshot, signedInState, startAsAdmin, type AdminSession, type RunningServer, type SignedInState } from './harness.ts';
 
 const PASSWORD = 'Crud#Pass2';
 
@@ -34,6 +34,8 @@ let browser: Browser;
 const downloads = mkdtempSync(join(tmpdir(), 'isps-crud-'));
 
 let call: AdminSession['call'];
+/** the administrator signed in once for the whole file: every context opens with it */
+let admin: SignedInState;
 
 beforeAll(async () => {
   ({ server, call } = await startAsAdmin(PASSWORD));
@@ -41,6 +43,7 @@ beforeAll(async () => {
   for (let i = 1; i <= 12; i++) await call('POST', '/sys/position/add', { code: `E2E-${String(i).padStart(2, '0')}`, name: `Post ${i}`, postRank: '1' });
   for (let i = 1; i <= 11; i++) await call('POST', '/sys/category/add', { name: `Group ${i}`, code: `CAT-${String(i).padStart(2, '0')}` });
   for (let i = 1; i <= 11; i++) await call('POST', '/sys/dict/add', { dictName: `E2E dictionary ${i}`, dictCode: `e2e_dict_${String(i).padStart(2, '0')}` });
+  admin = await signedInState(server, 'admin', PASSWORD);
   browser = await launchBrowser();
 });
 
@@ -49,14 +52,14 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const signIn = (page: Page, path: string) => signInAs(page, server.url, path, 'admin', PASSWORD);
+const open = (page: Page, path: string) => openScreen(page, server.url, path);
 const exportTo = (page: Page, name: string) => exportFile(page, downloads, name);
 
 describe('system screens built from declarations', () => {
   it('positions: create, refuse a duplicate code, search, sort, page, export, delete, import back', async () => {
-    const context = await newContext(browser, { lang: 'en-US' });
+    const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, '/system/position');
+    await open(page, '/system/position');
     await page.getByText(en('crud.total', { total: '12' })).waitFor();
 
     // Batch delete demands a selection.
@@ -111,9 +114,9 @@ describe('system screens built from declarations', () => {
   });
 
   it('categories: a tree with a parent picked in the form, searched flat, sorted, paged, exported and imported', async () => {
-    const context = await newContext(browser, { lang: 'en-US' });
+    const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, '/system/category');
+    await open(page, '/system/category');
     await waitForRow(page, 'Group 1');
 
     // A child node under a picked parent.
@@ -159,9 +162,9 @@ describe('system screens built from declarations', () => {
   });
 
   it('dictionaries: create, refuse a duplicate, search, sort, page, items, recycle bin, export and import', async () => {
-    const context = await newContext(browser, { lang: 'en-US' });
+    const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, '/system/dict');
+    await open(page, '/system/dict');
     await page.locator('.ant-pagination-item-2').waitFor();
 
     await page.getByRole('button', { name: en('crud.add') }).click();
@@ -223,9 +226,9 @@ describe('system screens built from declarations', () => {
   });
 
   it.each(SCREENSHOT_VIEWS)('list and form screenshots in %s on %s', async (lang, viewport) => {
-    const context = await newContext(browser, { lang, viewport });
+    const context = await newContext(browser, { lang, viewport, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, '/system/position');
+    await open(page, '/system/position');
     await firstPageShown(page, lang, viewport, 13);
     await screenshot(page, `crud-position-list-${lang}-${viewport}`);
     await page.getByRole('button', { name: text(lang, 'crud.add') }).click();

@@ -2,13 +2,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
-import { SCREENSHOT_VIEWS, dialog, en, label, pickTreeNode, save, signIn, waitForRow } from './crud-page.ts';
-import { ADMIN_PASSWORD, animationsSettled, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { SCREENSHOT_VIEWS, dialog, en, label, openScreen, pickTreeNode, save, signIn, waitForRow } from './crud-page.ts';
+import { ADMIN_PASSWORD, animationsSettled, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, signedInState, startServer, type RunningServer, type SignedInState } from './harness.ts';
 
 const PASSWORD = 'Groups#Pass5';
 const MEMBER_PASSWORD = 'Member#Pass6';
 let server: RunningServer;
 let browser: Browser;
+/** the administrator signed in once for the whole file: every context opens with it */
+let admin: SignedInState;
 
 beforeAll(async () => {
   server = await startServer();
@@ -26,6 +28,7 @@ beforeAll(async () => {
   await call('/sys/user/add', { username: 'olaf', realname: 'Olaf Outsider', password: MEMBER_PASSWORD });
   const first = await apiLogin(server, 'mia', MEMBER_PASSWORD);
   await call('/sys/user/updatePassword', { username: 'mia', oldpassword: MEMBER_PASSWORD, password: PASSWORD, confirmpassword: PASSWORD }, first.result.token);
+  admin = await signedInState(server, 'admin', PASSWORD);
   browser = await launchBrowser();
 });
 
@@ -49,9 +52,9 @@ const buttonNode = (drawer: ReturnType<Page['getByRole']>, code: string) =>
 
 describe('group permissions and group roles', () => {
   it('grants a group permissions, makes a group role from them, gives it to a member who then sees the menu and button', async () => {
-    const context = await newContext(browser, { lang: 'en-US' });
+    const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/depart', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/depart');
     await waitForRow(page, 'Branch');
 
     // Group permissions: the positions screen with its list and add buttons, under the system menu
@@ -128,6 +131,7 @@ describe('group permissions and group roles', () => {
     // the member holds the positions menu and its add button through the group role alone
     const memberContext = await newContext(browser, { lang: 'en-US' });
     const member = await memberContext.newPage();
+    // her own sign-in, once the group role has been given to her
     await signIn(member, server.url, '/system/position', 'mia', PASSWORD);
     await member.locator('.ant-menu').getByText(en('menu.system.position'), { exact: true }).first().waitFor();
     await member.getByRole('button', { name: en('crud.add') }).waitFor();
@@ -152,9 +156,9 @@ describe('group permissions and group roles', () => {
     await post(adminToken, '/sys/position/add', { code: `P-ADMIN-${run}`, name: 'Admin post', postRank: '1' });
     await post(miaToken, '/sys/position/add', { code: `P-MIA-${run}`, name: 'Mia post', postRank: '1' });
 
-    const context = await newContext(browser, { lang: 'en-US' });
+    const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/depart', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/depart');
     await waitForRow(page, 'Branch');
     const grant = async (title: string) => {
       const rules = page.getByRole('dialog').filter({ hasText: title });
@@ -177,6 +181,7 @@ describe('group permissions and group roles', () => {
 
     const memberContext = await newContext(browser, { lang: 'en-US' });
     const member = await memberContext.newPage();
+    // her own sign-in, once the group role has been given to her
     await signIn(member, server.url, '/system/position', 'mia', PASSWORD);
     await waitForRow(member, `P-MIA-${run}`);
     expect(await member.locator('.ant-table-row', { hasText: 'Admin post' }).count()).toBe(0);
@@ -185,9 +190,9 @@ describe('group permissions and group roles', () => {
   });
 
   it.each(SCREENSHOT_VIEWS)('screenshots in %s on %s', async (lang, viewport) => {
-    const context = await newContext(browser, { lang, viewport });
+    const context = await newContext(browser, { lang, viewport, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/depart', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/depart');
     await waitForRow(page, 'Branch');
     await settledScreenshot(page, `system-group-list-${lang}-${viewport}`);
     await rowOf(page, 'Branch').getByRole('button', { name: text(lang, 'groupRoles.action'), exact: true }).click();

@@ -2,16 +2,19 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
-import { SCREENSHOT_VIEWS, dialog, en, label, pickOption, rows, save, signIn, waitForRow } from './crud-page.ts';
-import { ADMIN_PASSWORD, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { SCREENSHOT_VIEWS, dialog, en, label, openScreen, pickOption, rows, save, waitForRow } from './crud-page.ts';
+import { ADMIN_PASSWORD, changeAdminPassword, launchBrowser, newContext, screenshot, signedInState, startServer, type RunningServer, type SignedInState } from './harness.ts';
 
 const PASSWORD = 'Jobs#Pass5';
 let server: RunningServer;
 let browser: Browser;
+/** the administrator signed in once for the whole file: every context opens with it */
+let admin: SignedInState;
 
 beforeAll(async () => {
   server = await startServer();
   await changeAdminPassword(server, ADMIN_PASSWORD, PASSWORD);
+  admin = await signedInState(server, 'admin', PASSWORD);
   browser = await launchBrowser();
 });
 
@@ -24,9 +27,9 @@ const rowOf = (page: Page, name: string) => rows(page).filter({ hasText: name })
 
 describe('scheduled jobs', () => {
   it('adds a job with the cron editor, starts, runs once, shows the history and stops it', async () => {
-    const context = await newContext(browser, { lang: 'en-US' });
+    const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/quartzJob', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/quartzJob');
     await page.getByRole('button', { name: en('crud.add') }).click();
     const form = dialog(page);
     await pickOption(page, form.getByLabel(label('quartzJob.field.jobClassName'), { exact: true }), label('quartzJob.handler.heartbeat'));
@@ -66,9 +69,9 @@ describe('scheduled jobs', () => {
   });
 
   it.each(SCREENSHOT_VIEWS)('list and cron editor in %s on %s', async (lang, viewport) => {
-    const context = await newContext(browser, { lang, viewport });
+    const context = await newContext(browser, { lang, viewport, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/quartzJob', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/quartzJob');
     await waitForRow(page, 'Liveness check');
     await screenshot(page, `system-job-list-${lang}-${viewport}`);
     await rowOf(page, 'Liveness check').getByRole('button', { name: text(lang, 'crud.edit') }).click();
@@ -80,9 +83,9 @@ describe('scheduled jobs', () => {
   });
 
   it('describes the schedule in ja-JP too', async () => {
-    const context = await newContext(browser, { lang: 'ja-JP' });
+    const context = await newContext(browser, { lang: 'ja-JP', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/quartzJob', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/quartzJob');
     await waitForRow(page, 'Liveness check');
     await rowOf(page, 'Liveness check').getByRole('button', { name: text('ja-JP', 'crud.edit') }).click();
     // cronstrue's Japanese for every five minutes

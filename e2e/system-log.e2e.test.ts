@@ -5,12 +5,14 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
-import { SCREENSHOT_VIEWS, exportTo, label, resetSearch, rows, search, signIn } from './crud-page.ts';
-import { ADMIN_PASSWORD, animationsSettled, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { SCREENSHOT_VIEWS, exportTo, label, openScreen, resetSearch, rows, search } from './crud-page.ts';
+import { ADMIN_PASSWORD, animationsSettled, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, signedInState, startServer, type RunningServer, type SignedInState } from './harness.ts';
 
 const PASSWORD = 'Logs#Pass2';
 let server: RunningServer;
 let browser: Browser;
+/** the administrator signed in once for the whole file: every context opens with it */
+let admin: SignedInState;
 let positionId = '';
 const downloads = mkdtempSync(join(tmpdir(), 'isps-log-'));
 
@@ -22,6 +24,7 @@ beforeAll(async () => {
   const { body } = await api<{ records: Array<{ id: string }> }>(server, 'GET', '/sys/position/list?code=LOG-1', { token });
   positionId = body.result.records[0]!.id;
   await api(server, 'PUT', '/sys/position/edit', { token, body: { id: positionId, name: 'Renamed once' } });
+  admin = await signedInState(server, 'admin', PASSWORD);
   browser = await launchBrowser();
 });
 
@@ -32,9 +35,9 @@ afterAll(async () => {
 
 describe('logs screen', () => {
   it("compares two versions of a record in the data log, marking what changed", async () => {
-    const context = await newContext(browser, { lang: 'en-US' });
+    const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/dataLog', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/dataLog');
     await search(page, label('dataLog.field.dataId'), positionId);
     await expect.poll(() => rows(page).count()).toBe(2);
     await page.getByRole('button', { name: text('en-US', 'dataLogScreen.compare') }).click();
@@ -63,9 +66,9 @@ describe('logs screen', () => {
   });
 
   it('shows sign-ins and operations in their tabs, searches, sorts by cost time and exports', async () => {
-    const context = await newContext(browser, { lang: 'en-US' });
+    const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/log', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/log');
     await rows(page).filter({ hasText: label('log.operate.login') }).first().waitFor();
     expect(await rows(page).filter({ hasText: label('log.operate.add') }).count()).toBe(0);
     await exportTo(page, downloads, 'logins.xlsx');
@@ -84,9 +87,9 @@ describe('logs screen', () => {
   });
 
   it.each(SCREENSHOT_VIEWS)('screenshot in %s on %s', async (lang, viewport) => {
-    const context = await newContext(browser, { lang, viewport });
+    const context = await newContext(browser, { lang, viewport, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/log', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/log');
     await rows(page).filter({ hasText: label('log.operate.login', lang) }).first().waitFor();
     await page.getByRole('tab', { name: label('log.type.login', lang) }).waitFor();
     await screenshot(page, `system-log-login-${lang}-${viewport}`);

@@ -2,13 +2,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
-import { SCREENSHOT_VIEWS, dialog, en, label, pickOption, pickTreeNode, rows, save, search, signIn, waitForRow } from './crud-page.ts';
-import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { SCREENSHOT_VIEWS, dialog, en, label, openScreen, pickOption, pickTreeNode, rows, save, search, signIn, waitForRow } from './crud-page.ts';
+import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, signedInState, startServer, type RunningServer, type SignedInState } from './harness.ts';
 
 const PASSWORD = 'Menus#Pass3';
 const CLERK_PASSWORD = 'Clerk#Pass4';
 let server: RunningServer;
 let browser: Browser;
+/** the administrator signed in once for the whole file: every context opens with it */
+let admin: SignedInState;
 let token: string;
 
 beforeAll(async () => {
@@ -33,6 +35,7 @@ beforeAll(async () => {
   const clerk = (await apiLogin(server, 'clerk', PASSWORD)).result.token;
   await call('POST', '/sys/position/add', { code: 'P-CLERK', name: 'Made by the clerk', postRank: '1' }, clerk);
   await call('POST', '/sys/position/add', { code: 'P-ADMIN', name: 'Made by the admin', postRank: '1' });
+  admin = await signedInState(server, 'admin', PASSWORD);
   browser = await launchBrowser();
 });
 
@@ -45,9 +48,9 @@ const rowOf = (page: Page, name: string) => rows(page).filter({ hasText: name })
 
 describe('menus, permissions and data rules', () => {
   it('adds a menu with an icon from the picker, shown translated in the tree', async () => {
-    const context = await newContext(browser, { lang: 'en-US' });
+    const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/permission', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/permission');
     // seeded menu names are keys; the screen shows their text
     await waitForRow(page, en('menu.system'));
     await page.getByRole('button', { name: en('crud.add') }).click();
@@ -71,9 +74,9 @@ describe('menus, permissions and data rules', () => {
   });
 
   it("restricts a role's list to its own rows with a data rule set on the menu and granted on the role", async () => {
-    const context = await newContext(browser, { lang: 'en-US' });
+    const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/permission', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/permission');
     await search(page, label('permission.field.url'), '/system/position');
     await waitForRow(page, en('menu.system.position'));
     await rowOf(page, en('menu.system.position')).getByRole('button', { name: label('dataRule.title'), exact: true }).click();
@@ -110,9 +113,9 @@ describe('menus, permissions and data rules', () => {
   });
 
   it.each(SCREENSHOT_VIEWS)('menu screen and form in %s on %s', async (lang, viewport) => {
-    const context = await newContext(browser, { lang, viewport });
+    const context = await newContext(browser, { lang, viewport, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/permission', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/permission');
     await waitForRow(page, text(lang, 'menu.system'));
     await screenshot(page, `system-permission-${lang}-${viewport}`);
     await page.getByRole('button', { name: text(lang, 'crud.add') }).click();

@@ -19,6 +19,7 @@ import {
   fillCheckRule,
   firstCells,
   label,
+  openScreen as openPath,
   pickOption,
   pickTime,
   resetSearch,
@@ -28,12 +29,11 @@ import {
   searchPick,
   searchRange,
   searchTree,
-  signIn as signInAs,
   sortBy,
   waitForRow,
   type ScreenshotView,
 } from './crud-page.ts';
-import { launchBrowser, newContext, screenshot, startAsAdmin, type AdminSession, type RunningServer } from './harness.ts';
+import { launchBrowser, newContext, screenshot, signedInState, startAsAdmin, type AdminSession, type RunningServer, type SignedInState } from './harness.ts';
 
 /** Vendors, tenants, check and fill rules, data sources and the address book: the registries of the system menu. */
 const PASSWORD = 'Registry#Pass2';
@@ -46,6 +46,8 @@ const downloads = mkdtempSync(join(tmpdir(), 'isps-registries-'));
 const two = (i: number) => String(i).padStart(2, '0');
 
 let call: AdminSession['call'];
+/** the administrator signed in once for the whole file (sign-ins are rate limited): every context opens with it */
+let admin: SignedInState;
 
 beforeAll(async () => {
   ({ server, call } = await startAsAdmin(PASSWORD));
@@ -80,6 +82,7 @@ beforeAll(async () => {
       ...(i <= 4 ? { selecteddeparts: group.id } : {}),
     });
   }
+  admin = await signedInState(server, 'admin', PASSWORD);
   browser = await launchBrowser();
 });
 
@@ -96,9 +99,9 @@ async function removeLeftovers(base: string, filter: string) {
 }
 
 async function openScreen(path: string) {
-  const context = await newContext(browser, { lang: 'en-US' });
+  const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
   const page = await context.newPage();
-  await signInAs(page, server.url, path, 'admin', PASSWORD);
+  await openPath(page, server.url, path);
   return { context, page };
 }
 
@@ -489,18 +492,18 @@ describe('registry screens built from declarations', () => {
   ];
 
   it.each(SCREENSHOT_VIEWS)('list and form screenshots in %s on %s', async (lang, viewport) => {
-    const context = await newContext(browser, { lang, viewport });
+    const context = await newContext(browser, { lang, viewport, signedIn: admin });
     const page = await context.newPage();
-    // one sign-in for the six screens (sign-ins are rate limited)
-    await signInAs(page, server.url, '/system/vendor', 'admin', PASSWORD);
+    // one page for the six screens
+    await openPath(page, server.url, '/system/vendor');
     for (const screen of screens(lang)) await captureListAndForm(page, [lang, viewport], screen);
     await context.close();
   });
 
   it.each(CHECK_RULE_VIEWS)('check rule tables in %s on %s: every column at least as wide as its header, sideways scrolling on a phone', async (lang, viewport) => {
-    const context = await newContext(browser, { lang, viewport });
+    const context = await newContext(browser, { lang, viewport, signedIn: admin });
     const page = await context.newPage();
-    await signInAs(page, server.url, '/system/checkRule', 'admin', PASSWORD);
+    await openPath(page, server.url, '/system/checkRule');
     await waitForRow(page, 'rule_11');
     // the check rule form with a rule in each table, one expression wrong
     await page.getByRole('button', { name: text(lang, 'crud.add') }).click();

@@ -2,8 +2,8 @@ import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverMessages, translate } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
-import { dialog, en, label, pickOption, rows, save, signIn, waitForRow, type ScreenshotView } from './crud-page.ts';
-import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { dialog, en, label, openScreen, pickOption, rows, save, waitForRow, type ScreenshotView } from './crud-page.ts';
+import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, signedInState, startServer, type RunningServer, type SignedInState } from './harness.ts';
 
 const PASSWORD = 'Roles#Pass2';
 const ALL_VIEWS: readonly ScreenshotView[] = [
@@ -14,12 +14,15 @@ const ALL_VIEWS: readonly ScreenshotView[] = [
 ];
 let server: RunningServer;
 let browser: Browser;
+/** the administrator signed in once for the whole file: every context opens with it */
+let admin: SignedInState;
 let token: string;
 
 beforeAll(async () => {
   server = await startServer();
   await changeAdminPassword(server, ADMIN_PASSWORD, PASSWORD);
   token = (await apiLogin(server, 'admin', PASSWORD)).result.token;
+  admin = await signedInState(server, 'admin', PASSWORD);
   browser = await launchBrowser();
 });
 
@@ -36,9 +39,9 @@ const rawCodesIn = async (drawer: Locator) => (await treeNodes(drawer).allInnerT
 
 describe('roles screen', () => {
   it('creates a role with the spec rules and gives it permissions from the tree', async () => {
-    const context = await newContext(browser, { lang: 'en-US' });
+    const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/role', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/role');
     await waitForRow(page, 'admin');
 
     await page.getByRole('button', { name: en('crud.add') }).click();
@@ -95,9 +98,9 @@ describe('roles screen', () => {
   });
 
   it.each(ALL_VIEWS)('screenshots in %s on %s, the tree in the reader\'s language', async (lang, viewport) => {
-    const context = await newContext(browser, { lang, viewport });
+    const context = await newContext(browser, { lang, viewport, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/role', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/role');
     await waitForRow(page, 'gate_guard');
     await screenshot(page, `system-role-list-${lang}-${viewport}`);
     await rows(page).filter({ hasText: 'gate_guard' }).getByRole('button', { name: text(lang, 'role.authorize') }).click();

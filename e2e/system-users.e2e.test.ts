@@ -4,14 +4,16 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverMessages, translate } from '../packages/contract/src/index.ts';
-import { SCREENSHOT_VIEWS, cellsUnderActions, deleteRow, dialog, en, exportTo, importFrom, label, pickOption, pickOptions, pickTime, resetSearch, rows, save, search, screenshotListAndForm, signIn, waitForRow, type ScreenshotView } from './crud-page.ts';
-import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import { SCREENSHOT_VIEWS, cellsUnderActions, deleteRow, dialog, en, exportTo, importFrom, label, openScreen, pickOption, pickOptions, pickTime, resetSearch, rows, save, search, screenshotListAndForm, waitForRow, type ScreenshotView } from './crud-page.ts';
+import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, signedInState, startServer, type RunningServer, type SignedInState } from './harness.ts';
 import { text } from './catalogues.ts';
 
 const PASSWORD = 'Users#Pass2';
 const NEW_USER_PASSWORD = 'Clerk#Pass9';
 let server: RunningServer;
 let browser: Browser;
+/** the administrator signed in once for the whole file: every context opens with it */
+let admin: SignedInState;
 let token: string;
 const folder = mkdtempSync(join(tmpdir(), 'isps-users-'));
 
@@ -27,6 +29,7 @@ beforeAll(async () => {
     const { body } = await api(server, 'POST', '/sys/user/add', { token, body: { username: `staff${String(i).padStart(2, '0')}`, realname: `Staff ${i}`, password: NEW_USER_PASSWORD } });
     if (!body.success) throw new Error(body.message);
   }
+  admin = await signedInState(server, 'admin', PASSWORD);
   browser = await launchBrowser();
 });
 
@@ -87,9 +90,9 @@ async function tableLayout(within: Locator) {
 
 describe('groups and users', () => {
   it('builds the group tree with generated org codes', async () => {
-    const context = await newContext(browser, { lang: 'en-US' });
+    const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/depart', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/depart');
     // a retry starts without the groups an earlier try made
     for (const name of ['Sales', 'Service', 'Head office']) {
       const { body } = await api<{ records: { id: string }[] }>(server, 'GET', `/sys/sysDepart/list?departName=${encodeURIComponent(name)}`, { token });
@@ -122,9 +125,9 @@ describe('groups and users', () => {
   });
 
   it('adds a user with roles and groups, refuses weak passwords and duplicates, searches and pages', async () => {
-    const context = await newContext(browser, { lang: 'en-US' });
+    const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/user', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/user');
     await page.getByText(en('crud.total', { total: '12' })).waitFor();
     // eleven staff and the admin: two pages of ten
     await page.locator('.ant-pagination-item-2').click();
@@ -202,9 +205,9 @@ describe('groups and users', () => {
   });
 
   it('freezes with confirmation, thaws, changes a password, sets an agent, and protects the administrator', async () => {
-    const context = await newContext(browser, { lang: 'en-US' });
+    const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/user', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/user');
     await waitForRow(page, 'staff09');
 
     await moreAction(page, 'staff09', 'userScreen.freeze');
@@ -260,9 +263,9 @@ describe('groups and users', () => {
   });
 
   it('deletes to the recycle bin, restores several at once and deletes completely', async () => {
-    const context = await newContext(browser, { lang: 'en-US' });
+    const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/user', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/user');
     for (const name of ['staff10', 'staff11']) {
       await deleteRow(page, name);
       await page.getByText(serverText('crud.deleted')).first().waitFor();
@@ -280,9 +283,9 @@ describe('groups and users', () => {
   });
 
   it("lists a group's users, adds existing ones with the user selector and removes them", async () => {
-    const context = await newContext(browser, { lang: 'en-US' });
+    const context = await newContext(browser, { lang: 'en-US', signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/depart', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/depart');
     await rowOf(page, 'Head office').getByRole('button', { name: en('groupUsers.action'), exact: true }).click();
     const members = dialog(page);
     await members.locator('.ant-table-row', { hasText: 'zhang' }).waitFor();
@@ -328,9 +331,9 @@ describe('groups and users', () => {
       });
       if (!body.success) throw new Error(body.message);
     }
-    const context = await newContext(browser, { lang, viewport });
+    const context = await newContext(browser, { lang, viewport, signedIn: admin });
     const page = await context.newPage();
-    await signIn(page, server.url, '/system/depart', 'admin', PASSWORD);
+    await openScreen(page, server.url, '/system/depart');
     await rowOf(page, 'Head office').getByRole('button', { name: text(lang, 'groupUsers.action'), exact: true }).click();
     const members = dialog(page);
     await members.getByText(text(lang, 'groupUsers.title', { name: 'Head office' })).waitFor();
@@ -364,6 +367,6 @@ describe('groups and users', () => {
   });
 
   it.each(SCREENSHOT_VIEWS)('list and form screenshots in %s on %s', (lang, viewport) =>
-    screenshotListAndForm(browser, server.url, [lang, viewport], { path: '/system/user', password: PASSWORD, name: 'system-user', importAsks: true, ready: (page) => waitForRow(page, 'staff11') }),
+    screenshotListAndForm(browser, server.url, [lang, viewport], { path: '/system/user', signedIn: admin, name: 'system-user', importAsks: true, ready: (page) => waitForRow(page, 'staff11') }),
   );
 });
