@@ -29,3 +29,22 @@ describe('import zones keep the dependency graph one-way', () => {
     expect(await zoneErrors("export * from '../../shared/ui/index.ts';\n", 'apps/web/src/features/user/probe.ts')).toEqual([]);
   });
 });
+
+describe('the CRUD engine stays split by concern', () => {
+  /** A function of `lines` statements, as the file at `filePath`; answers the function-length findings. */
+  async function lengthErrors(lines: number, filePath: string): Promise<string[]> {
+    const body = Array.from({ length: lines }, (_, i) => `  total += ${i};`).join('\n');
+    const [result] = await eslint.lintText(`export function grown(): number {\n  let total = 0;\n${body}\n  return total;\n}\n`, { filePath });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'max-lines-per-function').map((m) => m.message);
+  }
+
+  it('refuses a function of more than 120 lines in platform/crud, and allows one of 100', async () => {
+    expect((await lengthErrors(130, 'apps/server/src/platform/crud/probe.ts')).join()).toMatch(/too many lines/);
+    expect(await lengthErrors(100, 'apps/server/src/platform/crud/probe.ts')).toEqual([]);
+  });
+
+  it('leaves tests and other folders to their authors', async () => {
+    expect(await lengthErrors(130, 'apps/server/src/platform/crud/probe.test.ts')).toEqual([]);
+    expect(await lengthErrors(130, 'apps/server/src/platform/probe.ts')).toEqual([]);
+  });
+});
