@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Response } from 'playwright-core';
-import { Limits } from '../packages/contract/src/index.ts';
+import { AccountPath, Limits } from '../packages/contract/src/index.ts';
 import { SHELL_MARK } from '../apps/web/src/features/user/login-shell.ts';
 import { STORAGE_PREFIX, StorageKey } from '../apps/web/src/shared/storage/local-store.ts';
 
@@ -284,6 +284,14 @@ export async function adminSessionOn(server: RunningServer, password: string): P
 export async function passSliderCaptcha(page: Page): Promise<void> {
   const track = page.getByTestId('slider-captcha').filter({ visible: true });
   if ((await track.count()) === 0) return;
+  // the console shows the slider until the server's login settings arrive (asked anew when the page is reached inside
+  // the console) and takes it away when they say the captcha is off: the page's own fetch of them, routes included,
+  // tells which it will be
+  const settings = await page.evaluate(async (path) => ((await (await fetch(path)).json()) as { result?: { captcha?: boolean } }).result, `/api${AccountPath.loginSettings}`);
+  if (settings?.captcha === false) {
+    await track.waitFor({ state: 'hidden' });
+    return;
+  }
   // a handle still sliding back from an earlier try is not where its box says
   await animationsSettled(page);
   const handle = track.getByRole('slider');
