@@ -21,7 +21,7 @@ import {
   type DeviceHello,
   type DeviceReceipt,
 } from '@isps/contract';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DatabaseDialect } from '../config.ts';
 import type { Database, SysDeviceCommand } from '../db/schema.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -762,14 +762,14 @@ export class DeviceGateway {
 
   private async expire(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
+    // a key that was never taken is not kept in the queue: wiped in the statement that expires its command, so no
+    // reader ever sees an expired rotation still holding its key
     await this.deps.db
       .updateTable('sys_device_command')
-      .set({ status: DeviceCommandStatus.expired, next_try: null })
+      .set({ status: DeviceCommandStatus.expired, next_try: null, payload: sql<string>`case when kind = ${DeviceCommandKind.rotateKey} then 'null' else payload end` })
       .where('id', 'in', ids)
       .where('status', 'in', [DeviceCommandStatus.pending, DeviceCommandStatus.sent])
       .execute();
-    // a key that was never taken is not kept in the queue
-    await this.deps.db.updateTable('sys_device_command').set({ payload: 'null' }).where('id', 'in', ids).where('kind', '=', DeviceCommandKind.rotateKey).where('status', '=', DeviceCommandStatus.expired).execute();
   }
 }
 
