@@ -79,6 +79,9 @@ describe('route declarations', () => {
       'GET /api/sys/user/register/check',
       // software packages for devices, signed with the device's serial number and key (soft-update-routes.ts)
       'GET /api/device/softUpdate/package',
+      // cabinet terminals ask for a newer app and fetch it, signed the same way (modules/storage/routes.ts)
+      'GET /api/cabinet/checkUpdate/latest',
+      'GET /api/cabinet/checkUpdate/package',
       'POST /api/sys/activation/activate',
       'POST /api/sys/login',
       'POST /api/sys/phoneLogin',

@@ -19,6 +19,7 @@ import { deviceRoleRoutes, deviceRoutes, doorRoutes } from './modules/device/ind
 import { messageRoutes } from './modules/message/index.ts';
 import { monitorRoutes } from './modules/monitor/index.ts';
 import { peopleRoutes } from './modules/people/index.ts';
+import { storagePlugin, storageRoutes, type StorageOptions } from './modules/storage/index.ts';
 import { checkCaptcha, createUser, findActiveUserById, findActiveUserByName, jobSchedulerPlugin, startSession, systemRoutes } from './modules/system/index.ts';
 import { visitorAdminRoutes, visitorRoutes } from './modules/visitor/index.ts';
 import { accessPlugin } from './platform/access.ts';
@@ -51,6 +52,8 @@ export interface BuildOptions {
   gateway?: GatewayOptions;
   /** access synchronisation settings (tests and benchmarks shorten its windows) */
   accessSync?: AccessSyncOptions;
+  /** storage cabinet settings (tests shorten the expiry sweep) */
+  storage?: StorageOptions;
 }
 
 const contentSecurityPolicy = {
@@ -179,6 +182,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(jobSchedulerPlugin);
   await app.register(gatewayPlugin, options.gateway ?? {});
   await app.register(accessSyncPlugin, options.accessSync ?? {});
+  await app.register(storagePlugin, options.storage ?? {});
 
   // multipart bodies (spreadsheet imports, uploads) are read only by their own routes: platform/uploads.ts
   app.decorate('crudEntities', new Map());
@@ -225,6 +229,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(peopleRoutes);
       await api.register(emergencyRoutes);
       await api.register(accessSyncRoutes);
+      await api.register(storageRoutes);
       if (options.extraRoutes) await api.register(options.extraRoutes);
     },
     { prefix: config.apiPrefix },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountPath, ApiPath, VisitorPath, entityActions, entityDeclarations, importJobPath } from '@isps/contract';
+import { AccountPath, ApiPath, cabinetEntity, StoragePath, storageCheckUpdateEntity, VisitorPath, entityActions, entityDeclarations, importJobPath } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { createRoleWith, uploadFile, workbookOf } from './test/crud-helpers.ts';
 import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, type Answer, type TestApp } from './test/harness.ts';
@@ -73,6 +73,14 @@ const PROVEN_ELSEWHERE: Record<string, string> = {
   'DELETE /api/deviceRole/delete': 'modules/device/device-role.test.ts',
   'DELETE /api/deviceRole/deleteBatch': 'modules/device/device-role.test.ts',
   'POST /api/deviceRole/importExcel': 'modules/device/device-role.test.ts',
+  // a cabinet goes to people only from an operator who manages its device; naming managers is handing devices over
+  'POST /api/cabinet/cabinet/allocateCabinet': 'modules/storage/storage.test.ts',
+  'POST /api/cabinet/cabinet/releaseCabinet': 'modules/storage/storage.test.ts',
+  'POST /api/cabinet/cabinet/openCabinet': 'modules/storage/storage.test.ts',
+  'POST /api/cabinet/managerUser/add': 'modules/storage/storage.test.ts',
+  'PUT /api/cabinet/managerUser/edit': 'modules/storage/storage.test.ts',
+  'DELETE /api/cabinet/managerUser/delete': 'modules/storage/storage.test.ts',
+  'DELETE /api/cabinet/managerUser/deleteBatch': 'modules/storage/storage.test.ts',
 };
 
 /** Routes on the privilege paths that change nobody's rights, each with the reason. */
@@ -132,11 +140,21 @@ const NOT_A_GRANT: Record<string, string> = {
   ...Object.fromEntries(entityDeclarations.filter((e) => entityActions(e).includes('import')).map((e) => [`PUT /api${importJobPath(e, 'cancel')}`, 'stops an import job; it grants nothing'])),
   'POST /api/sysPeople/enroll': 'a palm-vein template of a person holds no console rights (enrollment.test.ts)',
   'POST /api/sysPeople/enrollCancel': 'ending an enrollment grants nothing (enrollment.test.ts)',
+  ...Object.fromEntries(
+    [cabinetEntity, storageCheckUpdateEntity].flatMap((e) =>
+      [['POST', 'add'], ['PUT', 'edit'], ['DELETE', 'delete'], ['DELETE', 'deleteBatch'], ['POST', 'importExcel']].map(([method, verb]) => [`${method} /api${e.basePath}/${verb}`, 'cabinets, terminals and app versions are records of devices; a cabinet goes to people only through allocateCabinet']),
+    ),
+  ),
+  'POST /api/cabinet/managerUser/importExcel': 'each imported manager goes through the add route’s check (prepareRow runs beforeAdd), proven in storage.test.ts',
+  'PUT /api/cabinet/appDevice/edit': 'a terminal’s remark; terminals hold no rights',
+  'DELETE /api/cabinet/appDevice/delete': 'a terminal’s row; terminals hold no rights',
+  'DELETE /api/cabinet/appDevice/deleteBatch': 'terminals’ rows; terminals hold no rights',
+  'POST /api/cabinet/interfaceTest/send': 'a test command to a cabinet device of the caller’s tenant; it changes nobody’s rights (storage.test.ts)',
 };
 
 /** The contract constants a test may name a path by (`AccountPath.sms` for '/sys/sms'). */
 function namesOf(path: string): string[] {
-  const tables = { AccountPath, ApiPath, VisitorPath } as Record<string, Record<string, string>>;
+  const tables = { AccountPath, ApiPath, VisitorPath, StoragePath } as Record<string, Record<string, string>>;
   return Object.entries(tables).flatMap(([table, paths]) => Object.entries(paths).filter(([, value]) => value === path).map(([key]) => `${table}.${key}`));
 }
 
@@ -152,6 +170,8 @@ function privilegeRoutes(app: FastifyInstance): string[] {
     /^\/deviceRole\//,
     // people are the persons devices let through, not console accounts: their writes are listed as no grant
     /^\/sysPeople\//,
+    // cabinets go to people, and managers are handed cabinet devices
+    /^\/cabinet\//,
   ];
   return app.routeCatalogue
     .filter((r) => r.method !== 'GET' && r.method !== 'HEAD' && r.url.startsWith(prefix))

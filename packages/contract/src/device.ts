@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_DEVICE_CABINETS } from './storage.ts';
 
 /**
  * The device protocol over MQTT (DESIGN section 7, docs/device-protocol.md). Devices publish on
@@ -72,6 +73,10 @@ export const deviceHello = z.object({
   kind: z.enum(DEVICE_KINDS).optional(),
   /** a door controller's doors, numbered 1 to `doors`: each becomes a door of the console (named after the device) once */
   doors: z.number().int().min(0).max(MAX_DEVICE_DOORS).optional(),
+  /** a cabinet device's cabinets, numbered 1 to `cabinets`: each becomes a cabinet of the console once */
+  cabinets: z.number().int().min(0).max(MAX_DEVICE_CABINETS).optional(),
+  /** a cabinet terminal's app version */
+  appVersion: z.string().max(64).optional(),
 });
 export type DeviceHello = z.infer<typeof deviceHello>;
 
@@ -103,6 +108,12 @@ export const DeviceEventKind = {
   softUpdate: 'softUpdate',
   /** an error the device ran into: `{ type, code, content, ip? }` (device run log) */
   runError: 'runError',
+  /** a cabinet door opened: `{ cabinet, peopleId?, cardNo?, method? }` (an opening record; the card is kept masked) */
+  cabinetOpen: 'cabinetOpen',
+  /** a cabinet door closed: `{ cabinet }` (ends the cabinet's open record) */
+  cabinetClose: 'cabinetClose',
+  /** a cabinet was emptied on the device: `{ cabinet }` (it may now go to someone else) */
+  cabinetCleared: 'cabinetCleared',
 } as const;
 export type DeviceEventKind = (typeof DeviceEventKind)[keyof typeof DeviceEventKind];
 

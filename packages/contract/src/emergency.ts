@@ -81,6 +81,8 @@ export interface EmergencyScenario {
   startTime: string;
   /** how many egress doors were told to stay open */
   doorCount: number;
+  /** how many lockers marked "release in emergency" were told to open */
+  cabinetCount: number;
   endTime: string | null;
   endBy: string | null;
 }

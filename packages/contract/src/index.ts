@@ -21,3 +21,4 @@ export * from './dictionaries.ts';
 export * from './menu-titles.ts';
 export * from './seeded-texts.ts';
 export * from './access/index.ts';
+export * from './storage.ts';

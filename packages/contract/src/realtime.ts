@@ -33,6 +33,8 @@ export const RealtimeCmd = {
   emergency: 'emergency',
   /** an import job of this user progressed or ended (`ImportJobProgress`, counts only): the import dialog updates its bar */
   importJob: 'importJob',
+  /** a cabinet device reported an opening or a closing (`data: { ids }`, the opening records): open record lists reload */
+  cabinetRecord: 'cabinetRecord',
   /** the answer to a client heartbeat, to that socket only */
   heartcheck: 'heartcheck',
 } as const;

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { MAX_DEVICE_DOORS } from '@isps/contract';
+import { MAX_DEVICE_DOORS, MAX_DEVICE_CABINETS } from '@isps/contract';
 import { DEFAULT_ALARMS_PER_HOUR, DEFAULT_HEARTBEAT_MS, ENROLL_OUTCOMES, newMemory, SIM_KINDS, type EnrollOutcome, type SimKind } from './device.ts';
 import { startFleet } from './fleet.ts';
 import { PROMPT_HELP, runPromptCommand } from './prompt.ts';
@@ -32,6 +32,7 @@ const usage = `Simulated ISPS devices (docs/device-protocol.md)
   --enroll-fail R   capture devices: enrollments end with timeout, cancelled or quality instead of a template
   --heartbeat MS    time between two heartbeats of each device                   default ${DEFAULT_HEARTBEAT_MS}
   --doors N         the doors each door controller reports (the console makes them its doors; 0-64)  default 2
+  --cabinets N      the cabinets each cabinet device reports (the console makes them its lockers; 0-512)  default 8
 
 A device whose connection is lost reconnects by itself (after 1 s, doubling up to 30 s) until stopped.
 While it runs, the simulator reads commands on its standard input:
@@ -57,6 +58,7 @@ const { values } = parseArgs({
     'enroll-fail': { type: 'string' },
     heartbeat: { type: 'string', default: String(DEFAULT_HEARTBEAT_MS) },
     doors: { type: 'string', default: '2' },
+    cabinets: { type: 'string', default: '8' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -82,6 +84,8 @@ const enrollOutcome = (values['enroll-fail'] ?? 'ok') as EnrollOutcome;
 if (enrollOutcome === 'ok' ? values['enroll-fail'] !== undefined : !ENROLL_OUTCOMES.includes(enrollOutcome)) fail('--enroll-fail must be timeout, cancelled or quality');
 const doors = Number(values.doors);
 if (!Number.isInteger(doors) || doors < 0 || doors > MAX_DEVICE_DOORS) fail(`--doors must be an integer from 0 to ${MAX_DEVICE_DOORS}`);
+const cabinets = Number(values.cabinets);
+if (!Number.isInteger(cabinets) || cabinets < 0 || cabinets > MAX_DEVICE_CABINETS) fail(`--cabinets must be an integer from 0 to ${MAX_DEVICE_CABINETS}`);
 const alarmsPerHour = Number(values['alarms-per-hour']);
 if (!Number.isFinite(alarmsPerHour) || alarmsPerHour < 0 || alarmsPerHour > 3600) fail('--alarms-per-hour (SIM_ALARMS_PER_HOUR) must be a number from 0 to 3600');
 const quakeIntensity = values.quake === undefined ? null : Number(values.quake);
@@ -113,7 +117,7 @@ if (missing.length > 0) fail(`no device key for ${missing.slice(0, 3).join(', ')
 // sequence numbers start above any an earlier run used (microseconds of the start), so no event is taken as a repeat
 const seqStart = Date.now() * 1000;
 const memories = new Map(sns.map((sn) => [sn, { ...newMemory(), seq: seqStart }]));
-const fleet = await startFleet({ url: values.url, keys: new Map(sns.map((sn) => [sn, keys.get(sn)!])), kinds, rate, alarmsPerHour, topicRoot: values.root, memories, idCard: values['id-card'] ?? null, enrollDelayMs, enrollOutcome, heartbeatMs, doors, ...(values.api ? { apiUrl: values.api.replace(/\/+$/, '') } : {}) });
+const fleet = await startFleet({ url: values.url, keys: new Map(sns.map((sn) => [sn, keys.get(sn)!])), kinds, rate, alarmsPerHour, topicRoot: values.root, memories, idCard: values['id-card'] ?? null, enrollDelayMs, enrollOutcome, heartbeatMs, doors, cabinets, ...(values.api ? { apiUrl: values.api.replace(/\/+$/, '') } : {}) });
 process.stdout.write(`${fleet.devices.length} devices online at ${values.url}, ${rate} event(s)/s and ${alarmsPerHour} alarm(s)/h each. Ctrl+C stops them; type help for commands.\n`);
 if (quakeIntensity !== null) process.stdout.write(await runPromptCommand(`quake ${quakeIntensity}`, fleet));
 // commands on standard input (a terminal, or a pipe another program writes); its end stops nothing

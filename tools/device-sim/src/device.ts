@@ -22,7 +22,10 @@ import {
   type DevicePresence,
   type RotateKeyPayload,
   type SoftUpdateCommandPayload,
+  StorageCommandKind,
+  type SyncCabinetsPayload,
 } from '@isps/contract';
+import { CabinetStore, type HeldCabinet } from './cabinets.ts';
 import mqtt, { type MqttClient } from 'mqtt';
 import { AccessCommandKind, type AccessReport, type SyncPeoplePayload } from '@isps/contract';
 import { AccessList } from './access-list.ts';
@@ -62,7 +65,7 @@ const EVENTS_OF: Record<SimKind, DeviceEventKind[]> = {
   door: [DeviceEventKind.doorState, DeviceEventKind.opening],
   vein: [DeviceEventKind.punch, DeviceEventKind.opening],
   camera: [DeviceEventKind.punch, DeviceEventKind.opening],
-  cabinet: [DeviceEventKind.opening],
+  cabinet: [DeviceEventKind.cabinetOpen, DeviceEventKind.cabinetClose],
   patrol: [DeviceEventKind.patrolCheckIn],
   quake: [DeviceEventKind.quakeReading],
 };
@@ -127,6 +130,8 @@ export interface DeviceMemory {
   updates: Map<string, { ok: boolean; error?: string }>;
   /** events sent and not yet named by a receipt of the server, by sequence number, with when they were last sent */
   unreceipted: Map<number, { event: DeviceEvent; sentAt: number }>;
+  /** a cabinet device's allocations by cabinet number */
+  cabinets: Map<number, HeldCabinet>;
 }
 
 /** A server message read by its schema; null when it is not JSON or not of that shape (a device ignores those). */
@@ -142,7 +147,7 @@ function readMessage<T>(schema: { safeParse(value: unknown): { success: true; da
 }
 
 export function newMemory(): DeviceMemory {
-  return { seq: 0, done: new Set(), effects: [], updates: new Map(), unreceipted: new Map() };
+  return { seq: 0, done: new Set(), effects: [], updates: new Map(), unreceipted: new Map(), cabinets: new Map() };
 }
 
 export interface SimDeviceOptions {
@@ -181,6 +186,10 @@ export interface SimDeviceOptions {
    * makes them doors of its own. Not given (the default): the hello says neither, as a device of an older firmware.
    */
   doors?: number;
+  /** a cabinet device's cabinets, said in its hello (numbered 1 to this); not given: the hello says none */
+  cabinets?: number;
+  /** a cabinet terminal's app version, said in its hello */
+  appVersion?: string;
   /** time between two heartbeats while connected (DEFAULT_HEARTBEAT_MS; 0: none) */
   heartbeatMs?: number;
   /** a door device's lock closes again this long after a remote open (0: it stays open) */
@@ -224,6 +233,11 @@ function eventData(kind: DeviceEventKind, seq: number): Record<string, unknown> 
       return { type: 'sensor', code: `E${100 + (seq % 7)}`, content: 'sensor read timeout' };
     case DeviceEventKind.softUpdate:
       return { command: '', progress: 0 };
+    case DeviceEventKind.cabinetOpen:
+      return { cabinet: 1 + (seq % 8), method: 'card', cardNo: `C${1000 + (seq % 50)}` };
+    case DeviceEventKind.cabinetClose:
+    case DeviceEventKind.cabinetCleared:
+      return { cabinet: 1 + ((seq - 1) % 8) };
   }
 }
 
@@ -252,6 +266,10 @@ export class SimDevice {
   private readonly root: string;
   /** the people this device holds (persisted in `accessDir`) */
   readonly access: AccessList;
+  /** a cabinet device's allocations (kept in `memory`) */
+  readonly cabinets: CabinetStore;
+  /** the cabinets whose door is open now */
+  readonly openCabinets = new Set<number>();
   /** commands are taken one after another, in the order they came */
   private commands: Promise<void> = Promise.resolve();
   /** killed: runs nothing more */
@@ -274,6 +292,9 @@ export class SimDevice {
     this.memory = options.memory ?? newMemory();
     this.root = options.topicRoot ?? DEVICE_TOPIC_ROOT;
     this.access = new AccessList(options.sn, options.accessDir);
+    // a memory kept by an older simulator has no cabinets yet
+    this.memory.cabinets ??= new Map();
+    this.cabinets = new CabinetStore(this.memory.cabinets);
     this.idCard = options.idCard ?? null;
     this.enrollOutcome = options.enrollOutcome ?? 'ok';
   }
@@ -390,7 +411,8 @@ export class SimDevice {
   }
 
   /** What the hello says of the device itself when told to (`doors`): its kind, and a door controller's doors. */
-  private inventory(): Pick<DeviceHello, 'kind' | 'doors'> {
+  private inventory(): Pick<DeviceHello, 'kind' | 'doors' | 'cabinets' | 'appVersion'> {
+    if (this.kind === 'cabinet') return { ...(this.options.cabinets === undefined ? {} : { cabinets: this.options.cabinets }), ...(this.options.appVersion ? { appVersion: this.options.appVersion } : {}) };
     if (this.options.doors === undefined) return {};
     const kind = KIND_OF[this.kind];
     return { ...(kind ? { kind } : {}), ...(this.kind === 'door' ? { doors: this.options.doors } : {}) };
@@ -444,6 +466,7 @@ export class SimDevice {
     if (this.expired(command)) return this.acknowledge(command.id, false, { reason: COMMAND_EXPIRED_REASON });
     if (command.kind === AccessCommandKind.syncPeople || command.kind === AccessCommandKind.accessReport) return this.onAccessCommand(command);
     if (CAPTURE_KINDS.includes(this.kind) && Object.values<string>(CaptureCommandKind).includes(command.kind)) return this.onCaptureCommand(command);
+    if (this.kind === 'cabinet' && Object.values<string>(StorageCommandKind).includes(command.kind)) return this.onCabinetCommand(command);
     // run once by id; a repeated delivery is only acknowledged again
     if (!this.memory.done.has(command.id)) {
       this.memory.done.add(command.id);
@@ -557,6 +580,75 @@ export class SimDevice {
     if ('reason' in answer) return this.acknowledge(commandId, false, { reason: answer.reason });
     if (this.options.withholdAcks) return;
     await this.client?.publishAsync(deviceUpTopic(this.sn, DeviceUpKind.enroll, this.root), JSON.stringify(answer.upload), { qos: 1 });
+  }
+
+  /**
+   * A cabinet device's commands, each run once by id: allocations to hold, a report of what it holds, a remote open, an
+   * emptying (reported as `cabinetCleared` with the allocation's version) and its state (the interface test).
+   */
+  private async onCabinetCommand(command: DeviceCommand): Promise<void> {
+    if (this.killed) return;
+    const cabinet = (command.payload as { cabinet?: unknown } | null)?.cabinet;
+    const no = typeof cabinet === 'number' ? cabinet : 0;
+    if (!this.memory.done.has(command.id)) {
+      this.memory.done.add(command.id);
+      this.memory.effects.push({ id: command.id, kind: command.kind, payload: command.payload });
+      if (command.kind === StorageCommandKind.syncCabinets) this.cabinets.apply(command.payload as SyncCabinetsPayload);
+      if (command.kind === StorageCommandKind.openCabinet) void this.openCabinet(no, { method: 'remote' }).catch(() => undefined);
+      if (command.kind === StorageCommandKind.clearCabinet) void this.clearCabinet(no).catch(() => undefined);
+      if (command.kind === StorageCommandKind.releaseCabinets) void this.releaseCabinets(command.payload).catch(() => undefined);
+    }
+    if (this.options.withholdAcks) return;
+    const result =
+      command.kind === StorageCommandKind.cabinetReport
+        ? { held: this.cabinets.report() }
+        : command.kind === StorageCommandKind.cabinetStatus
+          ? { cabinets: this.options.cabinets ?? 0, open: [...this.openCabinets].sort((a, b) => a - b), held: this.cabinets.report().length, appVersion: this.options.appVersion ?? null }
+          : { at: Date.now() };
+    await this.acknowledge(command.id, true, result);
+  }
+
+  /**
+   * A cabinet door opens: for a card or a person holding it (an opening record names them), or remotely; it closes
+   * again after `doorOpenMs`. A card that holds no allocation of that cabinet opens nothing (answers false).
+   */
+  async openCabinet(no: number, how: { cardNo?: string; peopleId?: string; method?: string }, time = Date.now()): Promise<boolean> {
+    const remote = how.method === 'remote';
+    const holder = remote ? null : this.cabinets.holderOf(no, how, time);
+    if (!remote && !holder) return false;
+    this.openCabinets.add(no);
+    await this.emit(DeviceEventKind.cabinetOpen, { cabinet: no, method: how.method ?? 'card', ...(holder ? { peopleId: holder.peopleId } : {}), ...(how.cardNo ? { cardNo: how.cardNo } : {}) }, time);
+    const closeAfter = this.options.doorOpenMs ?? 5000;
+    if (closeAfter > 0) {
+      const timer = setTimeout(() => void this.closeCabinet(no).catch(() => undefined), closeAfter);
+      timer.unref();
+    }
+    return true;
+  }
+
+  /** The emergency: the cabinets named stay open (`open: true`) until told to go back to normal (`open: false`). */
+  private async releaseCabinets(payload: unknown): Promise<void> {
+    const { cabinets, open } = (payload ?? {}) as { cabinets?: unknown; open?: unknown };
+    if (!Array.isArray(cabinets)) return;
+    for (const no of cabinets.filter((n): n is number => typeof n === 'number')) {
+      if (open === false) await this.closeCabinet(no);
+      else if (!this.openCabinets.has(no)) {
+        this.openCabinets.add(no);
+        await this.emit(DeviceEventKind.cabinetOpen, { cabinet: no, method: 'emergency' });
+      }
+    }
+  }
+
+  /** A cabinet door closes (ends its opening record). */
+  async closeCabinet(no: number): Promise<void> {
+    if (!this.openCabinets.delete(no) || !this.online) return;
+    await this.emit(DeviceEventKind.cabinetClose, { cabinet: no });
+  }
+
+  /** The cabinet is emptied on the device (by a manager at the terminal): it forgets the allocation and says so. */
+  async clearCabinet(no: number): Promise<void> {
+    const version = this.cabinets.clear(no);
+    await this.emit(DeviceEventKind.cabinetCleared, { cabinet: no, ...(version ? { version } : {}) });
   }
 
   /** A remote open: the lock opens (a doorState event) and closes again after `doorOpenMs`. */

@@ -24,6 +24,8 @@ export interface FleetOptions {
   heartbeatMs?: number;
   /** the doors each door controller reports in its hello, with each device's kind (see SimDeviceOptions) */
   doors?: number;
+  /** the cabinets each cabinet device reports in its hello */
+  cabinets?: number;
   reconnectMs?: number;
   reconnectMaxMs?: number;
 }
@@ -42,7 +44,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       memory = newMemory();
       options.memories?.set(sn, memory);
     }
-    return new SimDevice({ url: options.url, sn, key, kind: options.kinds[index % options.kinds.length]!, rate: options.rate, alarmsPerHour: options.alarmsPerHour, topicRoot: options.topicRoot, memory, softUpdateFailRate: options.softUpdateFailRate, softUpdateStepMs: options.softUpdateStepMs, apiUrl: options.apiUrl, idCard: options.idCard, enrollDelayMs: options.enrollDelayMs, enrollOutcome: options.enrollOutcome, heartbeatMs: options.heartbeatMs, doors: options.doors, reconnectMs: options.reconnectMs, reconnectMaxMs: options.reconnectMaxMs });
+    return new SimDevice({ url: options.url, sn, key, kind: options.kinds[index % options.kinds.length]!, rate: options.rate, alarmsPerHour: options.alarmsPerHour, topicRoot: options.topicRoot, memory, softUpdateFailRate: options.softUpdateFailRate, softUpdateStepMs: options.softUpdateStepMs, apiUrl: options.apiUrl, idCard: options.idCard, enrollDelayMs: options.enrollDelayMs, enrollOutcome: options.enrollOutcome, heartbeatMs: options.heartbeatMs, doors: options.doors, cabinets: options.cabinets, reconnectMs: options.reconnectMs, reconnectMaxMs: options.reconnectMaxMs });
   });
   await Promise.all(devices.map((d) => d.start()));
   const bySn = new Map(devices.map((d) => [d.sn, d]));

@@ -463,6 +463,8 @@ export interface SysDevice extends Audited {
   max_people?: number | null;
   /** data sync mode: 'increment' (the default) sends the differences, 'full' replaces the whole access list */
   sync_mode?: string;
+  /** how many cabinets a cabinet device's hellos have reported (null: none) */
+  reported_cabinets?: number | null;
 }
 
 export interface SysDeviceCode extends Audited {
@@ -570,6 +572,72 @@ export interface SysDoorEvent extends Audited {
   door_no: number | null;
   /** open, closed, alarm */
   state: string | null;
+  tenant_id: string | null;
+}
+
+export interface SysCabinet extends Audited {
+  device_id: string;
+  cabinet_no: number;
+  /** CabinetStatus: 0 unassigned, 1 assigned, 2 assignable (emptied on the device) */
+  status: number;
+  /** 1 one person, 2 several */
+  attribute: number;
+  /** when the allocation ends (ISO, UTC); null: until released */
+  expire_time: string | null;
+  release_in_emergency: number;
+  remark: string | null;
+  /** what the device is to hold: a new value with every allocation, release or clearing (null: never allocated) */
+  version: string | null;
+  /** the version last queued to the device (null: never) */
+  sent_version: string | null;
+  expiry_notified: number;
+  tenant_id: string | null;
+}
+
+export interface SysCabinetPeople extends Audited {
+  cabinet_id: string;
+  people_id: string;
+}
+
+export interface SysCabinetRecord extends Audited {
+  device_id: string;
+  /** the opening event's sequence number (bigint: PostgreSQL answers it as a string) */
+  seq: number | string;
+  cabinet_id: string | null;
+  cabinet_no: number;
+  open_time: string;
+  close_time: string | null;
+  /** the card used, masked (its last four characters) */
+  id_card: string | null;
+  people_id: string | null;
+  method: string | null;
+  tenant_id: string | null;
+}
+
+export interface SysStorageManager extends Audited {
+  /** the manager's user name */
+  user_name: string;
+  remark: string | null;
+  tenant_id: string | null;
+}
+
+export interface SysStorageAppDevice extends Audited {
+  device_id: string;
+  app_version: string | null;
+  version_code: number | null;
+  last_check_time: string | null;
+  remark: string | null;
+  tenant_id: string | null;
+}
+
+export interface SysStorageCheckUpdate extends Audited {
+  version_name: string;
+  version_code: number;
+  device_model: string | null;
+  /** the stored package; a version without one is not offered */
+  package_file: string | null;
+  force_update: number;
+  description: string | null;
   tenant_id: string | null;
 }
 
@@ -695,6 +763,8 @@ export interface SysEmergency extends Audited {
   start_by: string | null;
   /** JSON `[{ id, name }]` of the egress doors it held open */
   doors: string | null;
+  /** lockers marked "release in emergency" told to open (migration 1600) */
+  cabinet_count?: number;
 }
 
 /** The roll call of an emergency (migration 1530): one row per person, marked safe or not. */
@@ -811,4 +881,11 @@ export interface Database {
   sys_emergency_setting: SysEmergencySetting;
   sys_emergency: SysEmergency;
   sys_emergency_roll: SysEmergencyRoll;
+  sys_cabinet: SysCabinet;
+  sys_cabinet_people: SysCabinetPeople;
+  sys_cabinet_record: SysCabinetRecord;
+  sys_storage_manager: SysStorageManager;
+  sys_storage_manager_device: { id: string; create_by: string | null; create_time: string | null; update_by: string | null; update_time: string | null; manager_id: string; device_id: string };
+  sys_storage_app_device: SysStorageAppDevice;
+  sys_storage_check_update: SysStorageCheckUpdate;
 }

@@ -1,4 +1,4 @@
-import { AccessCommandKind, CaptureCommandKind, DEVICE_KEY_GRACE_MS, DeviceCommandKind, DOOR_OPEN_TTL_MS, ENROLL_WAIT_MS, ID_CARD_WAIT_MS } from '@isps/contract';
+import { AccessCommandKind, CaptureCommandKind, DEVICE_KEY_GRACE_MS, DeviceCommandKind, DOOR_OPEN_TTL_MS, ENROLL_WAIT_MS, ID_CARD_WAIT_MS, INTERFACE_TEST_WAIT_MS, StorageCommandKind } from '@isps/contract';
 
 /**
  * How long each kind of command may wait for its device, in milliseconds (null: until the device takes it). Past it
@@ -22,6 +22,15 @@ export const COMMAND_TTL_MS: Readonly<Record<string, number | null>> = {
   [CaptureCommandKind.enrollPalm]: ENROLL_WAIT_MS,
   [CaptureCommandKind.cancelEnroll]: ENROLL_WAIT_MS,
   [CaptureCommandKind.readIdCard]: ID_CARD_WAIT_MS,
+  // what cabinets are allocated to waits for the device, as the access list does
+  [StorageCommandKind.syncCabinets]: null,
+  [StorageCommandKind.cabinetReport]: null,
+  // the emergency's lockers: the release is queued behind the hold, as the doors' holdOpen
+  [StorageCommandKind.releaseCabinets]: null,
+  // a cabinet opens now or not at all; the interface test's commands run while someone waits for them, or never
+  [StorageCommandKind.openCabinet]: DOOR_OPEN_TTL_MS,
+  [StorageCommandKind.clearCabinet]: INTERFACE_TEST_WAIT_MS,
+  [StorageCommandKind.cabinetStatus]: INTERFACE_TEST_WAIT_MS,
 };
 
 /** The time to live of a kind of command: the gateway's own setting, else the default; kinds not listed wait. */

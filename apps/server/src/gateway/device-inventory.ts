@@ -14,6 +14,28 @@ function handlerOf(hello: DeviceHello): string | null {
   return null;
 }
 
+/**
+ * A cabinet device's cabinets (each number once, unassigned, for one person; one the operator deleted stays deleted)
+ * and a cabinet terminal's app version (its row of the app devices, added the first time it says one).
+ */
+async function recordCabinets(db: Kysely<Database>, device: { id: string; tenantId: string | null }, hello: DeviceHello, reported: number, audit: { create_by: string; create_time: string; update_by: null; update_time: null }): Promise<void> {
+  if (hello.appVersion) {
+    const app = await db.selectFrom('sys_storage_app_device').select(['id', 'app_version']).where('device_id', '=', device.id).executeTakeFirst();
+    if (!app) await db.insertInto('sys_storage_app_device').values({ id: randomUUID(), ...audit, device_id: device.id, app_version: hello.appVersion, version_code: null, last_check_time: null, remark: null, tenant_id: device.tenantId }).execute();
+    else if (app.app_version !== hello.appVersion) await db.updateTable('sys_storage_app_device').set({ app_version: hello.appVersion }).where('id', '=', app.id).execute();
+  }
+  if (!hello.cabinets || hello.cabinets <= reported) return;
+  await db.updateTable('sys_device').set({ reported_cabinets: hello.cabinets }).where('id', '=', device.id).execute();
+  const held = new Set((await db.selectFrom('sys_cabinet').select('cabinet_no').where('device_id', '=', device.id).execute()).map((c) => Number(c.cabinet_no)));
+  const values = [];
+  for (let no = reported + 1; no <= hello.cabinets; no++) {
+    if (held.has(no)) continue;
+    values.push({ id: randomUUID(), ...audit, device_id: device.id, cabinet_no: no, status: 0, attribute: 1, expire_time: null, release_in_emergency: 0, remark: null, version: null, sent_version: null, expiry_notified: 0, tenant_id: device.tenantId });
+  }
+  // another server added them meanwhile (a cabinet number is unique per device)
+  for (let i = 0; i < values.length; i += 100) await db.insertInto('sys_cabinet').values(values.slice(i, i + 100)).execute().catch(() => undefined);
+}
+
 const inTenant = (tenantId: string | null) => (eb: { (column: 'tenant_id', op: 'is' | '=', value: string | null): never }) => (tenantId === null ? eb('tenant_id', 'is', null) : eb('tenant_id', '=', tenantId));
 
 /**
@@ -23,7 +45,7 @@ const inTenant = (tenantId: string | null) => (eb: { (column: 'tenant_id', op: '
  * device; a door the operator renamed or moved keeps what they gave it, and one they deleted stays deleted).
  */
 export async function recordHelloInventory(db: Kysely<Database>, device: { id: string; tenantId: string | null }, hello: DeviceHello, now: string): Promise<void> {
-  const row = await db.selectFrom('sys_device').select(['device_name', 'area_id', 'device_type_id', 'reported_doors']).where('id', '=', device.id).executeTakeFirst();
+  const row = await db.selectFrom('sys_device').select(['device_name', 'area_id', 'device_type_id', 'reported_doors', 'reported_cabinets']).where('id', '=', device.id).executeTakeFirst();
   if (!row) return;
   const audit = { create_by: DEVICE_CREATOR, create_time: now, update_by: null, update_time: null };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -53,6 +75,7 @@ export async function recordHelloInventory(db: Kysely<Database>, device: { id: s
     ...(hello.kind ? { device_kind: deviceKindValue(hello.kind) } : {}),
   };
   if (Object.keys(changes).length > 0) await db.updateTable('sys_device').set(changes).where('id', '=', device.id).execute();
+  await recordCabinets(db, device, hello, Number(row.reported_cabinets ?? 0), audit);
 
   // doors already reported were created then: one the operator deleted since stays deleted
   const reported = Number(row.reported_doors ?? 0);

@@ -299,3 +299,26 @@ export async function assertMayDeletePermissionEntries(app: FastifyInstance, cal
   const held = await heldPermissionIds(app, caller);
   if (rows.some((r) => !held.has(r.id as string))) refuse('permission.entryNotHeld');
 }
+
+// Storage managers: managing a cabinet device is allocating its cabinets, so naming a manager of devices is granting.
+// A caller who is not a system administrator manages the cabinet devices a storage manager entry lists for him, and
+// names managers only of those.
+
+/** The cabinet devices the caller manages, or null for a system administrator, who manages every device of his tenant. */
+export async function managedCabinetDevices(app: FastifyInstance, caller: CurrentUser): Promise<Set<string> | null> {
+  if (caller.systemAdmin) return null;
+  const rows = await app.db
+    .selectFrom('sys_storage_manager as m')
+    .innerJoin('sys_storage_manager_device as md', 'md.manager_id', 'm.id')
+    .select('md.device_id')
+    .where('m.user_name', '=', caller.username)
+    .execute();
+  return new Set(rows.map((r) => r.device_id));
+}
+
+/** Refuses ('grant.cabinetDeviceNotHeld') handing over or taking away cabinet devices the caller does not manage. */
+export async function assertMayHandCabinetDevices(app: FastifyInstance, caller: CurrentUser, deviceIds: readonly string[]): Promise<void> {
+  if (caller.systemAdmin || deviceIds.length === 0) return;
+  const managed = await managedCabinetDevices(app, caller);
+  if (managed && deviceIds.some((id) => !managed.has(id))) refuse('grant.cabinetDeviceNotHeld');
+}

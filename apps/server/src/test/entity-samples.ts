@@ -36,6 +36,8 @@ export const storedSamples: Record<string, (n: number, fx: Fixtures, tenantId: s
   softUpdate: (n, _fx, tenantId) => ({ id: `stored-su-${n}`, version: `9.${n}.0`, device_model: null, apk_file: `softUpdate/20260101/${'0'.repeat(32)}_p${n}.apk`, file_name: `p${n}.apk`, file_size: 1, checksum: '0'.repeat(64), update_log: null, tenant_id: tenantId }),
   deviceRunLog: (n, fx, tenantId) => ({ id: `stored-rl-${n}`, device_id: fx.deviceId, event_seq: n, error_type: 'sensor', content: `error ${n}`, code: `E${n}`, report_ip: null, state: 0, error_time: '2026-01-01T00:00:00.000Z', tenant_id: tenantId }),
   alarm: (n, fx, tenantId) => ({ id: `stored-al-${n}`, device_id: fx.deviceId, event_seq: n, code: `tamper${n}`, level: 'M', state: 0, alarm_time: '2026-01-01T00:00:00.000Z', tenant_id: tenantId }),
+  cabinetRecord: (n, fx, tenantId) => ({ id: `stored-cr-${n}`, device_id: fx.deviceId, seq: n, cabinet_id: null, cabinet_no: 1, open_time: '2026-01-01T00:00:00.000Z', close_time: null, id_card: '****0001', people_id: null, method: 'card', tenant_id: tenantId }),
+  storageAppDevice: (n, fx, tenantId) => ({ id: `stored-ad-${n}`, device_id: fx.deviceId, app_version: `2.${n}.0`, version_code: n, last_check_time: '2026-01-01T00:00:00.000Z', remark: null, tenant_id: tenantId }),
   deviceLogFile: (n, fx, tenantId) => ({ id: `stored-lf-${n}`, device_id: fx.deviceId, file_name: `device-${n}.txt`, file_path: `logFile/20260101/${'0'.repeat(32)}_device-${n}.txt`, file_size: 1024 + n, upload_time: '2026-01-01T00:00:00.000Z', tenant_id: tenantId }),
 };
 
@@ -82,4 +84,7 @@ export const samples: Record<string, (n: number, fx: Fixtures) => Row> = {
   devicePlugin: (n) => ({ name: `Sample plugin ${n}`, code: `sample_plugin_${n}`, version: `1.${n}.0`, deviceModel: `M${n}`, config: '{"interval": 30}', status: 1 }),
   pluginData: (n, fx) => ({ pluginCode: fx.pluginCode, deviceId: fx.deviceId, dataKey: `key${n}`, dataValue: `{"value": ${n}}` }),
   alarmPackage: (n) => ({ name: `Sample alarm package ${n}`, deviceModel: `M${n}`, version: `2.${n}.0`, description: `Sample ${n}` }),
+  cabinet: (n, fx) => ({ deviceId: fx.deviceId, cabinetNo: (n % 500) + 1, attribute: 1, remark: `Sample cabinet ${n}` }),
+  storageManager: (n, fx) => ({ userName: fx.users[n % fx.users.length], remark: `Sample manager ${n}` }),
+  storageCheckUpdate: (n) => ({ versionName: `3.${n}.0`, versionCode: 300 + n, deviceModel: `M${n}`, description: `Sample ${n}` }),
 };

@@ -14,6 +14,8 @@ const pageAliases: Record<string, string> = {
   'system/userAnnouncement': 'message/userAnnouncement',
   // the emergency scenario's screen is drawn by the emergency feature, beside its alarm
   'device/emergency': 'emergency/emergency',
+  // the device area's cabinets are the storage feature's cabinet tree (areas, devices, their cabinets)
+  'device/cabinet': 'storage/cabinetTree',
 };
 
 /** The module key of a menu component such as 'dashboard/analysis' or 'system/UserList'. */
@@ -41,6 +43,7 @@ const declaredScreenLoaders: Record<string, () => Promise<EntityScreen>> = {
   device: () => import('../features/device/index.ts').then((m) => m.DeviceEntityScreen),
   // the origin's 'devices' area (device run logs) is drawn by the device feature too
   devices: () => import('../features/device/index.ts').then((m) => m.DeviceEntityScreen),
+  storage: () => import('../features/storage/index.ts').then((m) => m.StorageEntityScreen),
 };
 
 function loadDeclaredScreen(entity: EntityDeclaration): (() => Promise<PageModule>) | undefined {

@@ -187,6 +187,8 @@ export interface EntityDeclaration {
   extraActions?: readonly string[];
   /** a column an open list keeps current from real-time messages, without reloading */
   live?: LiveColumnDeclaration;
+  /** real-time messages (`cmd`) after which an open list reads its page again: rows the devices add appear without a reload */
+  reloadOn?: readonly string[];
   /** i18n key of what deleting a row also removes, shown in the delete confirmations */
   deleteWarning?: string;
   /** buttons of each row that call a route with the row's id */

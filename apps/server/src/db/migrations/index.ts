@@ -50,6 +50,7 @@ import { idTypes } from './1542-id-types.ts';
 import { alarmFolding } from './1510-alarm-folding.ts';
 import { softUpdateFileName } from './1550-soft-update-file-name.ts';
 import { reportedDoors } from './1560-reported-doors.ts';
+import { storageTables } from './1600-storage.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -98,6 +99,7 @@ const migrations: Record<string, Migration> = {
   '1510-alarm-folding': alarmFolding,
   '1550-soft-update-file-name': softUpdateFileName,
   '1560-reported-doors': reportedDoors,
+  '1600-storage': storageTables,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   DeviceCommandKind,
   DeviceEventKind,
+  StorageCommandKind,
   EMERGENCY_DEFAULT_THRESHOLD,
   RealtimeCmd,
   type DeviceEvent,
@@ -46,6 +47,7 @@ function scenarioOf(row: Selectable<SysEmergency>): EmergencyScenario {
     pga: row.pga === null ? null : Number(row.pga),
     startTime: row.create_time ?? row.reading_time,
     doorCount: row.door_count,
+    cabinetCount: Number(row.cabinet_count ?? 0),
     endTime: row.end_time,
     endBy: row.end_by,
   };
@@ -177,9 +179,10 @@ async function startScenario(app: FastifyInstance, tenantId: string, start: Scen
     const command = await app.deviceGateway.enqueueCommand(door.device_id, DeviceCommandKind.holdOpen, payload, commandAuthor(id));
     held.push({ door: door.door_name, command });
   }
+  const cabinets = await holdCabinets(app, tenantId, commandAuthor(id), { open: true, drill: start.drill === true });
   await app.db
     .updateTable('sys_emergency')
-    .set({ door_count: doors.length, doors: JSON.stringify(doors.map((d) => ({ id: d.id, name: d.door_name }))) })
+    .set({ door_count: doors.length, cabinet_count: cabinets, doors: JSON.stringify(doors.map((d) => ({ id: d.id, name: d.door_name }))) })
     .where('id', '=', id)
     .execute();
   const state = await currentEmergency(app, tenantId);
@@ -190,6 +193,19 @@ async function startScenario(app: FastifyInstance, tenantId: string, start: Scen
   await takeRollCall(app, tenantId, id);
   const row = await app.db.selectFrom('sys_emergency').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   return scenarioOf(row);
+}
+
+/**
+ * The lockers (and key cabinets) of the tenant marked "release in emergency" open with the egress doors: one
+ * `releaseCabinets` command per device. Answers how many cabinets were told to open.
+ */
+async function holdCabinets(app: FastifyInstance, tenantId: string, author: string, how: { open: boolean; drill: boolean }): Promise<number> {
+  const rows = await app.db.selectFrom('sys_cabinet').select(['device_id', 'cabinet_no']).where('tenant_id', '=', tenantId).where('release_in_emergency', '=', 1).orderBy('device_id').orderBy('cabinet_no').execute();
+  const byDevice = new Map<string, number[]>();
+  for (const r of rows) byDevice.set(r.device_id, [...(byDevice.get(r.device_id) ?? []), r.cabinet_no]);
+  const items = [...byDevice].map(([deviceId, cabinets]) => ({ deviceId, kind: StorageCommandKind.releaseCabinets, payload: how.drill ? { cabinets, open: how.open, drill: true } : { cabinets, open: how.open } }));
+  await app.deviceGateway.enqueueCommands(items, author);
+  return rows.length;
 }
 
 /**
@@ -276,6 +292,13 @@ export async function endEmergency(app: FastifyInstance, caller: CurrentUser, sc
     const payload = scenario.drill ? { door: doorNo, open: false, drill: true } : { door: doorNo, open: false };
     const command = await app.deviceGateway.enqueueCommand(hold.device_id, DeviceCommandKind.holdOpen, payload, caller.username);
     await log({ key: scenario.drill ? 'log.drillDoorReleased' : 'log.emergencyDoorReleased', params: { door: door?.door_name ?? String(doorNo), command } });
+  }
+  // the lockers it released close again, device by device
+  const released = await app.db.selectFrom('sys_device_command').select(['device_id', 'payload']).where('create_by', '=', commandAuthor(scenarioId)).where('kind', '=', StorageCommandKind.releaseCabinets).execute();
+  for (const hold of released) {
+    const { cabinets } = JSON.parse(hold.payload ?? '{}') as { cabinets?: number[] };
+    if (!Array.isArray(cabinets)) continue;
+    await app.deviceGateway.enqueueCommand(hold.device_id, StorageCommandKind.releaseCabinets, scenario.drill ? { cabinets, open: false, drill: true } : { cabinets, open: false }, caller.username);
   }
   await notify(app, tenantId, { active: false, scenario });
   return scenario;

@@ -72,6 +72,11 @@ export const entityTables: Readonly<Record<string, EntityTables>> = {
   pluginData: { table: 'sys_plugin_data' },
   deviceLogFile: { table: 'sys_device_log_file' },
   alarmPackage: { table: 'sys_alarm_package' },
+  cabinet: { table: 'sys_cabinet', links: { peopleIds: { table: 'sys_cabinet_people', ownerColumn: 'cabinet_id', targetColumn: 'people_id' } } },
+  cabinetRecord: { table: 'sys_cabinet_record' },
+  storageManager: { table: 'sys_storage_manager', links: { deviceIds: { table: 'sys_storage_manager_device', ownerColumn: 'manager_id', targetColumn: 'device_id' } } },
+  storageAppDevice: { table: 'sys_storage_app_device' },
+  storageCheckUpdate: { table: 'sys_storage_check_update' },
 };
 
 function tablesOf(name: string): EntityTables {

@@ -11,7 +11,7 @@ import { EmergencyAlarm } from './emergency-alarm.tsx';
 
 const ok = (result: unknown, message = '') => ({ success: true, message, code: 200, result, timestamp: 1 });
 const userInfo = { id: '1', username: 'operator', realname: 'Operator', nickname: null, orgCode: null, avatar: null, birthday: null, phone: null, email: null, sex: null, workNo: null, status: 1, mustChangePassword: false };
-const scenario: EmergencyScenario = { id: 'e1', drill: false, startBy: 'Q-1', deviceId: 'q1', deviceName: 'Quake sensor A', intensity: 6, pga: 0.31, startTime: '2026-11-25 09:00:00', doorCount: 2, endTime: null, endBy: null };
+const scenario: EmergencyScenario = { id: 'e1', drill: false, startBy: 'Q-1', deviceId: 'q1', deviceName: 'Quake sensor A', intensity: 6, pga: 0.31, startTime: '2026-11-25 09:00:00', doorCount: 2, cabinetCount: 0, endTime: null, endBy: null };
 const muster: MusterArea[] = [
   { areaId: 'a1', areaName: 'Building A', people: [{ peopleId: 'p1', name: 'Wang Fang', userNo: 'U-771', doorName: 'Lobby', since: '2026-11-25 08:10:00', safeBy: null, safeTime: null }], unknown: [] },
   { areaId: null, areaName: null, people: [], unknown: [{ label: '****1234', doorName: null, since: '2026-11-25 08:20:00' }] },

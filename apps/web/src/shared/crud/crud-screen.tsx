@@ -24,6 +24,7 @@ import { ImportReportModal } from './import-report-modal.tsx';
 import { useLiveColumn } from './live-column.ts';
 import { exportParams, isFiltered, listParams, type ListState, type SortOrder, type SuperQuery } from './query-params.ts';
 import { RecycleBinModal } from './recycle-bin-modal.tsx';
+import { useReloadOn } from './reload-on.ts';
 import { RowCommandButton } from './row-commands.tsx';
 import { SearchBar } from './search-bar.tsx';
 import { SuperQueryModal } from './super-query-modal.tsx';
@@ -105,6 +106,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
   const removeMany = useDeleteEntityBatch(entity);
   const exporter = useExportEntities(entity);
   useLiveColumn(entity);
+  useReloadOn(entity);
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: crudKeys.all(entity) });
   const fail = (error: unknown) => void message.error(error instanceof Error ? error.message : t('request.failed'));

@@ -55,16 +55,18 @@ const offered = (choosable: ReadonlySet<string> | null, value: unknown) => {
 /**
  * Rows of another entity to pick from. With `picker` (a field of a form, or a list's search by it for those who may
  * add or edit its rows) they come through the owner's linkOptions, so picking needs no permission to the linked list.
+ * `maxCount` caps how many a multiple pick holds (a one-person cabinet's holder).
  */
-function EntitySelect({
+export function EntitySelect({
   entityName,
   labelField,
   valueField,
   multiple,
+  maxCount,
   choosableFrom,
   picker,
   ...props
-}: ControlProps & { entityName: string; labelField: string; valueField?: string; multiple?: boolean; choosableFrom?: string; picker?: LinkPicker }) {
+}: ControlProps & { entityName: string; labelField: string; valueField?: string; multiple?: boolean; maxCount?: number; choosableFrom?: string; picker?: LinkPicker }) {
   const { t } = useTranslation();
   const entity = findEntity(entityName);
   const listed = useEntityOptions(picker ? undefined : entity, labelField, valueField);
@@ -76,6 +78,7 @@ function EntitySelect({
     <Select
       id={props.id}
       mode={multiple ? 'multiple' : undefined}
+      maxCount={multiple ? maxCount : undefined}
       value={props.value as string | string[] | undefined}
       onChange={props.onChange}
       disabled={props.disabled}

@@ -2,6 +2,7 @@ export { CrudScreen, type CrudExtension, type CrudExtensionProps, type CrudScree
 export { CrudTable, type CrudColumn, type CrudTableProps } from './crud-table.tsx';
 export { DetailDrawer } from './detail-drawer.tsx';
 export { SearchBar, type SearchBarProps, type SearchField } from './search-bar.tsx';
+export { EntitySelect } from './field-control.tsx';
 export { displayValue, fieldLabelKey, findEntity, type CrudRow } from './entity-fields.ts';
 export { useEntityLabels } from './entity-label.tsx';
 export { exportParams, filterParams, listParams, superQueryParams, type ListState, type SuperQuery } from './query-params.ts';

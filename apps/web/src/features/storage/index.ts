@@ -1,0 +1,1 @@
+export { StorageEntityScreen } from './storage-screen.tsx';

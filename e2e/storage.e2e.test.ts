@@ -1,0 +1,142 @@
+import { type Page as PageOf } from '@isps/contract';
+import { SimDevice, provisionDevices } from '../tools/device-sim/src/index.ts';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { text, type UiLanguage } from './catalogues.ts';
+import { dialog, label, openScreen, pickOption, pickOptions, rows, waitForRow } from './crud-page.ts';
+import { adminSessionOn, freePort, launchBrowser, newContext, screenshot, signedInState, startServer, viewports, type AdminSession, type SignedInState } from './harness.ts';
+
+// One server with its embedded broker and one simulated cabinet device of six lockers.
+const PASSWORD = 'Lockers#E2e1';
+const SN = 'LOCKER-0001';
+const CARD = 'LOCKERCARD0001';
+
+let session: AdminSession;
+let browser: Browser;
+let signedIn: SignedInState;
+let sim: SimDevice | undefined;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  const mqttPort = await freePort();
+  session = await adminSessionOn(await startServer({ MQTT_PORT: String(mqttPort) }), PASSWORD);
+  const keys = await provisionDevices(`${session.server.url}/api`, session.token, [SN]);
+  sim = new SimDevice({ url: `mqtt://127.0.0.1:${mqttPort}`, sn: SN, key: keys.get(SN)!, kind: 'cabinet', cabinets: 6, appVersion: '2.1.0', doorOpenMs: 0 });
+  await sim.start();
+  // the hello makes the device's six lockers
+  for (const until = Date.now() + 15_000; (await session.call<PageOf<unknown>>('GET', '/cabinet/cabinet/list?pageNo=1&pageSize=10')).total < 6; ) {
+    if (Date.now() > until) throw new Error('the lockers of the hello did not come');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await session.call('POST', '/sysPeople/add', { name: 'Ann Locker', cardNo: CARD, userNo: 'L001' });
+  await session.call('POST', '/sysPeople/add', { name: 'Ben Locker', cardNo: 'LOCKERCARD0002', userNo: 'L002' });
+  await session.call('POST', '/cabinet/checkUpdate/add', { versionName: '2.2.0', versionCode: 22, description: 'Faster opening' });
+  signedIn = await signedInState(session.server, 'admin', PASSWORD);
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await sim?.stop();
+  await browser?.close();
+  await session?.server.stop();
+});
+
+async function open(path: string, lang: UiLanguage = 'en-US', viewport: keyof typeof viewports = 'desktop'): Promise<Page> {
+  const context = await newContext(browser, { lang, viewport, signedIn });
+  contexts.push(context);
+  const page = await context.newPage();
+  await openScreen(page, session.server.url, path);
+  return page;
+}
+
+const lockerRow = (page: Page, no: number) => rows(page).filter({ has: page.locator('td', { hasText: new RegExp(`^${no}$`) }) });
+
+describe('storage cabinets', () => {
+  it('allocates a locker from its row, refuses a reassignment with the spec’s message, and shows the holder’s opening live', async () => {
+    const page = await open('/storage/cabinet');
+    await lockerRow(page, 1).waitFor();
+    await lockerRow(page, 1).getByRole('button', { name: label('cabinet.allocate') }).click();
+    await dialog(page).getByText(label('cabinet.allocateTitle').replace('{{name}}', '1')).waitFor();
+    await pickOptions(page, dialog(page).getByLabel(label('cabinet.allocatePeople')), ['Ann Locker']);
+    await dialog(page).getByRole('button', { name: label('cabinet.allocate') }).click();
+    await page.getByText('Allocation succeeded').waitFor();
+    await lockerRow(page, 1).filter({ hasText: 'Ann Locker' }).filter({ hasText: label('cabinet.status.assigned') }).waitFor();
+    await expect.poll(() => sim!.cabinets.get(1)?.holders[0]?.name, { timeout: 10_000 }).toBe('Ann Locker');
+
+    // to someone else before the device cleared it: refused, and the dialog stays for another choice
+    await lockerRow(page, 1).getByRole('button', { name: label('cabinet.allocate') }).click();
+    // a one-person cabinet: Ann makes way for Ben in the picker
+    await dialog(page).getByLabel(label('cabinet.allocatePeople')).click();
+    await page.keyboard.press('Backspace');
+    await pickOptions(page, dialog(page).getByLabel(label('cabinet.allocatePeople')), ['Ben Locker']);
+    await dialog(page).getByRole('button', { name: label('cabinet.allocate') }).click();
+    await page.getByText('Allocation failed: Cabinet must be cleared before reassignment').waitFor();
+    await expect.poll(() => dialog(page).isVisible()).toBe(true);
+    await dialog(page).getByRole('button', { name: text('en-US', 'common.cancel') }).click();
+
+    // the opening record list gets the holder's opening without a reload
+    const records = await open('/storage/openRecord');
+    await records.locator('.ant-table-tbody .ant-empty').waitFor();
+    await records.evaluate(() => ((window as unknown as { mark?: boolean }).mark = true));
+    expect(await sim!.openCabinet(1, { cardNo: CARD })).toBe(true);
+    await waitForRow(records, 'Ann Locker');
+    expect(await rows(records).first().innerText()).toContain('**********0001');
+    expect(await records.evaluate(() => (window as unknown as { mark?: boolean }).mark)).toBe(true);
+  });
+
+  it('shows the device area’s cabinets by device, each locker’s state and holders, and allocates from a tile', async () => {
+    const page = await open('/device/cabinet');
+    const tile = (no: number) => page.locator('[data-cabinet-id]').filter({ hasText: `#${no}` });
+    await tile(1).and(page.locator('[data-status="assigned"]')).waitFor();
+    await tile(2).and(page.locator('[data-status="unassigned"]')).waitFor();
+    await tile(1).click();
+    await page.getByTestId('cabinet-details').filter({ hasText: 'Ann Locker' }).waitFor();
+    await tile(2).click();
+    await page.getByTestId('cabinet-details').getByRole('button', { name: label('cabinet.allocate') }).click();
+    await pickOptions(page, dialog(page).getByLabel(label('cabinet.allocatePeople')), ['Ben Locker']);
+    await dialog(page).getByRole('button', { name: label('cabinet.allocate') }).click();
+    await page.getByText('Allocation succeeded').waitFor();
+    await tile(2).and(page.locator('[data-status="assigned"]')).waitFor();
+  });
+
+  it('sends a command to the device from the interface test page and shows its reply', async () => {
+    const page = await open('/storage/interfaceTest');
+    await pickOption(page, page.getByLabel(label('storageInterfaceTest.field.deviceId')), SN);
+    await page.getByRole('button', { name: text('en-US', 'interfaceTest.send') }).click();
+    await page.locator('[data-testid="interface-test-result"][data-status="answered"]').waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('interface-test-reply').innerText()).toContain('"appVersion": "2.1.0"');
+  });
+
+  it('lists people with their lockers, the terminals with their app version, the versions offered and the managers', async () => {
+    const userInfo = await open('/storage/userInfo');
+    await waitForRow(userInfo, 'Ann Locker');
+    expect(await rows(userInfo).filter({ hasText: 'Ann Locker' }).innerText()).toContain('#1');
+    const terminals = await open('/storage/appDevice');
+    await waitForRow(terminals, '2.1.0');
+    const versions = await open('/storage/checkUpdate');
+    await waitForRow(versions, '2.2.0');
+    const managers = await open('/storage/manager');
+    await managers.getByRole('button', { name: text('en-US', 'crud.add') }).click();
+    await pickOption(managers, dialog(managers).getByLabel(label('storageManager.field.userName')), 'admin');
+    await dialog(managers).getByRole('button', { name: text('en-US', 'crud.save') }).click();
+    await waitForRow(managers, 'admin');
+  });
+
+  it('reads in every language, at 1440 and 375 px', { timeout: 600_000 }, async () => {
+    const screens = ['/storage/cabinet', '/storage/openRecord', '/storage/appDevice', '/storage/userInfo', '/storage/manager', '/storage/checkUpdate', '/storage/interfaceTest', '/device/cabinet'];
+    for (const lang of ['zh-CN', 'en-US', 'ja-JP'] as const satisfies readonly UiLanguage[]) {
+      for (const viewport of ['desktop', 'mobile'] as const) {
+        const page = await open(screens[0]!, lang, viewport);
+        for (const path of screens) {
+          await openScreen(page, session.server.url, path);
+          await page.locator('.ant-table-tbody, [data-testid="crud-cards"], [data-testid="cabinet-tree"], [data-testid="interface-test"]').first().waitFor({ state: 'attached' });
+          await page.locator('.ant-spin-spinning').first().waitFor({ state: 'detached' }).catch(() => undefined);
+          if (viewport === 'mobile') await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewports.mobile.width);
+          await screenshot(page, `storage-${path.split('/').slice(1).join('-')}-${lang}-${viewport === 'desktop' ? 1440 : 375}`);
+        }
+        await page.context().close();
+      }
+    }
+  });
+});
