@@ -15,6 +15,7 @@ const LISTED_AS: Record<SimKind, { systemType: string; deviceKind: string; name:
   vein: { systemType: 'access', deviceKind: '3', name: 'Vein reader' },
   camera: { systemType: 'access', deviceKind: '2', name: 'Camera' },
   cabinet: { systemType: 'storage', deviceKind: '1', name: 'Cabinet' },
+  keys: { systemType: 'ks', deviceKind: '1', name: 'Key cabinet' },
   patrol: { systemType: 'access', deviceKind: '1', name: 'Patrol point' },
   quake: { systemType: 'quake', deviceKind: '1', name: 'Quake sensor' },
 };
@@ -206,7 +207,7 @@ describe('device list follows the devices live', () => {
     const name = first.locator('[data-card-title]');
     const status = first.locator('dd').first();
     await expect.poll(() => status.innerText()).toMatch(new RegExp(`${label('device.online', lang)}|${label('device.offline', lang)}`));
-    expect(await name.innerText()).toMatch(/^(Door|Vein reader|Camera|Cabinet|Patrol point|Quake sensor) \d\d$/);
+    expect(await name.innerText()).toMatch(/^(Door|Vein reader|Camera|Cabinet|Key cabinet|Patrol point|Quake sensor) \d\d$/);
     expect(await insideWindow(name, viewports.mobile.width), 'name inside the window').toBe(true);
     expect(await insideWindow(status, viewports.mobile.width), 'status inside the window').toBe(true);
     expect(await linesOf(name)).toBe(1);

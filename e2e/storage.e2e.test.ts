@@ -1,26 +1,30 @@
-import { type Page as PageOf } from '@isps/contract';
+import { DeviceEventKind, serverMessages, type Page as PageOf } from '@isps/contract';
 import { SimDevice, provisionDevices } from '../tools/device-sim/src/index.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text, type UiLanguage } from './catalogues.ts';
-import { dialog, label, openScreen, pickOption, pickOptions, rows, waitForRow } from './crud-page.ts';
+import { addRow, dialog, label, openScreen, pickOption, pickOptions, rows, waitForRow } from './crud-page.ts';
 import { adminSessionOn, freePort, launchBrowser, newContext, screenshot, signedInState, startServer, viewports, type AdminSession, type SignedInState } from './harness.ts';
 
-// One server with its embedded broker and one simulated cabinet device of six lockers.
+// One server with its embedded broker, one simulated cabinet device of six lockers and one key cabinet.
 const PASSWORD = 'Lockers#E2e1';
 const SN = 'LOCKER-0001';
 const CARD = 'LOCKERCARD0001';
+const KEY_SN = 'KEYS-0001';
 
 let session: AdminSession;
 let browser: Browser;
 let signedIn: SignedInState;
 let sim: SimDevice | undefined;
+let keySim: SimDevice | undefined;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   const mqttPort = await freePort();
   session = await adminSessionOn(await startServer({ MQTT_PORT: String(mqttPort) }), PASSWORD);
-  const keys = await provisionDevices(`${session.server.url}/api`, session.token, [SN]);
+  const keys = await provisionDevices(`${session.server.url}/api`, session.token, [SN, KEY_SN]);
+  keySim = new SimDevice({ url: `mqtt://127.0.0.1:${mqttPort}`, sn: KEY_SN, key: keys.get(KEY_SN)!, kind: 'keys' });
+  await keySim.start();
   sim = new SimDevice({ url: `mqtt://127.0.0.1:${mqttPort}`, sn: SN, key: keys.get(SN)!, kind: 'cabinet', cabinets: 6, appVersion: '2.1.0', doorOpenMs: 0 });
   await sim.start();
   // the hello makes the device's six lockers
@@ -38,6 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const context of contexts) await context.close();
   await sim?.stop();
+  await keySim?.stop();
   await browser?.close();
   await session?.server.stop();
 });
@@ -123,8 +128,59 @@ describe('storage cabinets', () => {
     await waitForRow(managers, 'admin');
   });
 
+  it('keys: a key person and a key role give a key, its take shows live with the holder and its history, and an overdue take warns every console', async () => {
+    const people = await open('/ks/keyPeople');
+    await addRow(people, (form) => pickOption(people, form.getByLabel(label('keyPeople.field.peopleId')), 'Ann Locker'));
+    await waitForRow(people, 'Ann Locker');
+
+    const keysPage = await open('/ks/key');
+    await addRow(keysPage, async (form) => {
+      await form.getByLabel(label('key.field.keyName')).fill('Van key');
+      await pickOption(keysPage, form.getByLabel(label('key.field.deviceId')), KEY_SN);
+      await form.getByLabel(label('key.field.slotNo')).fill('1');
+    });
+    await waitForRow(keysPage, 'Van key');
+    await addRow(keysPage, async (form) => {
+      await form.getByLabel(label('key.field.keyName')).fill('Store key');
+      await pickOption(keysPage, form.getByLabel(label('key.field.deviceId')), KEY_SN);
+      await form.getByLabel(label('key.field.slotNo')).fill('2');
+    });
+
+    const roles = await open('/ks/role');
+    await addRow(roles, async (form) => {
+      await form.getByLabel(label('deviceRole.field.roleName')).fill('Van drivers');
+      await pickOptions(roles, form.getByLabel(label('keyRole.field.keyIds')), ['Van key']);
+      await pickOptions(roles, form.getByLabel(label('deviceRole.field.peopleIds')), ['Ann Locker']);
+    });
+    await rows(roles).filter({ hasText: 'Van drivers' }).filter({ hasText: 'Van key' }).waitFor();
+    await expect.poll(() => keySim!.keys.entry(1)?.holders.map((h) => h.name), { timeout: 10_000 }).toEqual(['Ann Locker']);
+
+    // the take shows in the open list without a reload, with its holder; the row's history lists it
+    await keysPage.evaluate(() => ((window as unknown as { mark?: boolean }).mark = true));
+    expect(await keySim!.takeKey(1, { cardNo: CARD })).toBe(true);
+    await rows(keysPage).filter({ hasText: 'Van key' }).filter({ hasText: label('key.status.taken') }).filter({ hasText: 'Ann Locker' }).waitFor();
+    expect(await keysPage.evaluate(() => (window as unknown as { mark?: boolean }).mark)).toBe(true);
+    await rows(keysPage).filter({ hasText: 'Van key' }).getByRole('button', { name: label('key.history') }).click();
+    const history = dialog(keysPage);
+    await history.getByText(label('key.historyTitle').replace('{{name}}', 'Van key')).waitFor();
+    await history.locator('tr.ant-table-row, li').filter({ hasText: 'Ann Locker' }).filter({ hasText: label('key.history.notReturned') }).waitFor();
+    await keySim!.returnKey(1);
+    await history.locator('tr.ant-table-row, li').filter({ hasText: 'Ann Locker' }).filter({ hasNotText: label('key.history.notReturned') }).waitFor();
+    await history.getByRole('button', { name: 'Close' }).click();
+
+    // a take by nobody the console knows is overdue at once: one warning on the console, kept until "got it"
+    await keySim!.emit(DeviceEventKind.keyTaken, { slot: 2, cardNo: 'NOBODYSCARD' });
+    const warning = keysPage.locator('.ant-notification-notice').filter({ hasText: serverMessages['en-US']['keys.overdueTitle'] });
+    await warning.filter({ hasText: 'Store key' }).waitFor({ timeout: 15_000 });
+    await rows(keysPage).filter({ hasText: 'Store key' }).filter({ hasText: label('key.status.taken') }).waitFor();
+    await screenshot(keysPage, 'keys-overdue-en-US-1440');
+    await warning.getByRole('button', { name: text('en-US', 'realtime.gotIt') }).click();
+    await warning.waitFor({ state: 'detached' });
+    await keySim!.emit(DeviceEventKind.keyReturned, { slot: 2 });
+  });
+
   it('reads in every language, at 1440 and 375 px', { timeout: 600_000 }, async () => {
-    const screens = ['/storage/cabinet', '/storage/openRecord', '/storage/appDevice', '/storage/userInfo', '/storage/manager', '/storage/checkUpdate', '/storage/interfaceTest', '/device/cabinet'];
+    const screens = ['/storage/cabinet', '/storage/openRecord', '/storage/appDevice', '/storage/userInfo', '/storage/manager', '/storage/checkUpdate', '/storage/interfaceTest', '/device/cabinet', '/ks/key', '/ks/keyPeople', '/ks/role'];
     for (const lang of ['zh-CN', 'en-US', 'ja-JP'] as const satisfies readonly UiLanguage[]) {
       for (const viewport of ['desktop', 'mobile'] as const) {
         const page = await open(screens[0]!, lang, viewport);

@@ -20,6 +20,7 @@ import { messageRoutes } from './modules/message/index.ts';
 import { monitorRoutes } from './modules/monitor/index.ts';
 import { peopleRoutes } from './modules/people/index.ts';
 import { storagePlugin, storageRoutes, type StorageOptions } from './modules/storage/index.ts';
+import { keyRoutes, keysPlugin, type KeysOptions } from './modules/keys/index.ts';
 import { checkCaptcha, createUser, findActiveUserById, findActiveUserByName, jobSchedulerPlugin, startSession, systemRoutes } from './modules/system/index.ts';
 import { visitorAdminRoutes, visitorRoutes } from './modules/visitor/index.ts';
 import { accessPlugin } from './platform/access.ts';
@@ -27,6 +28,7 @@ import { apiDocs } from './platform/api-docs.ts';
 import { listCachePlugin } from './platform/crud/list-cache.ts';
 import { closeRedis, connectRedis, createCache } from './platform/cache.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
+import { SystemNotices } from './platform/system-notices.ts';
 import { errorsPlugin } from './platform/errors.ts';
 import { eventBusPlugin } from './platform/event-bus.ts';
 import { i18nPlugin } from './platform/i18n.ts';
@@ -54,6 +56,8 @@ export interface BuildOptions {
   accessSync?: AccessSyncOptions;
   /** storage cabinet settings (tests shorten the expiry sweep) */
   storage?: StorageOptions;
+  /** key cabinet settings (tests shorten the overdue sweep) */
+  keys?: KeysOptions;
 }
 
 const contentSecurityPolicy = {
@@ -182,7 +186,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(jobSchedulerPlugin);
   await app.register(gatewayPlugin, options.gateway ?? {});
   await app.register(accessSyncPlugin, options.accessSync ?? {});
+  // the message center's port: modules tell users things through it, the message module delivers (its routes register it)
+  app.decorate('systemNotices', new SystemNotices());
   await app.register(storagePlugin, options.storage ?? {});
+  await app.register(keysPlugin, options.keys ?? {});
 
   // multipart bodies (spreadsheet imports, uploads) are read only by their own routes: platform/uploads.ts
   app.decorate('crudEntities', new Map());
@@ -230,6 +237,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(emergencyRoutes);
       await api.register(accessSyncRoutes);
       await api.register(storageRoutes);
+      await api.register(keyRoutes);
       if (options.extraRoutes) await api.register(options.extraRoutes);
     },
     { prefix: config.apiPrefix },

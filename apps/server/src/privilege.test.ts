@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountPath, ApiPath, cabinetEntity, StoragePath, storageCheckUpdateEntity, VisitorPath, entityActions, entityDeclarations, importJobPath } from '@isps/contract';
+import { AccountPath, ApiPath, cabinetEntity, keyEntity, StoragePath, storageCheckUpdateEntity, VisitorPath, entityActions, entityDeclarations, importJobPath } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { createRoleWith, uploadFile, workbookOf } from './test/crud-helpers.ts';
 import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, type Answer, type TestApp } from './test/harness.ts';
@@ -73,6 +73,15 @@ const PROVEN_ELSEWHERE: Record<string, string> = {
   'DELETE /api/deviceRole/delete': 'modules/device/device-role.test.ts',
   'DELETE /api/deviceRole/deleteBatch': 'modules/device/device-role.test.ts',
   'POST /api/deviceRole/importExcel': 'modules/device/device-role.test.ts',
+  // key roles give keys to people, and key people take the keys roles give: only from managers of those keys' cabinets
+  'POST /api/ks/role/add': 'modules/keys/keys.test.ts',
+  'PUT /api/ks/role/edit': 'modules/keys/keys.test.ts',
+  'DELETE /api/ks/role/delete': 'modules/keys/keys.test.ts',
+  'DELETE /api/ks/role/deleteBatch': 'modules/keys/keys.test.ts',
+  'POST /api/ks/keyPeople/add': 'modules/keys/keys.test.ts',
+  'PUT /api/ks/keyPeople/edit': 'modules/keys/keys.test.ts',
+  'DELETE /api/ks/keyPeople/delete': 'modules/keys/keys.test.ts',
+  'DELETE /api/ks/keyPeople/deleteBatch': 'modules/keys/keys.test.ts',
   // a cabinet goes to people only from an operator who manages its device; naming managers is handing devices over
   'POST /api/cabinet/cabinet/allocateCabinet': 'modules/storage/storage.test.ts',
   'POST /api/cabinet/cabinet/releaseCabinet': 'modules/storage/storage.test.ts',
@@ -149,6 +158,11 @@ const NOT_A_GRANT: Record<string, string> = {
   'PUT /api/cabinet/appDevice/edit': 'a terminal’s remark; terminals hold no rights',
   'DELETE /api/cabinet/appDevice/delete': 'a terminal’s row; terminals hold no rights',
   'DELETE /api/cabinet/appDevice/deleteBatch': 'terminals’ rows; terminals hold no rights',
+  ...Object.fromEntries(
+    [['POST', 'add'], ['PUT', 'edit'], ['DELETE', 'delete'], ['DELETE', 'deleteBatch'], ['POST', 'importExcel']].map(([method, verb]) => [`${method} /api${keyEntity.basePath}/${verb}`, 'keys are records of key cabinets; a key goes to people only through key roles and key people']),
+  ),
+  'POST /api/ks/role/importExcel': 'each imported key role goes through the add route’s check (prepareRow runs beforeAdd), proven in keys.test.ts',
+  'POST /api/ks/keyPeople/importExcel': 'each imported key person goes through the add route’s check (prepareRow runs beforeAdd), proven in keys.test.ts',
   'POST /api/cabinet/interfaceTest/send': 'a test command to a cabinet device of the caller’s tenant; it changes nobody’s rights (storage.test.ts)',
 };
 
@@ -172,6 +186,8 @@ function privilegeRoutes(app: FastifyInstance): string[] {
     /^\/sysPeople\//,
     // cabinets go to people, and managers are handed cabinet devices
     /^\/cabinet\//,
+    // keys go to people through key roles and key people
+    /^\/ks\//,
   ];
   return app.routeCatalogue
     .filter((r) => r.method !== 'GET' && r.method !== 'HEAD' && r.url.startsWith(prefix))

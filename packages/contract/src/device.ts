@@ -48,7 +48,7 @@ const messageId = z.string().min(1).max(64);
 /** the device's own clock, milliseconds since the epoch */
 const deviceTime = z.number().int().min(0).max(8_640_000_000_000_000);
 
-export const DEVICE_SYSTEMS = ['abDoor', 'access', 'storage', 'quake'] as const;
+export const DEVICE_SYSTEMS = ['abDoor', 'access', 'storage', 'quake', 'ks'] as const;
 /** What a device is, as its hello says: a controller, a camera or a vein device (the `device_kind` dictionary's 1, 2, 3). */
 export const DEVICE_KINDS = ['controller', 'camera', 'vein'] as const;
 export type DeviceKindName = (typeof DEVICE_KINDS)[number];
@@ -114,6 +114,10 @@ export const DeviceEventKind = {
   cabinetClose: 'cabinetClose',
   /** a cabinet was emptied on the device: `{ cabinet }` (it may now go to someone else) */
   cabinetCleared: 'cabinetCleared',
+  /** a key left its slot of a key cabinet: `{ slot, peopleId?, cardNo?, method? }` (a take of the key's history) */
+  keyTaken: 'keyTaken',
+  /** a key came back to its slot: `{ slot }` (ends the key's open take) */
+  keyReturned: 'keyReturned',
 } as const;
 export type DeviceEventKind = (typeof DeviceEventKind)[keyof typeof DeviceEventKind];
 

@@ -25,7 +25,24 @@ export const EmergencyPath = {
   queryById: '/emergency/queryById',
   /** GET `?id=`: the roll call of one emergency as xlsx (device:emergency:view, or anyone while it runs) */
   exportXls: '/emergency/exportXls',
+  /** GET: what the running scenario released and where each device is with it (`EmergencyRelease[]`; anyone while it runs) */
+  releases: '/emergency/releases',
 } as const;
+
+/** What a scenario released on one device: an egress door held open, or lockers and keys freed. */
+export type EmergencyReleaseKind = 'door' | 'lockers' | 'keys';
+/** queued: waiting for the device; sent: on its way; done: the device acknowledged; failed: it refused */
+export type EmergencyReleaseState = 'queued' | 'sent' | 'done' | 'failed';
+export interface EmergencyRelease {
+  kind: EmergencyReleaseKind;
+  deviceId: string;
+  /** the door's name, or the device's */
+  name: string;
+  /** the door's number, or how many cabinets or keys */
+  count: number;
+  online: boolean;
+  state: EmergencyReleaseState;
+}
 
 export const EmergencyPerm = {
   view: 'device:emergency:view',
@@ -83,6 +100,8 @@ export interface EmergencyScenario {
   doorCount: number;
   /** how many lockers marked "release in emergency" were told to open */
   cabinetCount: number;
+  /** how many keys marked "release in emergency" were freed */
+  keyCount: number;
   endTime: string | null;
   endBy: string | null;
 }

@@ -22,3 +22,4 @@ export * from './menu-titles.ts';
 export * from './seeded-texts.ts';
 export * from './access/index.ts';
 export * from './storage.ts';
+export * from './keys.ts';

@@ -35,6 +35,13 @@ export const RealtimeCmd = {
   importJob: 'importJob',
   /** a cabinet device reported an opening or a closing (`data: { ids }`, the opening records): open record lists reload */
   cabinetRecord: 'cabinetRecord',
+  /** a key was taken or returned (`msgId`: the key cabinet): key lists reload */
+  keyState: 'keyState',
+  /**
+   * a key is overdue (`KeyOverdueNotice`): the console shows a warning notification until it is dismissed; sent once per
+   * overdue take, to the users of the tenant who hold the key list
+   */
+  keyOverdue: 'keyOverdue',
   /** the answer to a client heartbeat, to that socket only */
   heartcheck: 'heartcheck',
 } as const;

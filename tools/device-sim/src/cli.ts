@@ -11,7 +11,7 @@ import { ask, sessionToken, signIn } from './sign-in.ts';
 
 const usage = `Simulated ISPS devices (docs/device-protocol.md)
 
-  npm run sim -- --devices 50 --kinds door,vein,camera,cabinet,patrol,quake --rate 1 --url mqtt://127.0.0.1:1884
+  npm run sim -- --devices 50 --kinds door,vein,camera,cabinet,keys,patrol,quake --rate 1 --url mqtt://127.0.0.1:1884
 
   --devices N       how many devices (serial numbers PREFIX-0001 …)          default 10
   --kinds a,b       ${SIM_KINDS.join(',')} (taken in turn)          default all

@@ -24,15 +24,18 @@ import {
   type SoftUpdateCommandPayload,
   StorageCommandKind,
   type SyncCabinetsPayload,
+  KeyCommandKind,
+  type SyncKeysPayload,
 } from '@isps/contract';
 import { CabinetStore, type HeldCabinet } from './cabinets.ts';
+import { emptyHeldKeys, KeyStore, type HeldKeys } from './keys.ts';
 import mqtt, { type MqttClient } from 'mqtt';
 import { AccessCommandKind, type AccessReport, type SyncPeoplePayload } from '@isps/contract';
 import { AccessList } from './access-list.ts';
 import type { SiteCalendar } from './access-window.ts';
 import { provisionedUrl } from './provision.ts';
 
-export const SIM_KINDS = ['door', 'vein', 'camera', 'cabinet', 'patrol', 'quake'] as const;
+export const SIM_KINDS = ['door', 'vein', 'camera', 'cabinet', 'keys', 'patrol', 'quake'] as const;
 export type SimKind = (typeof SIM_KINDS)[number];
 
 /** The kinds that serve as capture devices: they enroll palms and read ID cards. */
@@ -56,6 +59,7 @@ const SYSTEM_OF: Record<SimKind, NonNullable<DeviceHello['system']>> = {
   vein: 'access',
   camera: 'access',
   cabinet: 'storage',
+  keys: 'ks',
   patrol: 'access',
   quake: 'quake',
 };
@@ -66,6 +70,7 @@ const EVENTS_OF: Record<SimKind, DeviceEventKind[]> = {
   vein: [DeviceEventKind.punch, DeviceEventKind.opening],
   camera: [DeviceEventKind.punch, DeviceEventKind.opening],
   cabinet: [DeviceEventKind.cabinetOpen, DeviceEventKind.cabinetClose],
+  keys: [DeviceEventKind.keyTaken, DeviceEventKind.keyReturned],
   patrol: [DeviceEventKind.patrolCheckIn],
   quake: [DeviceEventKind.quakeReading],
 };
@@ -83,6 +88,10 @@ const ALARMS_OF: Record<SimKind, ReadonlyArray<{ code: string; level: 'L' | 'M' 
     { code: 'tamper', level: 'M' },
   ],
   cabinet: [
+    { code: 'forcedOpen', level: 'H' },
+    { code: 'tamper', level: 'M' },
+  ],
+  keys: [
     { code: 'forcedOpen', level: 'H' },
     { code: 'tamper', level: 'M' },
   ],
@@ -132,6 +141,8 @@ export interface DeviceMemory {
   unreceipted: Map<number, { event: DeviceEvent; sentAt: number }>;
   /** a cabinet device's allocations by cabinet number */
   cabinets: Map<number, HeldCabinet>;
+  /** a key cabinet's list, the keys out and the slots an emergency freed */
+  keys: HeldKeys;
 }
 
 /** A server message read by its schema; null when it is not JSON or not of that shape (a device ignores those). */
@@ -147,7 +158,7 @@ function readMessage<T>(schema: { safeParse(value: unknown): { success: true; da
 }
 
 export function newMemory(): DeviceMemory {
-  return { seq: 0, done: new Set(), effects: [], updates: new Map(), unreceipted: new Map(), cabinets: new Map() };
+  return { seq: 0, done: new Set(), effects: [], updates: new Map(), unreceipted: new Map(), cabinets: new Map(), keys: emptyHeldKeys() };
 }
 
 export interface SimDeviceOptions {
@@ -235,6 +246,10 @@ function eventData(kind: DeviceEventKind, seq: number): Record<string, unknown> 
       return { command: '', progress: 0 };
     case DeviceEventKind.cabinetOpen:
       return { cabinet: 1 + (seq % 8), method: 'card', cardNo: `C${1000 + (seq % 50)}` };
+    case DeviceEventKind.keyTaken:
+      return { slot: 1 + (seq % 8), method: 'card', cardNo: `C${1000 + (seq % 50)}` };
+    case DeviceEventKind.keyReturned:
+      return { slot: 1 + ((seq - 1) % 8) };
     case DeviceEventKind.cabinetClose:
     case DeviceEventKind.cabinetCleared:
       return { cabinet: 1 + ((seq - 1) % 8) };
@@ -270,6 +285,8 @@ export class SimDevice {
   readonly cabinets: CabinetStore;
   /** the cabinets whose door is open now */
   readonly openCabinets = new Set<number>();
+  /** a key cabinet's list and keys (kept in `memory`) */
+  readonly keys: KeyStore;
   /** commands are taken one after another, in the order they came */
   private commands: Promise<void> = Promise.resolve();
   /** killed: runs nothing more */
@@ -295,6 +312,8 @@ export class SimDevice {
     // a memory kept by an older simulator has no cabinets yet
     this.memory.cabinets ??= new Map();
     this.cabinets = new CabinetStore(this.memory.cabinets);
+    this.memory.keys ??= emptyHeldKeys();
+    this.keys = new KeyStore(this.memory.keys);
     this.idCard = options.idCard ?? null;
     this.enrollOutcome = options.enrollOutcome ?? 'ok';
   }
@@ -467,6 +486,7 @@ export class SimDevice {
     if (command.kind === AccessCommandKind.syncPeople || command.kind === AccessCommandKind.accessReport) return this.onAccessCommand(command);
     if (CAPTURE_KINDS.includes(this.kind) && Object.values<string>(CaptureCommandKind).includes(command.kind)) return this.onCaptureCommand(command);
     if (this.kind === 'cabinet' && Object.values<string>(StorageCommandKind).includes(command.kind)) return this.onCabinetCommand(command);
+    if (this.kind === 'keys' && Object.values<string>(KeyCommandKind).includes(command.kind)) return this.onKeyCommand(command);
     // run once by id; a repeated delivery is only acknowledged again
     if (!this.memory.done.has(command.id)) {
       this.memory.done.add(command.id);
@@ -624,6 +644,40 @@ export class SimDevice {
       timer.unref();
     }
     return true;
+  }
+
+  /** A key cabinet's commands, each run once by id: the list of who may take which key, and the emergency's release. */
+  private async onKeyCommand(command: DeviceCommand): Promise<void> {
+    if (this.killed) return;
+    if (!this.memory.done.has(command.id)) {
+      this.memory.done.add(command.id);
+      this.memory.effects.push({ id: command.id, kind: command.kind, payload: command.payload });
+      if (command.kind === KeyCommandKind.syncKeys) this.keys.apply(command.payload as SyncKeysPayload);
+      if (command.kind === KeyCommandKind.releaseKeys) {
+        const { slots, open } = (command.payload ?? {}) as { slots?: unknown; open?: unknown };
+        if (Array.isArray(slots)) this.keys.release(slots.filter((n): n is number => typeof n === 'number'), open !== false);
+      }
+    }
+    if (this.options.withholdAcks) return;
+    await this.acknowledge(command.id, true, command.kind === KeyCommandKind.syncKeys ? { version: this.keys.version } : { at: Date.now() });
+  }
+
+  /**
+   * Someone takes the key of `slot` with a card (or as a person): the cabinet lets it go when its list names them for
+   * that slot within one of their windows at `time`, or when the emergency released the slot; answers whether it did.
+   */
+  async takeKey(slot: number, how: { cardNo?: string; peopleId?: string }, time = Date.now()): Promise<boolean> {
+    const { allowed, holder, released } = this.keys.decide(slot, how, time, this.options.site ?? { timeZone: 'UTC' });
+    if (!allowed) return false;
+    this.keys.take(slot, holder?.peopleId ?? null);
+    await this.emit(DeviceEventKind.keyTaken, { slot, method: released ? 'emergency' : 'card', ...(holder ? { peopleId: holder.peopleId } : {}), ...(how.cardNo ? { cardNo: how.cardNo } : {}) }, time);
+    return true;
+  }
+
+  /** The key of `slot` is put back (a return ends its take). */
+  async returnKey(slot: number, time = Date.now()): Promise<void> {
+    if (!this.keys.giveBack(slot)) return;
+    await this.emit(DeviceEventKind.keyReturned, { slot }, time);
   }
 
   /** The emergency: the cabinets named stay open (`open: true`) until told to go back to normal (`open: false`). */

@@ -465,6 +465,8 @@ export interface SysDevice extends Audited {
   sync_mode?: string;
   /** how many cabinets a cabinet device's hellos have reported (null: none) */
   reported_cabinets?: number | null;
+  /** the version of the key list a key cabinet was last sent (migration 1610; null: never) */
+  keys_sent_version?: string | null;
 }
 
 export interface SysDeviceCode extends Audited {
@@ -591,6 +593,46 @@ export interface SysCabinet extends Audited {
   /** the version last queued to the device (null: never) */
   sent_version: string | null;
   expiry_notified: number;
+  tenant_id: string | null;
+}
+
+/** A key in a slot of a key cabinet (migration 1610). */
+export interface SysKey extends Audited {
+  key_name: string;
+  device_id: string;
+  slot_no: number;
+  /** KeyStatus: 0 in the cabinet, 1 taken */
+  status: number;
+  /** who took it (the person of its open take) */
+  holder_id: string | null;
+  taken_time: string | null;
+  /** 1 while its open take is overdue */
+  overdue: number;
+  release_in_emergency: number;
+  description: string | null;
+  tenant_id: string | null;
+}
+
+/** A person who may take keys. */
+export interface SysKeyPeople extends Audited {
+  people_id: string;
+  remark: string | null;
+  tenant_id: string | null;
+}
+
+/** One take of a key (by the device's event sequence number), and its return. */
+export interface SysKeyRecord extends Audited {
+  key_id: string | null;
+  device_id: string;
+  seq: number;
+  slot_no: number;
+  take_time: string;
+  return_time: string | null;
+  people_id: string | null;
+  id_card: string | null;
+  method: string | null;
+  overdue_time: string | null;
+  alarm_id: string | null;
   tenant_id: string | null;
 }
 
@@ -765,6 +807,8 @@ export interface SysEmergency extends Audited {
   doors: string | null;
   /** lockers marked "release in emergency" told to open (migration 1600) */
   cabinet_count?: number;
+  /** keys marked "release in emergency" told to free (migration 1610) */
+  key_count?: number;
 }
 
 /** The roll call of an emergency (migration 1530): one row per person, marked safe or not. */
@@ -888,4 +932,7 @@ export interface Database {
   sys_storage_manager_device: { id: string; create_by: string | null; create_time: string | null; update_by: string | null; update_time: string | null; manager_id: string; device_id: string };
   sys_storage_app_device: SysStorageAppDevice;
   sys_storage_check_update: SysStorageCheckUpdate;
+  sys_key: SysKey;
+  sys_key_people: SysKeyPeople;
+  sys_key_record: SysKeyRecord;
 }

@@ -1,4 +1,4 @@
-import { AccessCommandKind, CaptureCommandKind, DEVICE_KEY_GRACE_MS, DeviceCommandKind, DOOR_OPEN_TTL_MS, ENROLL_WAIT_MS, ID_CARD_WAIT_MS, INTERFACE_TEST_WAIT_MS, StorageCommandKind } from '@isps/contract';
+import { AccessCommandKind, CaptureCommandKind, DEVICE_KEY_GRACE_MS, DeviceCommandKind, DOOR_OPEN_TTL_MS, ENROLL_WAIT_MS, ID_CARD_WAIT_MS, INTERFACE_TEST_WAIT_MS, KeyCommandKind, StorageCommandKind } from '@isps/contract';
 
 /**
  * How long each kind of command may wait for its device, in milliseconds (null: until the device takes it). Past it
@@ -31,6 +31,9 @@ export const COMMAND_TTL_MS: Readonly<Record<string, number | null>> = {
   [StorageCommandKind.openCabinet]: DOOR_OPEN_TTL_MS,
   [StorageCommandKind.clearCabinet]: INTERFACE_TEST_WAIT_MS,
   [StorageCommandKind.cabinetStatus]: INTERFACE_TEST_WAIT_MS,
+  // who may take which key waits for the key cabinet; the emergency's keys are released behind their hold
+  [KeyCommandKind.syncKeys]: null,
+  [KeyCommandKind.releaseKeys]: null,
 };
 
 /** The time to live of a kind of command: the gateway's own setting, else the default; kinds not listed wait. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import { DeviceAuditStatus, DeviceCodePath } from '@isps/contract';
+import { DeviceAuditStatus, DeviceCodePath, type RealtimeMessage } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import type { DatabaseDialect } from '../config.ts';
@@ -103,4 +103,13 @@ export function brokerOptions(broker: BrokerKind): { mqttUrl?: string; gateway?:
   if (broker === 'embedded') return {};
   const root = `isps-t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   return { mqttUrl: EXTERNAL_MQTT_URL, gateway: { topicRoot: root, shareGroup: root }, topicRoot: root };
+}
+
+/** Keeps every message the app sends to users (`sendToUsers`) in `into`, then sends it as before. */
+export function recordUserNotices(app: FastifyInstance, into: Array<{ userIds: readonly string[]; message: RealtimeMessage }>): void {
+  const send = app.realtime.sendToUsers.bind(app.realtime);
+  app.realtime.sendToUsers = async (userIds, message) => {
+    into.push({ userIds, message });
+    return send(userIds, message);
+  };
 }

@@ -322,3 +322,29 @@ export async function assertMayHandCabinetDevices(app: FastifyInstance, caller: 
   const managed = await managedCabinetDevices(app, caller);
   if (managed && deviceIds.some((id) => !managed.has(id))) refuse('grant.cabinetDeviceNotHeld');
 }
+
+// Keys: a key role gives keys to people, and a key person takes the keys the roles listing them give. A caller who is
+// not a system administrator binds, unbinds and hands out only keys of the key cabinets he manages (a storage manager
+// entry lists the device for him), the way cabinets go only from their devices' managers.
+
+/** The keys the key roles give `peopleIds` (directly, or through their groups). */
+export async function keysReachingPeople(app: FastifyInstance, peopleIds: readonly string[]): Promise<string[]> {
+  if (peopleIds.length === 0) return [];
+  const departs = unique((await app.db.selectFrom('sys_people').select('depart_id').where('id', 'in', [...peopleIds]).execute()).map((p) => p.depart_id).filter((d): d is string => d !== null));
+  const direct = await app.db.selectFrom('sys_device_role_people').select('role_id').where('people_id', 'in', [...peopleIds]).execute();
+  const viaGroups = departs.length === 0 ? [] : await app.db.selectFrom('sys_device_role_depart').select('role_id').where('depart_id', 'in', departs).execute();
+  const roles = unique([...direct, ...viaGroups].map((r) => r.role_id));
+  if (roles.length === 0) return [];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const links = await (app.db as any).selectFrom('sys_device_role_key').select('key_id').where('role_id', 'in', roles).execute();
+  return unique(links.map((l: { key_id: string }) => l.key_id));
+}
+
+/** Refuses ('grant.keyNotHeld') binding, unbinding or handing out keys of key cabinets the caller does not manage. */
+export async function assertMayHandKeys(app: FastifyInstance, caller: CurrentUser, keyIds: readonly string[]): Promise<void> {
+  if (caller.systemAdmin || keyIds.length === 0) return;
+  const managed = await managedCabinetDevices(app, caller);
+  if (!managed) return;
+  const keys = await app.db.selectFrom('sys_key').select('device_id').where('id', 'in', unique([...keyIds])).execute();
+  if (keys.some((k) => !managed.has(k.device_id))) refuse('grant.keyNotHeld');
+}

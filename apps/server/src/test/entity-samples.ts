@@ -14,6 +14,8 @@ export interface Fixtures {
   deviceId?: string;
   /** the code of a device plugin of the caller's tenant, for plugin data */
   pluginCode?: string;
+  /** people of the caller's tenant, for key people (each sample takes the one of its number) */
+  peopleIds?: string[];
 }
 
 /** A GB 11643 ID card number with a valid check character. */
@@ -87,4 +89,7 @@ export const samples: Record<string, (n: number, fx: Fixtures) => Row> = {
   cabinet: (n, fx) => ({ deviceId: fx.deviceId, cabinetNo: (n % 500) + 1, attribute: 1, remark: `Sample cabinet ${n}` }),
   storageManager: (n, fx) => ({ userName: fx.users[n % fx.users.length], remark: `Sample manager ${n}` }),
   storageCheckUpdate: (n) => ({ versionName: `3.${n}.0`, versionCode: 300 + n, deviceModel: `M${n}`, description: `Sample ${n}` }),
+  key: (n, fx) => ({ keyName: `Sample key ${n}`, deviceId: fx.deviceId, slotNo: (n % 200) + 1, description: `Sample ${n}` }),
+  keyPeople: (n, fx) => ({ peopleId: fx.peopleIds?.[n % (fx.peopleIds.length || 1)], remark: `Sample key person ${n}` }),
+  keyRole: (n) => ({ roleName: `Sample key role ${n}`, timeSetting: JSON.stringify({ mode: 'custom', periods: [{ start: '08:00', end: '18:00' }], days: ['weekday'] }) }),
 };

@@ -103,7 +103,7 @@ describe('signed-in routes', () => {
       await waitFor(() => expect(router.state.location.pathname).toBe('/exception/403'));
     }
     // unknown addresses, and seeded screens the console has not built, are still not found
-    for (const path of ['/nowhere', '/system/nowhere', '/ks/key', '/system/user/extra']) {
+    for (const path of ['/nowhere', '/system/nowhere', '/watch/watch', '/system/user/extra']) {
       await router.navigate(path);
       await waitFor(() => expect(router.state.location.pathname).toBe('/404'));
     }

@@ -44,6 +44,7 @@ const declaredScreenLoaders: Record<string, () => Promise<EntityScreen>> = {
   // the origin's 'devices' area (device run logs) is drawn by the device feature too
   devices: () => import('../features/device/index.ts').then((m) => m.DeviceEntityScreen),
   storage: () => import('../features/storage/index.ts').then((m) => m.StorageEntityScreen),
+  ks: () => import('../features/keys/key-screen.tsx').then((m) => m.KeyEntityScreen),
 };
 
 function loadDeclaredScreen(entity: EntityDeclaration): (() => Promise<PageModule>) | undefined {

@@ -17,6 +17,7 @@ export * from './access-event-entities.ts';
 export * from './soft-update-entities.ts';
 export * from './device-extra-entities.ts';
 export * from './storage-entities.ts';
+export * from './key-entities.ts';
 export * from './import-job.ts';
 export * from './registry.ts';
 export * from './issue-text.ts';

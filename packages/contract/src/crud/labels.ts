@@ -6,6 +6,7 @@ import { accessEventLabels } from './access-event-entities.ts';
 import { softUpdateLabels } from './soft-update-entities.ts';
 import { deviceExtraLabels } from './device-extra-entities.ts';
 import { storageLabels } from './storage-entities.ts';
+import { keyLabels } from './key-entities.ts';
 
 /** Texts of the entity label keys (titles, field labels, option labels) in the three languages; the console merges
  * them into its catalogues and the server uses them for export headers and validation messages. */
@@ -243,6 +244,7 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   ...softUpdateLabels,
   ...deviceExtraLabels,
   ...storageLabels,
+  ...keyLabels,
 };
 
 const column: Record<Language, 0 | 1 | 2> = { 'en-US': 0, 'zh-CN': 1, 'ja-JP': 2 };

@@ -9,6 +9,7 @@ import { accessEventEntities } from './access-event-entities.ts';
 import { softUpdateEntities } from './soft-update-entities.ts';
 import { deviceExtraEntities } from './device-extra-entities.ts';
 import { storageEntities } from './storage-entities.ts';
+import { keyEntities } from './key-entities.ts';
 
 /** Every declared screen of the product, for the console's page registry and the declaration tests. */
-export const entityDeclarations: readonly EntityDeclaration[] = [...systemEntities, ...visitorEntities, ...deviceEntities, ...doorEntities, deviceRoleEntity, ...peopleEntities, ...accessEventEntities, ...softUpdateEntities, ...deviceExtraEntities, ...storageEntities];
+export const entityDeclarations: readonly EntityDeclaration[] = [...systemEntities, ...visitorEntities, ...deviceEntities, ...doorEntities, deviceRoleEntity, ...peopleEntities, ...accessEventEntities, ...softUpdateEntities, ...deviceExtraEntities, ...storageEntities, ...keyEntities];

@@ -6,14 +6,16 @@ import { DEVICE_PACKAGE_MAX_BYTES } from './device-extra-entities.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { field, integerSchema } from './fields.ts';
 
-const deviceRef = (label: string, extra: { readOnly?: boolean; required?: boolean } = {}) => ({
+/** A field naming a row of another entity (a picker of its rows; the list shows its `labelField`). */
+export const entityRef = (label: string, entity: string, labelField: string, extra: { readOnly?: boolean; required?: boolean } = {}) => ({
   label,
   kind: 'string' as const,
   schema: idSchema,
-  widget: { kind: 'entitySelect' as const, entity: 'device', labelField: 'deviceName' },
-  references: { entity: 'device' },
+  widget: { kind: 'entitySelect' as const, entity, labelField },
+  references: { entity },
   ...extra,
 });
+export const deviceRef = (label: string, extra: { readOnly?: boolean; required?: boolean } = {}) => entityRef(label, 'device', 'deviceName', extra);
 
 /** How a cabinet was opened: as a door is, or released by the emergency scenario. */
 const CABINET_OPEN_METHODS = [...ACCESS_METHODS, 'emergency'] as const;
@@ -83,7 +85,7 @@ export const cabinetRecordEntity: EntityDeclaration = {
     cabinetNo: field.integer('cabinetRecord.field.cabinetNo', 1, MAX_DEVICE_CABINETS, { readOnly: true }),
     deviceId: deviceRef('cabinetRecord.field.deviceId', { readOnly: true }),
     idCard: { label: 'cabinetRecord.field.idCard', kind: 'string', schema: z.string().max(64), widget: { kind: 'input' }, readOnly: true },
-    peopleId: { label: 'cabinetRecord.field.peopleId', kind: 'string', schema: idSchema, widget: { kind: 'entitySelect', entity: 'people', labelField: 'name' }, readOnly: true, references: { entity: 'people' } },
+    peopleId: entityRef('cabinetRecord.field.peopleId', 'people', 'name', { readOnly: true }),
     method: { label: 'cabinetRecord.field.method', kind: 'string', schema: z.string().max(16), widget: { kind: 'options', options: CABINET_OPEN_METHODS.map((m) => ({ value: m, label: `accessEvent.method.${m}` })) }, readOnly: true },
   },
   columns: ['openTime', 'closeTime', 'cabinetNo', 'deviceId', 'idCard', 'peopleId', 'method'],

@@ -427,6 +427,17 @@ export const enUS = {
   'log.cabinetReleased': '{{entity}}: cabinet {{cabinet}} of {{device}} released',
   'log.cabinetOpened': '{{entity}}: cabinet {{cabinet}} of {{device}} opened remotely',
   'log.interfaceTest': '{{entity}}: {{command}} sent to {{device}}',
+  'grant.keyNotHeld': 'You can only hand out keys of the key cabinets you manage yourself.',
+  'duplicate.keySlot': 'This key cabinet already has a key in this slot!',
+  'duplicate.keyName': 'A key with this name already exists!',
+  'duplicate.keyPeople': 'This person may take keys already',
+  'keys.notKeyCabinet': 'This device is not a key cabinet',
+  'keys.deviceNotFound': 'No such key cabinet',
+  'keys.keyNotFound': 'No such key',
+  'keys.mustReturn': 'The key is out: it can move to another slot once it is back',
+  'keys.overdueTitle': 'A key is overdue',
+  'keys.overdue': 'Key {{key}} of {{device}} is not back: {{people}} took it at {{time}} and the window has ended',
+  'keys.someone': 'someone',
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -51,6 +51,7 @@ import { alarmFolding } from './1510-alarm-folding.ts';
 import { softUpdateFileName } from './1550-soft-update-file-name.ts';
 import { reportedDoors } from './1560-reported-doors.ts';
 import { storageTables } from './1600-storage.ts';
+import { keyTables } from './1610-keys.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -100,6 +101,7 @@ const migrations: Record<string, Migration> = {
   '1550-soft-update-file-name': softUpdateFileName,
   '1560-reported-doors': reportedDoors,
   '1600-storage': storageTables,
+  '1610-keys': keyTables,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -90,9 +90,9 @@ export const menuDefinition: readonly AreaDefinition[] = [
     key: 'ks',
     icon: 'key',
     screens: [
-      { key: 'key', actions: CRUD },
-      { key: 'keyPeople', actions: CRUD },
-      { key: 'role', actions: CRUD },
+      { key: 'key', actions: CRUD, visible: true },
+      { key: 'keyPeople', actions: CRUD, visible: true },
+      { key: 'role', actions: CRUD, visible: true },
     ],
   },
   {

@@ -14,7 +14,7 @@ import {
   type SyncPeoplePayload,
 } from '@isps/contract';
 import type { Kysely } from 'kysely';
-import { onCommittedWrite } from '../../db/database.ts';
+import { ChangeFollower } from '../../platform/change-follower.ts';
 import type { Database } from '../../db/schema.ts';
 import type { DeviceGateway } from '../../gateway/gateway.ts';
 import { tenantUsersHolding } from '../../gateway/permission-holders.ts';
@@ -136,33 +136,26 @@ function batches<T>(items: readonly T[], size = SYNC_BATCH_SIZE): T[][] {
  * console follows each sync through `deviceSync` messages carrying counts only.
  */
 export class AccessSync {
-  private chain: Promise<void> = Promise.resolve();
-  private timer: NodeJS.Timeout | null = null;
+  private readonly follower: ChangeFollower;
   private pollTimer: NodeJS.Timeout | null = null;
   private polling = false;
-  private stopListening: (() => void) | null = null;
   private readonly tracks = new Map<string, Track>();
-  private stopped = false;
-  /** reconciliations running: a sync is not called done while more of its commands may still be queued */
-  private working = 0;
   private sweepTimer: NodeJS.Timeout | null = null;
   private sweeping = false;
 
   constructor(
     private readonly deps: AccessSyncDeps,
     private readonly options: AccessSyncOptions = {},
-  ) {}
+  ) {
+    this.follower = new ChangeFollower({ db: deps.db, log: deps.log, name: 'access sync failed', watched: WATCHED, reconcile: () => this.reconcile(), debounceMs: options.debounceMs, passOnStart: false });
+  }
+
+  private get stopped(): boolean {
+    return this.follower.isStopped;
+  }
 
   start(): void {
-    this.stopped = false;
-    this.stopListening = onCommittedWrite(this.deps.db, (tables) => {
-      for (const table of tables) {
-        if (WATCHED.has(table)) {
-          this.schedule();
-          return;
-        }
-      }
-    });
+    this.follower.start();
     this.pollTimer = setInterval(() => void this.poll(), this.options.pollMs ?? 200);
     this.pollTimer.unref();
     this.sweepTimer = setInterval(() => void this.sweepStatuses(), STATUS_SWEEP_MS);
@@ -186,38 +179,27 @@ export class AccessSync {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.stopListening?.();
-    this.stopListening = null;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    const stopping = this.follower.stop();
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.pollTimer = null;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
-    await this.chain;
+    await stopping;
   }
 
   /** A change happened: the lists are compared after the debounce window. */
   schedule(): void {
-    if (this.stopped || this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.run(() => this.reconcile());
-    }, this.options.debounceMs ?? 20);
+    this.follower.schedule();
   }
 
   /** Resolves once the changes seen so far are queued to the devices (tests, benchmarks). */
-  async settled(): Promise<void> {
-    while (this.timer) await new Promise((resolve) => setTimeout(resolve, 5));
-    await this.chain;
+  settled(): Promise<void> {
+    return this.follower.settled();
   }
 
+  /** Reconciliations run one after another; a sync is not called done while more of its commands may still be queued. */
   private run(work: () => Promise<void>): Promise<void> {
-    this.working += 1;
-    const next = this.chain.then(work).finally(() => (this.working -= 1)).catch((error: unknown) => this.deps.log.error({ err: error }, 'access sync failed'));
-    this.chain = next;
-    return next;
+    return this.follower.run(work);
   }
 
   /**
@@ -414,7 +396,7 @@ export class AccessSync {
           await this.notify(track, true);
           continue;
         }
-        if (track.state === DeviceSyncState.running && track.commands.size === 0 && !track.report && this.working === 0) {
+        if (track.state === DeviceSyncState.running && track.commands.size === 0 && !track.report && !this.follower.running) {
           track.state = DeviceSyncState.succeeded;
           await this.notify(track, true);
           this.tracks.delete(track.deviceId);

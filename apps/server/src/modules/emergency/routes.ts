@@ -18,7 +18,7 @@ import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { tableWorkbook } from '../../platform/crud/excel.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { formatWireTime } from '../../platform/wire-time.ts';
-import { currentEmergency, emergencyReport, emergencySetting, endEmergency, evaluateQuakeReadings, listEmergencies, markSafe, musterList, saveEmergencySetting, startDrill } from './service.ts';
+import { currentEmergency, emergencyReport, emergencySetting, endEmergency, evaluateQuakeReadings, listEmergencies, markSafe, musterList, saveEmergencySetting, scenarioReleases, startDrill } from './service.ts';
 
 const tags = ['emergency'];
 
@@ -50,6 +50,12 @@ export const emergencyRoutes: FastifyPluginAsyncZod = async (app) => {
     const caller = callerOf(request);
     if (caller.tenantScope === null || !(await mayReadMuster(caller))) refuse('emergency.notActive');
     return reply.ok(await musterList(app, caller.tenantScope));
+  });
+
+  app.get(EmergencyPath.releases, { schema: { tags, summary: 'What the running scenario released (egress doors, lockers, keys), device by device' }, config: { permission: 'authenticated' } }, async (request, reply) => {
+    const caller = callerOf(request);
+    if (caller.tenantScope === null || !(await mayReadMuster(caller))) refuse('emergency.notActive');
+    return reply.ok(await scenarioReleases(app, caller.tenantScope));
   });
 
   app.post(EmergencyPath.end, { schema: { tags, summary: 'End the running emergency scenario', body: emergencyEndBody }, config: { permission: EmergencyPerm.end } }, async (request, reply) => {

@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import {
   DeviceCommandKind,
   DeviceEventKind,
+  KeyCommandKind,
   StorageCommandKind,
   EMERGENCY_DEFAULT_THRESHOLD,
   RealtimeCmd,
   type DeviceEvent,
   type EmergencyNotice,
+  type EmergencyRelease,
+  type EmergencyReleaseState,
   type EmergencyReport,
   type EmergencyScenario,
   type EmergencySetting,
@@ -48,6 +51,7 @@ function scenarioOf(row: Selectable<SysEmergency>): EmergencyScenario {
     startTime: row.create_time ?? row.reading_time,
     doorCount: row.door_count,
     cabinetCount: Number(row.cabinet_count ?? 0),
+    keyCount: Number(row.key_count ?? 0),
     endTime: row.end_time,
     endBy: row.end_by,
   };
@@ -179,10 +183,10 @@ async function startScenario(app: FastifyInstance, tenantId: string, start: Scen
     const command = await app.deviceGateway.enqueueCommand(door.device_id, DeviceCommandKind.holdOpen, payload, commandAuthor(id));
     held.push({ door: door.door_name, command });
   }
-  const cabinets = await holdCabinets(app, tenantId, commandAuthor(id), { open: true, drill: start.drill === true });
+  const { cabinets, keys } = await holdCabinets(app, tenantId, commandAuthor(id), { open: true, drill: start.drill === true });
   await app.db
     .updateTable('sys_emergency')
-    .set({ door_count: doors.length, cabinet_count: cabinets, doors: JSON.stringify(doors.map((d) => ({ id: d.id, name: d.door_name }))) })
+    .set({ door_count: doors.length, cabinet_count: cabinets, key_count: keys, doors: JSON.stringify(doors.map((d) => ({ id: d.id, name: d.door_name }))) })
     .where('id', '=', id)
     .execute();
   const state = await currentEmergency(app, tenantId);
@@ -195,17 +199,28 @@ async function startScenario(app: FastifyInstance, tenantId: string, start: Scen
   return scenarioOf(row);
 }
 
+/** Numbers grouped by device, in device order. */
+function byDevice(rows: ReadonlyArray<{ device_id: string; no: number }>): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const r of rows) out.set(r.device_id, [...(out.get(r.device_id) ?? []), r.no]);
+  return out;
+}
+
 /**
- * The lockers (and key cabinets) of the tenant marked "release in emergency" open with the egress doors: one
- * `releaseCabinets` command per device. Answers how many cabinets were told to open.
+ * The lockers and the keys of the tenant marked "release in emergency" open with the egress doors: one
+ * `releaseCabinets` command per locker device, one `releaseKeys` per key cabinet, sent together. Answers how many
+ * cabinets and keys were told to open.
  */
-async function holdCabinets(app: FastifyInstance, tenantId: string, author: string, how: { open: boolean; drill: boolean }): Promise<number> {
-  const rows = await app.db.selectFrom('sys_cabinet').select(['device_id', 'cabinet_no']).where('tenant_id', '=', tenantId).where('release_in_emergency', '=', 1).orderBy('device_id').orderBy('cabinet_no').execute();
-  const byDevice = new Map<string, number[]>();
-  for (const r of rows) byDevice.set(r.device_id, [...(byDevice.get(r.device_id) ?? []), r.cabinet_no]);
-  const items = [...byDevice].map(([deviceId, cabinets]) => ({ deviceId, kind: StorageCommandKind.releaseCabinets, payload: how.drill ? { cabinets, open: how.open, drill: true } : { cabinets, open: how.open } }));
+async function holdCabinets(app: FastifyInstance, tenantId: string, author: string, how: { open: boolean; drill: boolean }): Promise<{ cabinets: number; keys: number }> {
+  const cabinets = await app.db.selectFrom('sys_cabinet').select(['device_id', 'cabinet_no as no']).where('tenant_id', '=', tenantId).where('release_in_emergency', '=', 1).orderBy('device_id').orderBy('cabinet_no').execute();
+  const keys = await app.db.selectFrom('sys_key').select(['device_id', 'slot_no as no']).where('tenant_id', '=', tenantId).where('release_in_emergency', '=', 1).orderBy('device_id').orderBy('slot_no').execute();
+  const drill = how.drill ? { drill: true } : {};
+  const items = [
+    ...[...byDevice(cabinets)].map(([deviceId, nos]) => ({ deviceId, kind: StorageCommandKind.releaseCabinets, payload: { cabinets: nos, open: how.open, ...drill } })),
+    ...[...byDevice(keys)].map(([deviceId, nos]) => ({ deviceId, kind: KeyCommandKind.releaseKeys, payload: { slots: nos, open: how.open, ...drill } })),
+  ];
   await app.deviceGateway.enqueueCommands(items, author);
-  return rows.length;
+  return { cabinets: cabinets.length, keys: keys.length };
 }
 
 /**
@@ -293,12 +308,18 @@ export async function endEmergency(app: FastifyInstance, caller: CurrentUser, sc
     const command = await app.deviceGateway.enqueueCommand(hold.device_id, DeviceCommandKind.holdOpen, payload, caller.username);
     await log({ key: scenario.drill ? 'log.drillDoorReleased' : 'log.emergencyDoorReleased', params: { door: door?.door_name ?? String(doorNo), command } });
   }
-  // the lockers it released close again, device by device
-  const released = await app.db.selectFrom('sys_device_command').select(['device_id', 'payload']).where('create_by', '=', commandAuthor(scenarioId)).where('kind', '=', StorageCommandKind.releaseCabinets).execute();
+  // the lockers and keys it released are held again, device by device
+  const released = await app.db
+    .selectFrom('sys_device_command')
+    .select(['device_id', 'kind', 'payload'])
+    .where('create_by', '=', commandAuthor(scenarioId))
+    .where('kind', 'in', [StorageCommandKind.releaseCabinets, KeyCommandKind.releaseKeys])
+    .execute();
+  const drill = scenario.drill ? { drill: true } : {};
   for (const hold of released) {
-    const { cabinets } = JSON.parse(hold.payload ?? '{}') as { cabinets?: number[] };
-    if (!Array.isArray(cabinets)) continue;
-    await app.deviceGateway.enqueueCommand(hold.device_id, StorageCommandKind.releaseCabinets, scenario.drill ? { cabinets, open: false, drill: true } : { cabinets, open: false }, caller.username);
+    const { cabinets, slots } = JSON.parse(hold.payload ?? '{}') as { cabinets?: number[]; slots?: number[] };
+    if (hold.kind === StorageCommandKind.releaseCabinets && Array.isArray(cabinets)) await app.deviceGateway.enqueueCommand(hold.device_id, hold.kind, { cabinets, open: false, ...drill }, caller.username);
+    if (hold.kind === KeyCommandKind.releaseKeys && Array.isArray(slots)) await app.deviceGateway.enqueueCommand(hold.device_id, hold.kind, { slots, open: false, ...drill }, caller.username);
   }
   await notify(app, tenantId, { active: false, scenario });
   return scenario;
@@ -538,4 +559,35 @@ export async function emergencyReport(app: FastifyInstance, caller: CurrentUser,
   }
   rollCall.sort((a, b) => (a.areaName ?? '\uffff').localeCompare(b.areaName ?? '\uffff') || a.name.localeCompare(b.name));
   return { scenario: scenarioOf(row), doors: JSON.parse(row.doors ?? '[]') as Array<{ id: string; name: string }>, rollCall };
+}
+
+const RELEASE_STATE: Record<string, EmergencyReleaseState> = { pending: 'queued', sent: 'sent', acked: 'done', failed: 'failed', expired: 'failed' };
+
+/**
+ * What the running scenario of the tenant released, device by device: each egress door it holds open, and the lockers
+ * and keys it freed, with where each device is with its command (queued for it, sent, acknowledged). Empty outside a
+ * scenario.
+ */
+export async function scenarioReleases(app: FastifyInstance, tenantId: string): Promise<EmergencyRelease[]> {
+  const state = await currentEmergency(app, tenantId);
+  if (!state.active) return [];
+  const commands = await app.db
+    .selectFrom('sys_device_command as c')
+    .innerJoin('sys_device as d', 'd.id', 'c.device_id')
+    .select(['c.device_id', 'c.kind', 'c.payload', 'c.status', 'd.device_name', 'd.online'])
+    .where('c.create_by', '=', commandAuthor(state.scenario.id))
+    .where('c.kind', 'in', [DeviceCommandKind.holdOpen, StorageCommandKind.releaseCabinets, KeyCommandKind.releaseKeys])
+    .orderBy('d.device_name')
+    .execute();
+  const doors = await app.db.selectFrom('sys_door').select(['device_id', 'door_no', 'door_name']).where('tenant_id', '=', tenantId).where('device_id', 'in', commands.length === 0 ? [''] : [...new Set(commands.map((c) => c.device_id))]).execute();
+  return commands.map((c): EmergencyRelease => {
+    const payload = JSON.parse(c.payload ?? '{}') as { door?: number; cabinets?: number[]; slots?: number[] };
+    const base = { deviceId: c.device_id, online: Number(c.online) === 1, state: RELEASE_STATE[c.status] ?? 'queued' };
+    if (c.kind === DeviceCommandKind.holdOpen) {
+      const door = doors.find((d) => d.device_id === c.device_id && d.door_no === payload.door);
+      return { ...base, kind: 'door', name: door?.door_name ?? c.device_name, count: payload.door ?? 1 };
+    }
+    const lockers = c.kind === StorageCommandKind.releaseCabinets;
+    return { ...base, kind: lockers ? 'lockers' : 'keys', name: c.device_name, count: (lockers ? payload.cabinets : payload.slots)?.length ?? 0 };
+  });
 }

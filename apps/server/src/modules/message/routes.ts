@@ -1,3 +1,4 @@
+import { deliverSystemMessage } from './announcement-service.ts';
 import {
   announcementEditInput,
   announcementInput,
@@ -171,6 +172,7 @@ const messageCenterRoutes: FastifyPluginAsyncZod = async (app) => {
 };
 
 export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.systemNotices.register((n) => deliverSystemMessage(app, n.by, n.tenantId, n.userId, n.title, n.html, n.busId));
   await app.register(announcementRoutes);
   await app.register(messageCenterRoutes);
 };

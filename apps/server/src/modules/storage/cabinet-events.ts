@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CabinetStatus, cabinetNoData, cabinetOpenData, DEVICE_CREATOR, DeviceEventKind, maskCardNo, type DeviceEvent } from '@isps/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { personOfEvent } from '../../gateway/event-people.ts';
 import { EMPTY_CABINET } from './cabinet-sync.ts';
 
 const CABINET_KINDS = new Set<string>([DeviceEventKind.cabinetOpen, DeviceEventKind.cabinetClose, DeviceEventKind.cabinetCleared]);
@@ -30,7 +31,7 @@ export async function recordCabinetEvents(db: Kysely<Database>, device: Device, 
       if (!data.success) continue;
       const stored = await db.selectFrom('sys_cabinet_record').select('id').where('device_id', '=', device.id).where('seq', '=', e.seq).executeTakeFirst();
       if (stored) continue;
-      const peopleId = await holderOf(db, device, data.data);
+      const peopleId = await personOfEvent(db, device, data.data);
       const id = randomUUID();
       await db
         .insertInto('sys_cabinet_record')
@@ -86,21 +87,4 @@ export async function recordCabinetEvents(db: Kysely<Database>, device: Device, 
     cabinet.status = CabinetStatus.assignable;
   }
   return touched;
-}
-
-/** The person an opening names: by id when the device gave one of its tenant, else the holder of the card. */
-async function holderOf(db: Kysely<Database>, device: Device, data: { peopleId?: string | undefined; cardNo?: string | undefined }): Promise<string | null> {
-  const people = () => {
-    const query = db.selectFrom('sys_people').select('id').where('del_flag', '=', 0);
-    return device.tenantId === null ? query.where('tenant_id', 'is', null) : query.where('tenant_id', '=', device.tenantId);
-  };
-  if (data.peopleId) {
-    const person = await people().where('id', '=', data.peopleId).executeTakeFirst();
-    if (person) return person.id;
-  }
-  if (data.cardNo) {
-    const person = await people().where('card_no', '=', data.cardNo).executeTakeFirst();
-    if (person) return person.id;
-  }
-  return null;
 }

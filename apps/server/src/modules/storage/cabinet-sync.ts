@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { CabinetStatus, StorageCommandKind, SyncCabinetsOp, type CabinetEntry, type DeviceAck, type SyncCabinetsPayload } from '@isps/contract';
 import type { Kysely } from 'kysely';
-import { onCommittedWrite } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { DeviceGateway } from '../../gateway/gateway.ts';
+import { ChangeFollower } from '../../platform/change-follower.ts';
 
 /** Writes to these tables can change what a cabinet device should hold. */
 const WATCHED = new Set(['sys_cabinet', 'sys_cabinet_people', 'sys_people']);
@@ -62,54 +62,34 @@ function readHeld(result: unknown): Map<number, string> | null {
  * A device that says hello reports what it holds (`cabinetReport`) and gets exactly the difference.
  */
 export class CabinetSync {
-  private chain: Promise<void> = Promise.resolve();
-  private timer: NodeJS.Timeout | null = null;
-  private stopListening: (() => void) | null = null;
-  private stopped = false;
+  private readonly follower: ChangeFollower;
 
   constructor(
     private readonly deps: CabinetSyncDeps,
-    private readonly options: { debounceMs?: number } = {},
-  ) {}
-
-  start(): void {
-    this.stopped = false;
-    this.stopListening = onCommittedWrite(this.deps.db, (tables) => {
-      for (const table of tables) {
-        if (WATCHED.has(table)) return this.schedule();
-      }
-    });
-    // what a stop left unsent
-    this.schedule();
+    options: { debounceMs?: number } = {},
+  ) {
+    this.follower = new ChangeFollower({ db: deps.db, log: deps.log, name: 'cabinet sync failed', watched: WATCHED, reconcile: () => this.reconcile(), debounceMs: options.debounceMs });
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.stopListening?.();
-    this.stopListening = null;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.chain;
+  start(): void {
+    this.follower.start();
+  }
+
+  stop(): Promise<void> {
+    return this.follower.stop();
   }
 
   schedule(): void {
-    if (this.stopped || this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.run(() => this.reconcile());
-    }, this.options.debounceMs ?? 20);
+    this.follower.schedule();
   }
 
   /** Resolves once the changes seen so far are queued to the devices (tests). */
-  async settled(): Promise<void> {
-    while (this.timer) await new Promise((resolve) => setTimeout(resolve, 5));
-    await this.chain;
+  settled(): Promise<void> {
+    return this.follower.settled();
   }
 
   private run(work: () => Promise<void>): Promise<void> {
-    const next = this.chain.then(work).catch((error: unknown) => this.deps.log.error({ err: error }, 'cabinet sync failed'));
-    this.chain = next;
-    return next;
+    return this.follower.run(work);
   }
 
   /** What the cabinets (of some devices, or all) are to hold. */
@@ -177,7 +157,7 @@ export class CabinetSync {
 
   /** A cabinet device said hello: one in full-send mode gets its whole list again; any other reports what it holds. */
   deviceReturned(deviceId: string): void {
-    if (this.stopped) return;
+    if (this.follower.isStopped) return;
     void this.run(async () => {
       const device = await this.deps.db.selectFrom('sys_device').select(['system_type', 'sync_mode']).where('id', '=', deviceId).executeTakeFirst();
       const cabinets = await this.deps.db.selectFrom('sys_cabinet').select('id').where('device_id', '=', deviceId).limit(1).execute();

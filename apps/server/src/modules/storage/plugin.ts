@@ -4,6 +4,7 @@ import { tenantUsersHolding } from '../../gateway/permission-holders.ts';
 import { releaseExpired } from './allocation.ts';
 import { hasCabinetEvents, recordCabinetEvents } from './cabinet-events.ts';
 import { CabinetSync } from './cabinet-sync.ts';
+import { noticeExpiring } from './expiry-notices.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,7 +23,8 @@ export interface StorageOptions {
 
 /**
  * The storage cabinets' device side, started with the app after the device gateway: the cabinet sync, what cabinet
- * devices' events mean (opening records, clearings), the consoles told of new records, and ended allocations released.
+ * devices' events mean (opening records, clearings), the consoles told of new records, allocations about to end told to
+ * their managers and holders, and ended allocations released.
  */
 export const storagePlugin = fp<StorageOptions>(
   async (app, options) => {
@@ -45,6 +47,7 @@ export const storagePlugin = fp<StorageOptions>(
       sweeping = true;
       try {
         await releaseExpired(app.db, new Date(app.clock()).toISOString());
+        await noticeExpiring(app, app.clock());
       } catch (error) {
         app.log.error({ err: error }, 'cabinet expiry sweep failed');
       } finally {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CabinetStatus, cabinetEntity, EmergencyPath, cabinetRecordEntity, crudPath, deviceEntity, peopleEntity, RealtimeCmd, StoragePath, type CabinetTreeNode, type Envelope, type RealtimeMessage } from '@isps/contract';
+import { answerLanguage, translate, CabinetStatus, cabinetEntity, EmergencyPath, cabinetRecordEntity, crudPath, deviceEntity, peopleEntity, RealtimeCmd, StoragePath, type CabinetTreeNode, type Envelope, type RealtimeMessage } from '@isps/contract';
 import { SimDevice } from '@isps/device-sim';
-import { approvedKey, buildLinkedApp, uniqueSn, until } from '../../gateway/test-support.ts';
+import { approvedKey, buildLinkedApp, recordUserNotices, uniqueSn, until } from '../../gateway/test-support.ts';
 import { adminToken, api, createTestUser, injectAs, login, testDialects, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
 import { createRoleWith } from '../../test/crud-helpers.ts';
 
@@ -46,11 +46,7 @@ describe.each(dialects)('storage cabinets driven by live devices on %s', (dialec
   beforeAll(async () => {
     t = await buildLinkedApp(dialect, { gateway: { offlineAfterMs: 60_000, offlineSweepMs: 3_600_000 } });
     admin = await adminToken(t.app);
-    const send = t.app.realtime.sendToUsers.bind(t.app.realtime);
-    t.app.realtime.sendToUsers = async (userIds, message) => {
-      notices.push({ userIds, message });
-      return send(userIds, message);
-    };
+    recordUserNotices(t.app, notices);
   });
   afterAll(async () => {
     await Promise.all(sims.map((s) => s.stop().catch(() => undefined)));
@@ -114,6 +110,9 @@ describe.each(dialects)('storage cabinets driven by live devices on %s', (dialec
     expect((await call('POST', StoragePath.allocateCabinet, { id: one, peopleIds: [ann] })).success).toBe(true);
     expect((await call('POST', StoragePath.allocateCabinet, { id: three, peopleIds: [ann] })).success).toBe(true);
     await until(() => sim.cabinets.get(3)?.holders[0]?.peopleId === ann, 10_000, 'Ann on the device');
+    // every pass of the two allocations has reached the device (a later one may follow the first Ann is seen in)
+    await t.app.cabinetSync.settled();
+    await until(async () => (await t.app.db.selectFrom('sys_device_command').select('id').where('device_id', '=', deviceId).where('status', 'in', ['pending', 'sent']).execute()).length === 0, 10_000, 'the queue run');
     const ran = sim.memory.effects.length;
 
     const reassigned = await call('POST', StoragePath.allocateCabinet, { id: one, peopleIds: [ben] });
@@ -156,6 +155,25 @@ describe.each(dialects)('storage cabinets driven by live devices on %s', (dialec
     expect([past.success, past.message]).toEqual([false, 'Allocation failed: the end of the allocation must be in the future']);
     expect((await call('POST', StoragePath.allocateCabinet, { id: cabinet, peopleIds: [ann], expireTime: wire })).success).toBe(true);
     await until(() => sim.cabinets.get(1)?.expireAt !== undefined && sim.cabinets.get(1)?.holders.length === 1, 10_000, 'the allocation on the device');
+
+    // before it ends, the device's managers and the holder (a console user by her user number) are told, once each
+    const deviceId = (await t.app.db.selectFrom('sys_cabinet').select('device_id').where('id', '=', cabinet).executeTakeFirstOrThrow()).device_id;
+    expect((await call('POST', '/cabinet/managerUser/add', { userName: 'admin', deviceIds: deviceId })).success).toBe(true);
+    const holderUser = await createTestUser(t.app, `holder_${dialect}`);
+    await t.app.db.updateTable('sys_user').set({ work_no: `W-${dialect}`, lang: 'en-US' }).where('id', '=', holderUser).execute();
+    await t.app.db.updateTable('sys_people').set({ user_no: `W-${dialect}` }).where('id', '=', ann).execute();
+    const { noticeExpiring } = await import('./expiry-notices.ts');
+    expect(await Promise.all([noticeExpiring(t.app, t.clock.now()), noticeExpiring(t.app, t.clock.now())])).toEqual(expect.arrayContaining([1, 0]));
+    expect(await noticeExpiring(t.app, t.clock.now())).toBe(0);
+    const adminId = (await t.app.db.selectFrom('sys_user').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()).id;
+    const told = await t.app.db.selectFrom('sys_announcement').select(['user_ids', 'titile', 'msg_content']).where('bus_id', '=', cabinet).execute();
+    expect(told.map((m) => m.user_ids).sort()).toEqual([adminId, holderUser].sort());
+    // each in the user's language
+    const toHolder = told.find((m) => m.user_ids === holderUser)!;
+    expect(toHolder.titile).toBe('A cabinet allocation ends soon');
+    expect(toHolder.msg_content).toContain('is allocated until');
+    expect(told.find((m) => m.user_ids === adminId)!.titile).toBe(translate(answerLanguage(null, null), 'storage.expirySoonTitle'));
+    expect((await call('DELETE', `/cabinet/managerUser/delete?id=${(await t.app.db.selectFrom('sys_storage_manager').select('id').where('user_name', '=', 'admin').executeTakeFirstOrThrow()).id}`)).success).toBe(true);
 
     t.clock.advance(120_000);
     const { releaseExpired } = await import('./allocation.ts');

@@ -64,12 +64,20 @@ describe.each(dialects)('every declared screen on %s', (dialect) => {
     fx.dictId = await added(entityDeclarations.find((e) => e.name === 'dict') as EntityDeclaration, { dictName: 'Fixture dictionary', dictCode: 'fixture_dict' });
     fx.deviceId = await fixtureDevice((await app.db.selectFrom('sys_depart').select('tenant_id').where('id', '=', fx.departId).executeTakeFirstOrThrow()).tenant_id, 'FIXTURE-0');
     fx.pluginCode = await fixturePlugin(0);
+    fx.peopleIds = await fixturePeople(0);
   });
   /** a device plugin of the caller's tenant (plugin data names one by its code) */
   const fixturePlugin = async (n: number, token = admin) => {
     const plugin = (samples.devicePlugin as (n: number, f: Fixtures) => Row)(n, fx);
     await added(entityDeclarations.find((e) => e.name === 'devicePlugin') as EntityDeclaration, plugin, token);
     return String(plugin.code);
+  };
+  /** people of the caller's tenant (key people name one each) */
+  const fixturePeople = async (from: number, token = admin) => {
+    const people = entityDeclarations.find((e) => e.name === 'people') as EntityDeclaration;
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push(await added(people, (samples.people as (n: number, f: Fixtures) => Row)(900 + from + i, fx), token));
+    return ids;
   };
   /** a device row in a tenant (devices come from the device link; doors name one) */
   const fixtureDevice = async (tenantId: string | null, sn: string) => {
@@ -224,7 +232,7 @@ describe.each(dialects)('every declared screen on %s', (dialect) => {
       for (const user of users) await createTestUser(app, user, { tenantId });
       await createTestUser(app, `${name.toLowerCase()}_manager`, { roles: ['tenant_manager'], tenantId });
       tokens[name] = await login(app, `${name.toLowerCase()}_manager`, USER_PASSWORD);
-      fixtures[name] = { ...fx, users, departId: await added(entityDeclarations.find((e) => e.name === 'depart') as EntityDeclaration, { departName: `Group of ${name}` }, tokens[name]), deviceId: await fixtureDevice(tenantId, `FIXTURE-${name}`), pluginCode: await fixturePlugin(name === 'A' ? 100 : 200, tokens[name]) };
+      fixtures[name] = { ...fx, users, departId: await added(entityDeclarations.find((e) => e.name === 'depart') as EntityDeclaration, { departName: `Group of ${name}` }, tokens[name]), deviceId: await fixtureDevice(tenantId, `FIXTURE-${name}`), pluginCode: await fixturePlugin(name === 'A' ? 100 : 200, tokens[name]), peopleIds: await fixturePeople(name === 'A' ? 20 : 40, tokens[name]) };
     }
     for (const [name, token] of Object.entries(tokens)) {
       const n = name === 'A' ? 101 : 201;

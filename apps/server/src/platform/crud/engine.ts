@@ -16,7 +16,8 @@ export type { CrudContext, EntityHooks, RegisteredEntity } from './runtime.ts';
  */
 export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, hooks: EntityHooks = {}): RegisteredEntity {
   const runtime: EntityRuntime = entityRuntime(app, entity, hooks, (caller, query) => listRows(runtime, caller, query));
-  app.crudEntities.set(runtime.table, runtime.registered);
+  // a table two entities share (device roles and key roles) answers for its first: the other keeps to its own rows
+  if (!app.crudEntities.has(runtime.table)) app.crudEntities.set(runtime.table, runtime.registered);
 
   app.register(async (routes) => {
     readRoutes(runtime, routes);

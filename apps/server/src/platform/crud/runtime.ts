@@ -7,7 +7,7 @@ import { callerOf, type CurrentUser } from '../access.ts';
 import { AppError, refuse } from '../envelope.ts';
 import { tenantScoped } from '../tenancy.ts';
 import type { Query } from './query.ts';
-import { tableOf } from './tables.ts';
+import { rowsOf, tableOf } from './tables.ts';
 import { linkFields } from './values.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -141,10 +141,12 @@ export function contextOf(rt: EntityRuntime, request: FastifyRequest): CrudConte
   return { app: rt.app, caller: callerOf(request), lang: request.lang, request, once: onceMemo() };
 }
 
-/** Applies the tenant and soft-delete filters to any statement on the entity's table. */
+/** Applies the tenant and soft-delete filters, and the entity's rows of a shared table, to any statement on its table. */
 export function applyScope<Q extends { where: (...args: never[]) => unknown }>(entity: EntityDeclaration, caller: CurrentUser, query: Q, deleted = false): Q {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let scoped = query as any;
+  const rows = rowsOf(entity);
+  if (rows) scoped = scoped.where(rows.column, 'in', rows.values);
   if (entity.tenantScoped) scoped = tenantScoped(scoped, caller);
   if (entity.softDelete) scoped = scoped.where('del_flag', '=', deleted ? 1 : 0);
   return scoped as Q;

@@ -1,4 +1,4 @@
-import type { EntityDeclaration } from '@isps/contract';
+import { DEVICE_ROLE_TYPES, KEY_ROLE_TYPE, type EntityDeclaration } from '@isps/contract';
 
 /** A link field's table: one row per (owner, target) pair. */
 export interface LinkTable {
@@ -13,6 +13,11 @@ interface EntityTables {
   table: string;
   /** per link field of the declaration */
   links?: Readonly<Record<string, LinkTable>>;
+  /**
+   * the entity's rows of a table it shares with another: those whose `column` holds one of `values`. Every statement
+   * of the engine keeps to them (`applyScope`), and a new row gets the first value unless a field sets it.
+   */
+  rows?: { column: string; values: readonly string[] };
 }
 
 /**
@@ -53,6 +58,7 @@ export const entityTables: Readonly<Record<string, EntityTables>> = {
   deviceSetting: { table: 'sys_device_setting' },
   deviceRole: {
     table: 'sys_device_role',
+    rows: { column: 'role_type', values: DEVICE_ROLE_TYPES },
     links: {
       areaIds: { table: 'sys_device_role_area', ownerColumn: 'role_id', targetColumn: 'area_id' },
       deviceIds: { table: 'sys_device_role_device', ownerColumn: 'role_id', targetColumn: 'device_id' },
@@ -77,6 +83,18 @@ export const entityTables: Readonly<Record<string, EntityTables>> = {
   storageManager: { table: 'sys_storage_manager', links: { deviceIds: { table: 'sys_storage_manager_device', ownerColumn: 'manager_id', targetColumn: 'device_id' } } },
   storageAppDevice: { table: 'sys_storage_app_device' },
   storageCheckUpdate: { table: 'sys_storage_check_update' },
+  key: { table: 'sys_key' },
+  keyPeople: { table: 'sys_key_people' },
+  // the device roles of the key kind: the same table as deviceRole, their rows apart (`rows`)
+  keyRole: {
+    table: 'sys_device_role',
+    rows: { column: 'role_type', values: [KEY_ROLE_TYPE] },
+    links: {
+      keyIds: { table: 'sys_device_role_key', ownerColumn: 'role_id', targetColumn: 'key_id' },
+      departIds: { table: 'sys_device_role_depart', ownerColumn: 'role_id', targetColumn: 'depart_id' },
+      peopleIds: { table: 'sys_device_role_people', ownerColumn: 'role_id', targetColumn: 'people_id' },
+    },
+  },
 };
 
 function tablesOf(name: string): EntityTables {
@@ -93,6 +111,11 @@ export type EntityWithTable = EntityDeclaration & { table: string };
 export function tableOf(entity: Pick<EntityDeclaration, 'name'> | string): string {
   if (typeof entity !== 'string' && 'table' in entity && typeof entity.table === 'string') return entity.table;
   return tablesOf(typeof entity === 'string' ? entity : entity.name).table;
+}
+
+/** Which rows of its table an entity keeps to, when it shares the table (`EntityTables.rows`). */
+export function rowsOf(entity: Pick<EntityDeclaration, 'name'>): EntityTables['rows'] {
+  return Object.hasOwn(entityTables, entity.name) ? entityTables[entity.name]!.rows : undefined;
 }
 
 /** The link table of an entity's link field. */

@@ -15,6 +15,7 @@ import type { Query } from './query.ts';
 import { checkReferences } from './references.ts';
 import { checkParent, checkUnique } from './row-checks.ts';
 import { applyScope, contextOf, nowIso, requireId, requireIds, routeOptions, type AnyDb, type CrudContext, type EntityRuntime, type Row } from './runtime.ts';
+import { rowsOf } from './tables.ts';
 import { linkIds, readableFields, toApiRow, toColumns, validateInput } from './values.ts';
 
 /** rows of one multi-row INSERT: far below the bound parameters every engine accepts */
@@ -42,7 +43,10 @@ export async function prepareRow(rt: EntityRuntime, ctx: CrudContext, input: Row
   checkOfferedValues(entity, ctx.lang, values);
   await hooks.beforeAdd?.(ctx, values);
   const id = randomUUID();
+  const rows = rowsOf(entity);
   const columns = {
+    // a row of a shared table is one of the entity's own (a field of the declaration may choose among its values)
+    ...(rows ? { [rows.column]: rows.values[0] } : {}),
     ...(await hooks.columnsOnAdd?.(ctx, values)),
     ...toColumns(entity, values),
     id,

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { EmergencyAlarm } from '../../features/emergency/index.ts';
+import { KeyOverdueNotices } from '../../features/keys/index.ts';
 import { ChangePasswordDialog, DepartSelectDialog, TwoFactorDialog } from '../../features/user/index.ts';
 import { storedLanguage, translateTitle } from '../../shared/i18n/index.ts';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, headerHidden, useLayoutSettings } from '../../shared/layout-settings/index.ts';
@@ -275,6 +276,7 @@ export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
       <TwoFactorDialog open={twoFactorOpen} onClose={() => setTwoFactorOpen(false)} />
       <DepartSelectDialog open={departOpen || departChoicePending} onClose={closeDepartDialog} />
       <EmergencyAlarm />
+      <KeyOverdueNotices />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { EmergencyPath, EmergencyPerm, RealtimeCmd, type AuthItem, type EmergencyScenario, type EmergencyState, type MusterArea } from '@isps/contract';
+import { EmergencyPath, EmergencyPerm, RealtimeCmd, type AuthItem, type EmergencyScenario, type EmergencyRelease, type EmergencyState, type MusterArea } from '@isps/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { theme } from 'antd';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -11,7 +11,7 @@ import { EmergencyAlarm } from './emergency-alarm.tsx';
 
 const ok = (result: unknown, message = '') => ({ success: true, message, code: 200, result, timestamp: 1 });
 const userInfo = { id: '1', username: 'operator', realname: 'Operator', nickname: null, orgCode: null, avatar: null, birthday: null, phone: null, email: null, sex: null, workNo: null, status: 1, mustChangePassword: false };
-const scenario: EmergencyScenario = { id: 'e1', drill: false, startBy: 'Q-1', deviceId: 'q1', deviceName: 'Quake sensor A', intensity: 6, pga: 0.31, startTime: '2026-11-25 09:00:00', doorCount: 2, cabinetCount: 0, endTime: null, endBy: null };
+const scenario: EmergencyScenario = { id: 'e1', drill: false, startBy: 'Q-1', deviceId: 'q1', deviceName: 'Quake sensor A', intensity: 6, pga: 0.31, startTime: '2026-11-25 09:00:00', doorCount: 2, cabinetCount: 0, keyCount: 0, endTime: null, endBy: null };
 const muster: MusterArea[] = [
   { areaId: 'a1', areaName: 'Building A', people: [{ peopleId: 'p1', name: 'Wang Fang', userNo: 'U-771', doorName: 'Lobby', since: '2026-11-25 08:10:00', safeBy: null, safeTime: null }], unknown: [] },
   { areaId: null, areaName: null, people: [], unknown: [{ label: '****1234', doorName: null, since: '2026-11-25 08:20:00' }] },
@@ -21,6 +21,7 @@ let current: EmergencyState;
 let ends: unknown[];
 let marks: unknown[];
 let musterNow: MusterArea[];
+let releasesNow: EmergencyRelease[];
 
 function grant(codes: string[]): void {
   useSession.getState().setPermissions([], codes.map((action) => ({ action, describe: '', type: '1' }) satisfies AuthItem), []);
@@ -38,12 +39,14 @@ beforeEach(() => {
   ends = [];
   marks = [];
   musterNow = muster;
+  releasesNow = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: string, init?: RequestInit) => {
       const url = new URL(input, 'http://console.test');
       if (url.pathname.endsWith(EmergencyPath.current)) return Response.json(ok(current));
       if (url.pathname.endsWith(EmergencyPath.muster)) return Response.json(ok(musterNow));
+      if (url.pathname.endsWith(EmergencyPath.releases)) return Response.json(ok(releasesNow));
       if (url.pathname.endsWith(EmergencyPath.rollCall)) {
         const body = JSON.parse(String(init?.body)) as { peopleId: string; safe: boolean };
         marks.push(body);
@@ -227,5 +230,23 @@ describe('emergency alarm', () => {
     expect(sheet.textContent).not.toContain('****1234');
     act(() => window.dispatchEvent(new Event('afterprint')));
     await waitFor(() => expect(screen.queryByTestId('roll-call-sheet')).toBeNull());
+  });
+
+  it('shows the lockers and keys it released beside the egress doors, each with its device’s state', async () => {
+    current = { active: true, scenario: { ...scenario, cabinetCount: 3, keyCount: 1 } };
+    releasesNow = [
+      { kind: 'door', deviceId: 'd1', name: 'Lobby exit', count: 1, online: true, state: 'done' },
+      { kind: 'lockers', deviceId: 'c1', name: 'Locker bank B', count: 3, online: true, state: 'sent' },
+      { kind: 'keys', deviceId: 'k1', name: 'Key cabinet 2F', count: 1, online: false, state: 'queued' },
+    ];
+    renderInConsole(<EmergencyAlarm />);
+    const card = await screen.findByTestId('emergency-releases');
+    expect(within(card).getByText(i18n.t('emergency.releases'))).toBeTruthy();
+    const items = [...card.querySelectorAll('[data-release-kind]')].map((item) => [item.getAttribute('data-release-kind'), item.textContent]);
+    expect(items).toEqual([
+      ['door', expect.stringMatching(/Lobby exit.*Egress door.*Released/)],
+      ['lockers', expect.stringMatching(/Locker bank B.*3 lockers.*Sent/)],
+      ['keys', expect.stringMatching(/Key cabinet 2F.*1 key.*offline.*Waiting for the device/)],
+    ]);
   });
 });

@@ -7,11 +7,12 @@ import { useTranslation } from 'react-i18next';
 import { usePermission } from '../../shared/permission/index.ts';
 import { useAppEvent } from '../../shared/realtime/index.ts';
 import { formatTime } from '../../shared/time/index.ts';
-import { emergencyKey, musterKey, useEmergency, useEndEmergency, useMuster } from './api/emergency.ts';
+import { emergencyKey, musterKey, releasesKey, useEmergency, useEndEmergency, useMuster } from './api/emergency.ts';
 import { reportsKey } from './api/emergency-reports.ts';
 import { useExportRollCall } from './api/export-roll-call.ts';
 import { useMarkSafe } from './api/roll-call.ts';
 import styles from './emergency-alarm.module.css';
+import { ReleasesCard } from './releases-card.tsx';
 import { useRollCallPrint } from './roll-call-sheet.tsx';
 import { sinceText } from './since-text.ts';
 
@@ -116,6 +117,7 @@ export function EmergencyAlarm() {
     if (notice && typeof notice.active === 'boolean') void client.cancelQueries({ queryKey: emergencyKey }).then(() => client.setQueryData(emergencyKey, notice));
     else void client.invalidateQueries({ queryKey: emergencyKey });
     if (notice?.active) void client.invalidateQueries({ queryKey: musterKey });
+    if (notice?.active) void client.invalidateQueries({ queryKey: releasesKey });
     // an open list of past emergencies shows the one that started or ended
     void client.invalidateQueries({ queryKey: reportsKey });
   });
@@ -195,6 +197,7 @@ export function EmergencyAlarm() {
         </div>
       </div>
       {problem ? <Alert type="error" showIcon message={problem} closable onClose={() => setProblem(null)} style={{ marginTop: 16 }} /> : null}
+      <ReleasesCard active={active} />
       <h2 className={styles.musterTitle}>{t('emergency.muster')}</h2>
       {areas.length === 0 ? (
         <Card size="small" style={{ marginTop: 16 }}>

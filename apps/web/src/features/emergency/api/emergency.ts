@@ -1,4 +1,4 @@
-import { EmergencyPath, type EmergencyScenario, type EmergencyState, type Envelope, type MusterArea } from '@isps/contract';
+import { EmergencyPath, type EmergencyRelease, type EmergencyScenario, type EmergencyState, type Envelope, type MusterArea } from '@isps/contract';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { http, unwrap } from '../../../shared/api/index.ts';
 
@@ -35,4 +35,16 @@ export function endEmergency(id: string): Promise<Envelope<EmergencyScenario>> {
 
 export function useEndEmergency() {
   return useMutation({ mutationFn: endEmergency });
+}
+
+/** GET /emergency/releases: the egress doors, lockers and keys the scenario released, and each device's state with it. */
+export async function getReleases(): Promise<EmergencyRelease[]> {
+  return unwrap(await http.get<EmergencyRelease[]>(EmergencyPath.releases, undefined, { silent: true }));
+}
+
+export const releasesKey = ['emergency', 'releases'] as const;
+
+/** Read again every few seconds while the alarm shows, as the muster list is: devices acknowledge one by one. */
+export function useReleases(enabled: boolean) {
+  return useQuery({ queryKey: releasesKey, queryFn: getReleases, enabled, refetchInterval: enabled ? MUSTER_REFRESH_MS : false });
 }

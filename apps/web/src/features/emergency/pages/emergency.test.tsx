@@ -9,7 +9,7 @@ import EmergencyPage from './emergency.tsx';
 
 const ok = (result: unknown, message = '') => ({ success: true, message, code: 200, result, timestamp: 1 });
 const userInfo = { id: '1', username: 'operator', realname: 'Operator', nickname: null, orgCode: null, avatar: null, birthday: null, phone: null, email: null, sex: null, workNo: null, status: 1, mustChangePassword: false };
-const drill: EmergencyScenario = { id: 'e9', drill: true, deviceId: null, deviceName: null, startBy: 'lead', intensity: 0, pga: null, startTime: '2026-11-25 10:00:00', doorCount: 1, cabinetCount: 0, endTime: '2026-11-25 10:12:00', endBy: 'operator' };
+const drill: EmergencyScenario = { id: 'e9', drill: true, deviceId: null, deviceName: null, startBy: 'lead', intensity: 0, pga: null, startTime: '2026-11-25 10:00:00', doorCount: 1, cabinetCount: 0, keyCount: 0, endTime: '2026-11-25 10:12:00', endBy: 'operator' };
 const report: EmergencyReport = {
   scenario: drill,
   doors: [{ id: 'd1', name: 'East exit' }],
