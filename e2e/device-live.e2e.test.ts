@@ -172,7 +172,7 @@ describe('device list follows the devices live', () => {
     // the console says so too, naming the device; the fleet's coming online was one notice counting the devices
     // back (presence is folded), never fifty
     const notices = page.locator('.ant-notification-notice');
-    await notices.filter({ hasText: text('en-US', 'realtime.devicesDisconnected', { count: '1' }) }).filter({ hasText: 'Door 07' }).waitFor();
+    await notices.filter({ hasText: text('en-US', 'realtime.devicesDisconnected', { count: '1' }) }).filter({ hasText: `${LISTED_AS[kindOf(6)].name} 07` }).waitFor();
     // (the sign-in's welcome may still be shown beside them: only the presence notices are counted)
     expect(await notices.filter({ hasText: /devices? connected/ }).count()).toBeLessThanOrEqual(1);
     expect(await notices.filter({ hasText: /devices? disconnected/ }).count()).toBe(1);

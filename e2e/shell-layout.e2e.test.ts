@@ -526,17 +526,25 @@ describe.each(languages)('a short page in %s', (lang) => {
 
     // an antd confirmation as well
     // the home page below re-lays itself out as its live figures arrive: a tap that the page moved away from only closes
-    // the menu, so the menu is opened and the item tapped again until the confirmation shows
+    // the menu, so the menu is opened and the item tapped again until the confirmation shows. On two busy cores a
+    // confirmation can take seconds to show: a tap is repeated only after 10 s without one, and a late one that a
+    // repeated tap opened as well is cancelled too
     const confirm = page.getByRole('dialog').filter({ hasText: t('header.logoutConfirm') });
     const logout = page.getByRole('menuitem', { name: t('header.logout') });
-    for (let attempt = 0; attempt < 3 && !(await confirm.isVisible()); attempt++) {
+    for (let attempt = 0; attempt < 3 && (await confirm.count()) === 0; attempt++) {
       if (!(await logout.isVisible())) await userMenu.click();
       await tap(logout);
-      await confirm.waitFor({ timeout: 3000 }).catch(() => undefined);
+      await confirm.first().waitFor({ timeout: 10_000 }).catch(() => undefined);
     }
-    await confirm.waitFor();
-    await confirm.getByRole('button', { name: t('common.cancel') }).click();
-    await expect.poll(() => confirm.isVisible()).toBe(false);
+    await confirm.first().waitFor();
+    await expect
+      .poll(async () => {
+        const open = confirm.filter({ visible: true });
+        if ((await open.count()) === 0) return true;
+        await open.first().getByRole('button', { name: t('common.cancel') }).click({ timeout: 2000 }).catch(() => undefined);
+        return false;
+      })
+      .toBe(true);
     await animationsSettled(page);
     await screenshot(page, `shell-dialog-closed-header-${lang}-mobile`);
 

@@ -40,10 +40,23 @@ export const StoragePath = {
   userInfoList: '/cabinet/userInfo/list',
   /** POST `InterfaceTestBody`: sends one command to a cabinet device and waits for its answer (`InterfaceTestResult`) */
   interfaceTest: '/cabinet/interfaceTest/send',
+  /** GET: the cabinet devices the interface test may address, by name (`CabinetDeviceOption[]`), under its own permission */
+  interfaceTestDevices: '/cabinet/interfaceTest/devices',
   /** GET `?versionCode=` by a cabinet terminal (`X-Device-Sn`, `X-Device-Key`): the newest app version above its own, or null */
   checkUpdateLatest: '/cabinet/checkUpdate/latest',
   /** GET `?id=` by a cabinet terminal (`X-Device-Sn`, `X-Device-Key`): the package of an offered version */
   checkUpdatePackage: '/cabinet/checkUpdate/package',
+} as const;
+
+/**
+ * Permission codes of the storage calls that are no declared screen's own action: the device area's cabinet screen
+ * (its tree and allocation), people as storage knows them, the interface test.
+ */
+export const StoragePerm = {
+  deviceCabinetList: 'device:cabinet:list',
+  deviceCabinetAllocate: 'device:cabinet:allocate',
+  userInfo: 'storage:userInfo:list',
+  interfaceTest: 'storage:interfaceTest:view',
 } as const;
 
 /** What `checkUpdateLatest` answers a terminal with a newer version to take (null when none). */
@@ -86,6 +99,8 @@ export interface CabinetTreeNode {
   status_dictText?: string;
   attribute?: number;
   holders?: string[];
+  /** cabinets: the holders' ids, in the order of `holders` (the allocate dialog starts from them) */
+  holderIds?: string[];
   /** devices: online, sync mode */
   online?: boolean;
   syncMode?: string;
@@ -109,6 +124,14 @@ export interface StorageUserInfo {
   cabinets: string[];
   cabinetCount: number;
   lastOpenTime: string | null;
+}
+
+/** A cabinet device as the interface test offers it. */
+export interface CabinetDeviceOption {
+  id: string;
+  deviceName: string;
+  sn: string;
+  online: number;
 }
 
 /** What the interface test sends: the terminal's state, one cabinet's door, clearing one cabinet, or a compare-and-align. */

@@ -327,13 +327,21 @@ export async function assertMayHandCabinetDevices(app: FastifyInstance, caller: 
 // not a system administrator binds, unbinds and hands out only keys of the key cabinets he manages (a storage manager
 // entry lists the device for him), the way cabinets go only from their devices' managers.
 
-/** The keys the key roles give `peopleIds` (directly, or through their groups). */
+/** The keys the key roles give `peopleIds` (directly, through their groups, or as users by work number). */
 export async function keysReachingPeople(app: FastifyInstance, peopleIds: readonly string[]): Promise<string[]> {
   if (peopleIds.length === 0) return [];
   const departs = unique((await app.db.selectFrom('sys_people').select('depart_id').where('id', 'in', [...peopleIds]).execute()).map((p) => p.depart_id).filter((d): d is string => d !== null));
   const direct = await app.db.selectFrom('sys_device_role_people').select('role_id').where('people_id', 'in', [...peopleIds]).execute();
   const viaGroups = departs.length === 0 ? [] : await app.db.selectFrom('sys_device_role_depart').select('role_id').where('depart_id', 'in', departs).execute();
-  const roles = unique([...direct, ...viaGroups].map((r) => r.role_id));
+  // as users: the users whose work number is one of the people's user numbers
+  const viaUsers = await app.db
+    .selectFrom('sys_device_role_user as ru')
+    .innerJoin('sys_user as u', 'u.id', 'ru.user_id')
+    .innerJoin('sys_people as p', 'p.user_no', 'u.work_no')
+    .select('ru.role_id')
+    .where('p.id', 'in', [...peopleIds])
+    .execute();
+  const roles = unique([...direct, ...viaGroups, ...viaUsers].map((r) => r.role_id));
   if (roles.length === 0) return [];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const links = await (app.db as any).selectFrom('sys_device_role_key').select('key_id').where('role_id', 'in', roles).execute();

@@ -69,7 +69,8 @@ export const keyPeopleEntity: EntityDeclaration = {
 };
 
 /**
- * Key roles: device roles of the key kind (SPEC section 3). They give keys to people, directly or through their group,
+ * Key roles: device roles of the key kind (SPEC section 3). They give keys to people, directly, through their group or
+ * as users (the person whose user number is the user's work number),
  * with the time settings of the access roles; a key taken outside every window of its holder's roles, or kept past
  * its end, is overdue.
  */
@@ -85,12 +86,14 @@ export const keyRoleEntity: EntityDeclaration = {
     keyIds: field.links('keyRole.field.keyIds', { entity: 'key' }, 'keyName'),
     departIds: field.links('deviceRole.field.departIds', { entity: 'depart' }, 'departName', { widget: { kind: 'treeSelect', entity: 'depart', multiple: true } }),
     peopleIds: field.links('deviceRole.field.peopleIds', { entity: 'people' }, 'name'),
+    // a user holds the key as the person whose user number is the user's work number
+    userIds: field.links('deviceRole.field.userIds', { entity: 'user' }, 'username'),
     timeSetting: { label: 'deviceRole.field.timeSetting', kind: 'json', schema: timeSettingTextSchema, widget: { kind: 'timeSetting' }, required: true, defaultValue: '{"mode":"permanent"}' },
     remark: field.text('deviceRole.field.remark', 500),
   },
-  columns: ['roleName', 'keyIds', 'departIds', 'peopleIds', 'timeSetting', 'createTime'],
+  columns: ['roleName', 'keyIds', 'departIds', 'peopleIds', 'userIds', 'timeSetting', 'createTime'],
   detailFields: ['remark'],
-  search: { roleName: 'contains', keyIds: 'exact', departIds: 'exact', peopleIds: 'exact' },
+  search: { roleName: 'contains', keyIds: 'exact', departIds: 'exact', peopleIds: 'exact', userIds: 'exact' },
   sortable: ['roleName', 'createTime'],
   defaultSort: { field: 'createTime', order: 'desc' },
   unique: [{ field: 'roleName', message: 'duplicate.deviceRoleName' }],

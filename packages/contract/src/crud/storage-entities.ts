@@ -71,6 +71,26 @@ export const cabinetEntity: EntityDeclaration = {
   ],
 };
 
+/**
+ * The allocate dialog's form as the engine knows forms: not a screen (no rows of its own), only the owner of the
+ * people picker, whose choices (`/cabinet/allocation/linkOptions?field=peopleIds`) answer to those who may allocate,
+ * whether or not they may read the people list.
+ */
+export const cabinetAllocationForm: EntityDeclaration = {
+  name: 'cabinetAllocation',
+  title: 'cabinet.allocate',
+  basePath: '/cabinet/allocation',
+  permissionPrefix: 'storage:cabinet',
+  component: 'storage/cabinetAllocation',
+  labelField: 'peopleIds',
+  fields: { peopleIds: field.links('cabinet.allocatePeople', { entity: 'people' }, 'name') },
+  columns: [],
+  search: {},
+  sortable: [],
+  defaultSort: { field: 'createTime', order: 'desc' },
+  actions: [],
+};
+
 /** Opening records (SPEC section 3): opening and closing time, cabinet, device, ID card (masked), user; from the devices' events. */
 export const cabinetRecordEntity: EntityDeclaration = {
   name: 'cabinetRecord',

@@ -15,8 +15,8 @@ const sameTenant = (a: string | null, b: string | null) => (a ?? null) === (b ??
 
 /**
  * What each key cabinet should hold: its keys in slot order, each with the people who may take it. A person may take a
- * key when they are a key person and a key role of their tenant binds the key to them, directly or through their
- * group; the time settings of those roles say when. Deleted and frozen people take nothing. `deviceIds` limits the
+ * key when they are a key person and a key role of their tenant binds the key to them, directly, through their group
+ * or as a user (by work number); the time settings of those roles say when. Deleted and frozen people take nothing. `deviceIds` limits the
  * answer to those devices (every device with keys otherwise).
  */
 export async function computeKeyLists(database: Kysely<Database>, deviceIds?: readonly string[]): Promise<Map<string, DeviceKeyList>> {
@@ -57,7 +57,12 @@ export async function computeKeyLists(database: Kysely<Database>, deviceIds?: re
     const ids = roleIds.slice(i, i + CHUNK);
     const direct = db.selectFrom('sys_device_role_people as l').innerJoin('sys_people as p', 'p.id', 'l.people_id');
     const byGroup = db.selectFrom('sys_device_role_depart as l').innerJoin('sys_people as p', 'p.depart_id', 'l.depart_id');
-    for (const from of [direct, byGroup]) {
+    // a user of the role: the person whose user number is the user's work number (of the key's tenant, checked below)
+    const asUser = db
+      .selectFrom('sys_device_role_user as l')
+      .innerJoin('sys_user as u', 'u.id', 'l.user_id')
+      .innerJoin('sys_people as p', 'p.user_no', 'u.work_no');
+    for (const from of [direct, byGroup, asUser]) {
       for (const p of await from
         .innerJoin('sys_key_people as kp', 'kp.people_id', 'p.id')
         .select(columns)

@@ -6,7 +6,7 @@ import { ChangeFollower } from '../../platform/change-follower.ts';
 import { computeKeyLists } from './key-lists.ts';
 
 /** Writes to these tables can change who may take which key. */
-const WATCHED = new Set(['sys_key', 'sys_key_people', 'sys_people', 'sys_device_role', 'sys_device_role_key', 'sys_device_role_people', 'sys_device_role_depart']);
+const WATCHED = new Set(['sys_key', 'sys_key_people', 'sys_people', 'sys_user', 'sys_device_role', 'sys_device_role_key', 'sys_device_role_people', 'sys_device_role_depart', 'sys_device_role_user']);
 
 export interface KeySyncDeps {
   db: Kysely<Database>;

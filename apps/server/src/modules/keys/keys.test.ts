@@ -51,8 +51,8 @@ describe.each(dialects)('key cabinets driven by live devices on %s', (dialect) =
     expect(added.success, added.message).toBe(true);
     return (await t.app.db.selectFrom('sys_key').select('id').where('key_name', '=', keyName).executeTakeFirstOrThrow()).id;
   }
-  async function person(name: string, cardNo: string, keyPerson = true): Promise<string> {
-    const added = await call('POST', crudPath(peopleEntity, 'add'), { name, cardNo });
+  async function person(name: string, cardNo: string, keyPerson = true, userNo?: string): Promise<string> {
+    const added = await call('POST', crudPath(peopleEntity, 'add'), { name, cardNo, ...(userNo ? { userNo } : {}) });
     expect(added.success, added.message).toBe(true);
     const id = (await t.app.db.selectFrom('sys_people').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
     if (keyPerson) expect((await call('POST', crudPath(keyPeopleEntity, 'add'), { peopleId: id })).success).toBe(true);
@@ -105,6 +105,15 @@ describe.each(dialects)('key cabinets driven by live devices on %s', (dialect) =
     expect(history.success, history.message).toBe(true);
     expect(history.result).toEqual([expect.objectContaining({ peopleId: ann, peopleName: `Ann Key ${dialect}`, idCard: '*******0001', overdueTime: null })]);
     expect(history.result[0]!.returnTime).not.toBeNull();
+
+    // a role may name a user: the key goes to the key person whose user number is the user's work number
+    const dora = await person(`Dora Key ${dialect}`, 'KEYCARD0003', true, `KU-${dialect}`);
+    const doraUser = await createTestUser(t.app, `dora_${dialect}`);
+    await t.app.db.updateTable('sys_user').set({ work_no: `KU-${dialect}` }).where('id', '=', doraUser).execute();
+    const added = await call('POST', crudPath(keyRoleEntity, 'add'), { roleName: `Van users ${dialect}`, keyIds: van, userIds: doraUser, timeSetting: '{"mode":"permanent"}' });
+    expect(added.success, added.message).toBe(true);
+    await until(() => sim.keys.entry(1)?.holders.some((h) => h.peopleId === dora) === true, 10_000, 'Dora on the device');
+    expect(sim.keys.entry(1)!.holders.find((h) => h.peopleId === dora)!.times).toEqual(['{"mode":"permanent"}']);
     // the same event delivered again is one take
     expect(await t.app.db.selectFrom('sys_key_record').select('id').where('key_id', '=', van).execute()).toHaveLength(1);
   });

@@ -78,12 +78,12 @@ function inForce(stored: string | null, now: number, site: { timeZone: string; h
   return setting !== null && isTimeSettingActive(setting, now, site);
 }
 
-/** The time settings of the key roles that give `keyId` to `peopleId` (directly or through their group). */
+/** The time settings of the key roles that give `keyId` to `peopleId` (directly, through their group or as a user). */
 async function windows(db: Kysely<Database>, keyId: string, peopleId: string): Promise<Array<string | null>> {
   // the link tables of device roles are read untyped: they are plain (role_id, target) pairs
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const untyped = db as unknown as Kysely<any>;
-  const person = await db.selectFrom('sys_people').select(['depart_id', 'status', 'del_flag']).where('id', '=', peopleId).executeTakeFirst();
+  const person = await db.selectFrom('sys_people').select(['depart_id', 'user_no', 'status', 'del_flag', 'tenant_id']).where('id', '=', peopleId).executeTakeFirst();
   if (!person || person.del_flag !== 0 || person.status !== 1) return [];
   const isKeyPerson = await db.selectFrom('sys_key_people').select('id').where('people_id', '=', peopleId).executeTakeFirst();
   if (!isKeyPerson) return [];
@@ -99,6 +99,13 @@ async function windows(db: Kysely<Database>, keyId: string, peopleId: string): P
   const held = new Set<string>((await untyped.selectFrom('sys_device_role_people').select('role_id').where('role_id', 'in', ids).where('people_id', '=', peopleId).execute()).map((r: { role_id: string }) => r.role_id));
   if (person.depart_id) {
     for (const r of await untyped.selectFrom('sys_device_role_depart').select('role_id').where('role_id', 'in', ids).where('depart_id', '=', person.depart_id).execute()) held.add(r.role_id as string);
+  }
+  if (person.user_no) {
+    // the users whose work number is the person's user number, in the person's tenant
+    let users = db.selectFrom('sys_user').select('id').where('work_no', '=', person.user_no).where('del_flag', '=', 0);
+    users = person.tenant_id === null ? users.where('tenant_id', 'is', null) : users.where('tenant_id', '=', person.tenant_id);
+    const userIds = (await users.execute()).map((u) => u.id);
+    if (userIds.length > 0) for (const r of await untyped.selectFrom('sys_device_role_user').select('role_id').where('role_id', 'in', ids).where('user_id', 'in', userIds).execute()) held.add(r.role_id as string);
   }
   return roles.filter((r) => held.has(r.id)).map((r) => r.time_setting);
 }

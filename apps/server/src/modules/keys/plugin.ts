@@ -1,4 +1,4 @@
-import { DeviceEventKind, RealtimeCmd, type KeyOverdueNotice } from '@isps/contract';
+import { alarmEntity, DeviceEventKind, keyEntity, permissionCode, RealtimeCmd, type KeyOverdueNotice } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { tenantUsersHolding } from '../../gateway/permission-holders.ts';
@@ -16,8 +16,8 @@ declare module 'fastify' {
 }
 
 /** Who is told of takes, returns and overdue keys: the holders of the key list (and of the alarm list, for alarms). */
-const KEY_READERS = ['ks:key:list'];
-const ALARM_READERS = ['ks:key:list', 'device:alarm:list'];
+const KEY_READERS = [permissionCode(keyEntity, 'list')];
+const ALARM_READERS = [...KEY_READERS, permissionCode(alarmEntity, 'list')];
 
 export interface KeysOptions {
   debounceMs?: number;

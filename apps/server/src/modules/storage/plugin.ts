@@ -1,4 +1,4 @@
-import { RealtimeCmd } from '@isps/contract';
+import { cabinetRecordEntity, permissionCode, RealtimeCmd } from '@isps/contract';
 import fp from 'fastify-plugin';
 import { tenantUsersHolding } from '../../gateway/permission-holders.ts';
 import { releaseExpired } from './allocation.ts';
@@ -13,7 +13,7 @@ declare module 'fastify' {
 }
 
 /** Who is told of new opening records: the holders of the opening record list. */
-const RECORD_READERS = ['storage:openRecord:list'];
+const RECORD_READERS = [permissionCode(cabinetRecordEntity, 'list')];
 
 export interface StorageOptions {
   debounceMs?: number;

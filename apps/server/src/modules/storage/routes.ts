@@ -6,6 +6,7 @@ import {
   DEVICE_PACKAGE_MAX_BYTES,
   DEVICE_SN_HEADER,
   cabinetRecordEntity,
+  cabinetAllocationForm,
   entityLabel,
   ID_PATTERN,
   INTERFACE_TEST_WAIT_MS,
@@ -18,8 +19,10 @@ import {
   storageCheckUpdateEntity,
   storageManagerEntity,
   StoragePath,
+  StoragePerm,
   translate,
   type AppUpdateOffer,
+  type CabinetDeviceOption,
   type CabinetTreeNode,
   type InterfaceTestResult,
   type StorageManagerSummary,
@@ -33,6 +36,7 @@ import * as z from 'zod';
 import { callerOf, type CurrentUser } from '../../platform/access.ts';
 import { writeCallerLog } from '../../platform/audit-log.ts';
 import { registerEntity } from '../../platform/crud/index.ts';
+import { linkOptionsRoute } from '../../platform/crud/link-options.ts';
 import { linkIds } from '../../platform/crud/values.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
 import { approvedDeviceCode } from '../../gateway/device-keys.ts';
@@ -46,12 +50,12 @@ const tags = ['storage'];
 const idBody = z.object({ id: z.string().regex(ID_PATTERN) });
 const perm = {
   cabinetList: permissionCode(cabinetEntity, 'list'),
-  allocate: [permissionCode(cabinetEntity, 'allocate'), 'device:cabinet:allocate'],
+  allocate: [permissionCode(cabinetEntity, 'allocate'), StoragePerm.deviceCabinetAllocate],
   open: permissionCode(cabinetEntity, 'open'),
   managerList: permissionCode(storageManagerEntity, 'list'),
   managerWrite: [permissionCode(storageManagerEntity, 'add'), permissionCode(storageManagerEntity, 'edit')],
-  userInfo: 'storage:userInfo:list',
-  interfaceTest: 'storage:interfaceTest:view',
+  userInfo: StoragePerm.userInfo,
+  interfaceTest: StoragePerm.interfaceTest,
 };
 
 /** A device of the caller's tenant that is a cabinet device (system storage, or one with cabinets), or a refusal. */
@@ -91,18 +95,19 @@ function offers(app: FastifyInstance, device: { device_model: string | null; ten
   return query.where((eb) => eb.or([eb('device_model', 'is', null), eb('device_model', '=', ''), ...(device.device_model ? [eb('device_model', '=', device.device_model)] : [])])).orderBy('version_code', 'desc');
 }
 
-/** A cabinet's holders' names by cabinet id. */
-async function holderNames(app: FastifyInstance, cabinetIds: readonly string[]): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
+/** A cabinet's holders (ids and names, by name) by cabinet id. */
+async function holdersOf(app: FastifyInstance, cabinetIds: readonly string[]): Promise<Map<string, Array<{ id: string; name: string }>>> {
+  const out = new Map<string, Array<{ id: string; name: string }>>();
   for (let i = 0; i < cabinetIds.length; i += 500) {
     const rows = await app.db
       .selectFrom('sys_cabinet_people as cp')
       .innerJoin('sys_people as p', 'p.id', 'cp.people_id')
-      .select(['cp.cabinet_id', 'p.name'])
+      .select(['cp.cabinet_id', 'p.id', 'p.name'])
       .where('cp.cabinet_id', 'in', cabinetIds.slice(i, i + 500))
       .orderBy('p.name')
+      .orderBy('p.id')
       .execute();
-    for (const r of rows) out.set(r.cabinet_id, [...(out.get(r.cabinet_id) ?? []), r.name]);
+    for (const r of rows) out.set(r.cabinet_id, [...(out.get(r.cabinet_id) ?? []), { id: r.id, name: r.name }]);
   }
   return out;
 }
@@ -141,6 +146,8 @@ export const storageRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   });
   registerEntity(app, cabinetRecordEntity);
+  // the allocate dialog's people picker, for allocators who may not read the people list (the list's own tenant scope)
+  linkOptionsRoute(app, app, cabinetAllocationForm, perm.allocate, (table) => app.crudEntities.get(table));
   registerEntity(app, storageManagerEntity, {
     // naming a manager of devices is granting them: only of devices the caller manages himself
     beforeAdd: async ({ app: a, caller }, values) => assertMayHandCabinetDevices(a, caller, linkIds(values.deviceIds)),
@@ -186,7 +193,7 @@ export const storageRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     StoragePath.queryCabinetTree,
-    { schema: { tags, summary: 'Areas, their cabinet devices and the devices’ cabinets', querystring: z.object({ deviceId: z.string().regex(ID_PATTERN).optional() }) }, config: { permission: [perm.cabinetList, 'device:cabinet:list'] } },
+    { schema: { tags, summary: 'Areas, their cabinet devices and the devices’ cabinets', querystring: z.object({ deviceId: z.string().regex(ID_PATTERN).optional() }) }, config: { permission: [perm.cabinetList, StoragePerm.deviceCabinetList] } },
     async (request, reply) => {
       const caller = callerOf(request);
       const { deviceId } = request.query;
@@ -196,13 +203,13 @@ export const storageRoutes: FastifyPluginAsyncZod = async (app) => {
       if (deviceId && devices.length === 0) refuse('storage.deviceNotFound');
       const rows = devices.length === 0 ? [] : await cabinets.scoped(caller).clearSelect().select(['id', 'device_id', 'cabinet_no', 'status', 'attribute']).where('device_id', 'in', devices.map((d) => d.id)).orderBy('cabinet_no').execute();
       if (deviceId && rows.length === 0) refuse('storage.noCabinets');
-      const names = await holderNames(app, rows.map((r) => String(r.id)));
+      const holders = await holdersOf(app, rows.map((r) => String(r.id)));
       const statusText = (status: number) => entityLabel(request.lang, `cabinet.status.${Object.entries(CabinetStatus).find(([, v]) => v === status)?.[0] ?? 'unassigned'}`);
       const byDevice = new Map<string, CabinetTreeNode[]>();
       for (const r of rows) {
         const id = String(r.id);
         const status = Number(r.status) as CabinetStatus;
-        const node: CabinetTreeNode = { key: id, id, title: `#${String(r.cabinet_no)}`, type: 'cabinet', cabinetNo: Number(r.cabinet_no), status, status_dictText: statusText(status), attribute: Number(r.attribute), holders: names.get(id) ?? [] };
+        const node: CabinetTreeNode = { key: id, id, title: `#${String(r.cabinet_no)}`, type: 'cabinet', cabinetNo: Number(r.cabinet_no), status, status_dictText: statusText(status), attribute: Number(r.attribute), holders: (holders.get(id) ?? []).map((h) => h.name), holderIds: (holders.get(id) ?? []).map((h) => h.id) };
         byDevice.set(String(r.device_id), [...(byDevice.get(String(r.device_id)) ?? []), node]);
       }
       const shown = devices.filter((d) => d.system_type === 'storage' || byDevice.has(d.id));
@@ -295,6 +302,13 @@ export const storageRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply.ok({ records, total, size: pageSize, current: pageNo, pages: Math.ceil(total / pageSize) });
     },
   );
+
+  app.get(StoragePath.interfaceTestDevices, { schema: { tags, summary: 'The cabinet devices the interface test may address, by name' }, config: { permission: perm.interfaceTest } }, async (request, reply) => {
+    const devices = await tenantScoped(app.db.selectFrom('sys_device').select(['id', 'device_name', 'sn', 'online', 'system_type']), callerOf(request)).orderBy('device_name').orderBy('id').limit(2000).execute();
+    const withCabinets = new Set(devices.length === 0 ? [] : (await app.db.selectFrom('sys_cabinet').select('device_id').distinct().where('device_id', 'in', devices.map((d) => d.id)).execute()).map((c) => c.device_id));
+    const options: CabinetDeviceOption[] = devices.filter((d) => d.system_type === 'storage' || withCabinets.has(d.id)).map((d) => ({ id: d.id, deviceName: d.device_name, sn: d.sn, online: Number(d.online) }));
+    return reply.ok(options);
+  });
 
   app.post(StoragePath.interfaceTest, { schema: { tags, summary: 'Send one command to a cabinet device and wait for its answer', body: interfaceTestBody }, config: { permission: perm.interfaceTest } }, async (request, reply) => {
     const caller = callerOf(request);

@@ -66,6 +66,9 @@ describe.each(dialects)('storage cabinets driven by live devices on %s', (dialec
     expect(await status(cabinet)).toBe(CabinetStatus.assigned);
     await until(() => sim.cabinets.get(1)?.holders[0]?.peopleId === ann, 10_000, 'the allocation on the device');
     expect(sim.cabinets.get(1)!.holders[0]!.cardNo).toBe('CABCARD0001');
+    // the tree names the holder, and gives her id for the allocate dialog to start from
+    const held = (await call<CabinetTreeNode[]>('GET', `${StoragePath.queryCabinetTree}?deviceId=${deviceId}`)).result[0]!.children![0]!;
+    expect([held.holders, held.holderIds]).toEqual([['Ann Locker'], [ann]]);
 
     // someone else's card opens nothing; the holder's opens the cabinet
     expect(await sim.openCabinet(1, { cardNo: 'SOMEONEELSE' })).toBe(false);
@@ -202,6 +205,12 @@ describe.each(dialects)('storage cabinets driven by live devices on %s', (dialec
 
   it('the interface test sends a command over the link and shows the device’s reply', async () => {
     const { deviceId } = await cabinetDevice({ cabinets: 6 });
+    // the page offers the cabinet devices under its own permission (no device list needed)
+    await createRoleWith(t.app, 'interface_tester', ['storage:interfaceTest:view']);
+    await createTestUser(t.app, `tester_${dialect}`, { roles: ['interface_tester'] });
+    const tester = await login(t.app, `tester_${dialect}`, USER_PASSWORD);
+    const offered = await call<Array<{ id: string; online: number }>>('GET', StoragePath.interfaceTestDevices, undefined, tester);
+    expect(offered.result.find((d) => d.id === deviceId)).toMatchObject({ online: 1 });
     const answered = await call<{ status: string; ok: boolean; reply: { cabinets: number; appVersion: string } }>('POST', StoragePath.interfaceTest, { deviceId, command: 'status' });
     expect(answered.success, answered.message).toBe(true);
     expect(answered.result).toMatchObject({ status: 'answered', ok: true, reply: { cabinets: 6, appVersion: '2.1.0' } });
@@ -247,6 +256,10 @@ describe.each(dialects)('storage cabinets driven by live devices on %s', (dialec
     // a manager of the first device only
     expect((await call('POST', '/cabinet/managerUser/add', { userName: `cabop_${dialect}`, deviceIds: deviceId })).success).toBe(true);
 
+    // he may not read the people list, yet the allocate dialog offers him the people of his tenant
+    expect((await call('GET', '/sysPeople/list', undefined, opToken)).success).toBe(false);
+    const offered = await call<{ records: Array<{ value: string; label: string }> }>('GET', '/cabinet/allocation/linkOptions?field=peopleIds&keyword=Ann%20Managed', undefined, opToken);
+    expect([offered.success, offered.result.records]).toEqual([true, [{ value: ann, label: 'Ann Managed' }]]);
     const own = await call('POST', StoragePath.allocateCabinet, { id: await cabinetId(1), peopleIds: [ann] }, opToken);
     expect([own.success, own.message]).toEqual([true, 'Allocation succeeded']);
     const notHis = await call('POST', StoragePath.allocateCabinet, { id: await other.cabinetId(1), peopleIds: [ann] }, opToken);
@@ -285,6 +298,7 @@ describe.each(dialects)('storage cabinets driven by live devices on %s', (dialec
     expect([foreign.success, foreign.message]).toEqual([false, 'No such cabinet']);
     expect((await call('POST', StoragePath.openCabinet, { id: await cabinetId(2) }, tokenB)).message).toBe('No such cabinet');
     expect((await call<{ total: number }>('GET', crudPath(cabinetRecordEntity, 'list'), undefined, tokenB)).result.total).toBe(0);
+    expect((await call<{ records: unknown[] }>('GET', '/cabinet/allocation/linkOptions?field=peopleIds&keyword=Ann%20Managed', undefined, tokenB)).result.records).toEqual([]);
     expect(await status(await cabinetId(2))).toBe(CabinetStatus.unassigned);
   });
 });

@@ -93,6 +93,7 @@ export const entityTables: Readonly<Record<string, EntityTables>> = {
       keyIds: { table: 'sys_device_role_key', ownerColumn: 'role_id', targetColumn: 'key_id' },
       departIds: { table: 'sys_device_role_depart', ownerColumn: 'role_id', targetColumn: 'depart_id' },
       peopleIds: { table: 'sys_device_role_people', ownerColumn: 'role_id', targetColumn: 'people_id' },
+      userIds: { table: 'sys_device_role_user', ownerColumn: 'role_id', targetColumn: 'user_id' },
     },
   },
 };

@@ -45,7 +45,7 @@ beforeEach(() => {
       const url = new URL(input, 'http://console.test');
       calls.push({ method: init?.method ?? 'GET', url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
       if (url.pathname.endsWith('/cabinet/cabinet/list')) return page(cabinets);
-      if (url.pathname.endsWith('/sysPeople/list')) return page(people);
+      if (url.pathname.endsWith('/cabinet/allocation/linkOptions')) return page(people.map((p) => ({ value: p.id, label: p.name })));
       if (url.pathname.endsWith('/cabinet/cabinet/allocateCabinet')) return Response.json(allocateAnswer);
       return page([]);
     }),

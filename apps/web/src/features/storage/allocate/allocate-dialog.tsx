@@ -1,4 +1,4 @@
-import { CabinetAttribute, MAX_CABINET_HOLDERS, type AllocateCabinetBody } from '@isps/contract';
+import { CabinetAttribute, cabinetAllocationForm, MAX_CABINET_HOLDERS, type AllocateCabinetBody } from '@isps/contract';
 import { App, DatePicker, Form, Modal } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -6,13 +6,16 @@ import { EntitySelect } from '../../../shared/crud/index.ts';
 import { toPickerValue, toWire } from '../../../shared/time/index.ts';
 import { useAllocateCabinet } from '../api/allocate-cabinet.ts';
 
+/** the people picker answers to allocators (storage:cabinet:allocate), whether or not they may read the people list */
+const ALLOCATION_PICKER = { owner: cabinetAllocationForm, field: 'peopleIds' } as const;
+
 /** What the dialog needs of a cabinet: a list row or a tile of the cabinet tree. */
 export interface AllocatableCabinet {
   id: string;
   cabinetNo: number | string;
   /** 1: one person only */
   attribute?: number;
-  /** the current holders, to start from (the tree knows their names only) */
+  /** the current holders, to start from */
   peopleIds?: readonly string[];
   expireTime?: string | null;
 }
@@ -78,7 +81,7 @@ export function AllocateCabinetDialog({ cabinet, onClose, onAllocated }: { cabin
           extra={single ? t('cabinetAllocate.onePerson') : undefined}
           rules={[{ required: true, type: 'array', min: 1, message: t('cabinetAllocate.peopleRequired') }]}
         >
-          <EntitySelect entityName="people" labelField="name" multiple maxCount={single ? 1 : MAX_CABINET_HOLDERS} />
+          <EntitySelect entityName="people" labelField="name" multiple maxCount={single ? 1 : MAX_CABINET_HOLDERS} picker={ALLOCATION_PICKER} />
         </Form.Item>
         <Form.Item name="expireTime" label={t('cabinet.allocateExpire')}>
           <DatePicker

@@ -1,22 +1,16 @@
-import { MAX_PAGE_SIZE, crudPath, deviceEntity, type Page } from '@isps/contract';
+import { StoragePath, type CabinetDeviceOption } from '@isps/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http, unwrap } from '../../../shared/api/index.ts';
 
-export interface CabinetDevice {
-  id: string;
-  deviceName: string;
-  sn?: string;
-  online?: number;
-}
+export type CabinetDevice = CabinetDeviceOption;
 
 export async function getCabinetDevices(): Promise<CabinetDevice[]> {
-  const params = { systemType: 'storage', pageNo: 1, pageSize: MAX_PAGE_SIZE, column: 'deviceName', order: 'asc' };
-  return unwrap(await http.get<Page<CabinetDevice>>(crudPath(deviceEntity, 'list'), params)).records;
+  return unwrap(await http.get<CabinetDevice[]>(StoragePath.interfaceTestDevices));
 }
 
 export const cabinetDevicesQuery = () => queryOptions({ queryKey: ['storage', 'cabinetDevices'], queryFn: getCabinetDevices, staleTime: 30_000 });
 
-/** GET /sysDevice/list?systemType=storage: the cabinet devices of the caller's tenant, by name. */
+/** GET /cabinet/interfaceTest/devices: the cabinet devices of the caller's tenant, by name, for the interface test. */
 export function useCabinetDevices() {
   return useQuery(cabinetDevicesQuery());
 }

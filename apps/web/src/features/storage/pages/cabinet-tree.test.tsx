@@ -55,7 +55,7 @@ beforeEach(() => {
       const url = new URL(input, 'http://console.test');
       calls.push({ method: init?.method ?? 'GET', url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
       if (url.pathname.endsWith('/cabinet/cabinet/queryCabinetTree')) return answer();
-      if (url.pathname.endsWith('/sysPeople/list')) return Response.json(ok({ records: [{ id: 'p1', name: 'Alice' }, { id: 'p3', name: 'Dave' }], total: 2, size: 1000, current: 1, pages: 1 }));
+      if (url.pathname.endsWith('/cabinet/allocation/linkOptions')) return Response.json(ok({ records: [{ value: 'p1', label: 'Alice' }, { value: 'p3', label: 'Dave' }], total: 2, size: 1000, current: 1, pages: 1 }));
       if (url.pathname.endsWith('/cabinet/cabinet/allocateCabinet')) return Response.json(ok(null, 'Allocation succeeded'));
       return Response.json({ success: false, message: 'unexpected', code: 404, result: null, timestamp: 1 }, { status: 404 });
     }),

@@ -1,5 +1,5 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { CabinetAttribute, CabinetStatus, cabinetEntity, permissionCode, type CabinetTreeNode } from '@isps/contract';
+import { CabinetAttribute, CabinetStatus, cabinetEntity, permissionCode, StoragePerm, type CabinetTreeNode } from '@isps/contract';
 import { Badge, Button, Card, Col, Descriptions, Empty, Flex, Popover, Row, Skeleton, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,7 @@ import { useCabinetTree } from '../api/cabinet-tree.ts';
 import styles from './cabinet-tree.module.css';
 
 /** The device area's cabinet screen grants allocation under its own code; the storage area's under the lockers'. */
-const ALLOCATE_CODES = [permissionCode(cabinetEntity, 'allocate'), 'device:cabinet:allocate'];
+const ALLOCATE_CODES = [permissionCode(cabinetEntity, 'allocate'), StoragePerm.deviceCabinetAllocate];
 
 const statusNames = Object.fromEntries(Object.entries(CabinetStatus).map(([name, value]) => [value, name])) as Record<CabinetStatus, keyof typeof CabinetStatus>;
 const attributeNames = Object.fromEntries(Object.entries(CabinetAttribute).map(([name, value]) => [value, name])) as Record<number, keyof typeof CabinetAttribute>;
@@ -191,7 +191,7 @@ export default function CabinetTreePage() {
     <Card title={t('cabinet.tree')} extra={refresh} data-testid="cabinet-tree">
       {body}
       {allocating ? (
-        <AllocateCabinetDialog cabinet={{ id: allocating.id, cabinetNo: allocating.cabinetNo ?? allocating.title, attribute: allocating.attribute }} onClose={() => setAllocating(null)} />
+        <AllocateCabinetDialog cabinet={{ id: allocating.id, cabinetNo: allocating.cabinetNo ?? allocating.title, attribute: allocating.attribute, peopleIds: allocating.holderIds }} onClose={() => setAllocating(null)} />
       ) : null}
     </Card>
   );
