@@ -343,9 +343,8 @@ export async function keysReachingPeople(app: FastifyInstance, peopleIds: readon
     .execute();
   const roles = unique([...direct, ...viaGroups, ...viaUsers].map((r) => r.role_id));
   if (roles.length === 0) return [];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const links = await (app.db as any).selectFrom('sys_device_role_key').select('key_id').where('role_id', 'in', roles).execute();
-  return unique(links.map((l: { key_id: string }) => l.key_id));
+  const links = await app.db.selectFrom('sys_device_role_key').select('key_id').where('role_id', 'in', roles).execute();
+  return unique(links.map((l) => l.key_id));
 }
 
 /** Refuses ('grant.keyNotHeld') binding, unbinding or handing out keys of key cabinets the caller does not manage. */

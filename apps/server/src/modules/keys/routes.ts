@@ -31,8 +31,7 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // the roles that gave the deleted keys give them no more
     deleteLinked: async (trx, ids) => {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      await (trx as any).deleteFrom('sys_device_role_key').where('key_id', 'in', ids).execute();
+      await trx.deleteFrom('sys_device_role_key').where('key_id', 'in', ids).execute();
     },
   });
   // a key person takes the keys the roles listing them give: only a manager of those keys' cabinets names one
@@ -47,8 +46,7 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   // a key role gives its keys to its people: it is changed only by a manager of every key it gives, before and after
   const roleKeys = async (a: FastifyInstance, roleIds: readonly string[]) =>
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    roleIds.length === 0 ? [] : ((await (a.db as any).selectFrom('sys_device_role_key').select('key_id').where('role_id', 'in', [...roleIds]).execute()) as Array<{ key_id: string }>).map((r) => r.key_id);
+    roleIds.length === 0 ? [] : (await a.db.selectFrom('sys_device_role_key').select('key_id').where('role_id', 'in', [...roleIds]).execute()).map((r) => r.key_id);
   registerEntity(app, keyRoleEntity, {
     beforeAdd: async ({ app: a, caller }, values) => assertMayHandKeys(a, caller, linkIds(values.keyIds)),
     beforeEdit: async ({ app: a, caller }, values, existing) => {
