@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { entityLabels, serverMessages } from '../packages/contract/src/index.ts';
 import { text, type UiLanguage } from './catalogues.ts';
-import { newContext, restoreSignedIn, screenshot, signedInState, type SignedInState } from './harness.ts';
+import { newContext, restoreSignedIn, screenshot, signedInState, type SignedInState, type viewports } from './harness.ts';
 
 /** What a person sees and does on a generic list-and-form screen (shared by the screens' browser tests). */
 type Key = Parameters<typeof text>[1];
@@ -31,6 +31,46 @@ export async function signIn(page: Page, serverUrl: string, path: string, userna
 export async function openScreen(page: Page, serverUrl: string, path: string) {
   await page.goto(`${serverUrl}${path}`);
   await page.waitForURL((url) => url.pathname === path);
+}
+
+/**
+ * Moves an open page of the app to `path` (a path, with a query if any) through the history, as a link inside the app
+ * does: no reload, so the bundle is not parsed again. Any page of the app, signed in or not (account, visitor pages).
+ */
+export async function followInApp(page: Page, path: string) {
+  await page.evaluate((to) => {
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+  }, path);
+  const pathname = path.split('?')[0];
+  await page.waitForURL((url) => url.pathname === pathname);
+}
+
+/**
+ * Moves a console page that is already open to `path` inside the console, as a menu click does: the router follows the
+ * history, and nothing is loaded again (a reload parses the whole bundle anew, seconds of a busy machine's time).
+ */
+export async function openInApp(page: Page, path: string) {
+  await followInApp(page, path);
+  // the page area of `path` shown (the page host names it), and its page loaded, not the loading dots
+  const area = page.locator(`[data-page-path="${path}"]:visible`);
+  await area.waitFor();
+  await expect.poll(() => area.getByRole('status').filter({ has: page.locator('span[aria-hidden] > i') }).count()).toBe(0);
+}
+
+/** Opens a screen in a new context of a signed-in person; the context joins `contexts`, which the file closes at its end. */
+export async function openSignedIn(
+  browser: Browser,
+  contexts: BrowserContext[],
+  signedIn: SignedInState,
+  serverUrl: string,
+  [path, lang, viewport]: [path: string, lang: UiLanguage, viewport: keyof typeof viewports],
+): Promise<Page> {
+  const context = await newContext(browser, { lang, viewport, signedIn });
+  contexts.push(context);
+  const page = await context.newPage();
+  await openScreen(page, serverUrl, path);
+  return page;
 }
 
 // a list's rows: a desktop's table rows, a phone's cards

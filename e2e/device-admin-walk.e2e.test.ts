@@ -89,7 +89,8 @@ describe.each<UiLanguage>(['zh-CN', 'en-US'])('the device administrator in %s', 
     await signIn(page, session.server.url, '/dashboard/analysis', KEEPER.username, KEEPER.password);
     const failed = failedAnswers(page);
     await page.getByTestId('dashboard-devicesOnline').waitFor();
-    await page.getByText(text(lang, 'dashboard.eventsByHour')).waitFor();
+    await page.getByText(text(lang, 'dashboard.eventsByHour')).first().waitFor();
+    await page.getByTestId('chart-access').waitFor();
     for (const key of ['dashboard.userCount', 'dashboard.onlineTokenCount', 'dashboard.loginsToday'] as const) {
       expect(await page.getByText(text(lang, key), { exact: true }).count()).toBe(0);
     }

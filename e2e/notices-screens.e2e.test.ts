@@ -327,7 +327,7 @@ describe('announcement and message screens', () => {
     await pickTime(page, start, '2025-03-01 09:30:00');
     // an end before the start is refused with the spec's words, and nothing is saved
     await pickTime(page, end, '2025-02-28 18:00:00');
-    await dialog.getByLabel(en('announcement.field.channels')).fill('web,mobile');
+    await dialog.getByLabel(en('announcement.field.channels')).fill('system,email');
     await editor(dialog).click();
     await page.keyboard.type('Collect your new badge at the front desk.');
     await dialog.getByRole('button', { name: en('crud.save') }).click();
@@ -349,7 +349,7 @@ describe('announcement and message screens', () => {
     expect(await edit.getByLabel(en('announcement.field.theme')).inputValue()).toBe('Security');
     expect(await edit.getByLabel(en('announcement.field.startTime')).inputValue()).toBe('2025-03-01 09:30:00');
     expect(await edit.getByLabel(en('announcement.field.endTime')).inputValue()).toBe('2099-12-31 18:00:00');
-    expect(await edit.getByLabel(en('announcement.field.channels')).inputValue()).toBe('web,mobile');
+    expect(await edit.getByLabel(en('announcement.field.channels')).inputValue()).toBe('system,email');
     expect(await edit.getByRole('radio', { name: en('announcement.msgType.USER'), exact: true }).isChecked()).toBe(true);
     const chosen = edit.locator('.ant-form-item').filter({ has: page.getByText(en('announcement.field.userIds'), { exact: true }) }).locator('.ant-select-selection-item');
     await expect.poll(() => chosen.allInnerTexts()).toEqual(['Ivy Chosen (ivy)']);

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { formatMessage, maskCardNo, seededDictionaries, translate, type MessageKey } from '../packages/contract/src/index.ts';
+import { formatMessage, maskCardNo, seededDictionaries, translate, withIdCheck, type MessageKey } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
 import { dialog, label, pickOption, pickOptions, pickTreeNode, rows, signIn } from './crud-page.ts';
 import { animationsSettled, api, apiLogin, launchBrowser, newContext, screenshot, startAsAdmin, viewports, type AdminSession } from './harness.ts';
@@ -39,12 +39,7 @@ const dictText = (lang: Lang, code: string, value: string) => {
 };
 
 /** A legal 18-character ID card number (GB 11643 check character). */
-function idCard(sequence: number): string {
-  const body = `11010519900307${String(sequence).padStart(3, '0')}`;
-  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-  const sum = weights.reduce((acc, w, i) => acc + w * Number(body[i]), 0);
-  return body + '10X98765432'[sum % 11];
-}
+const idCard = (sequence: number): string => withIdCheck(`11010519900307${String(sequence).padStart(3, '0')}`);
 /** The same number with a wrong check character. */
 const badIdCard = (sequence: number) => {
   const good = idCard(sequence);

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatMessage, translate } from '../packages/contract/src/index.ts';
+import { formatMessage, translate, withIdCheck } from '../packages/contract/src/index.ts';
 import { SimDevice, provisionDevices } from '../tools/device-sim/src/index.ts';
 import { text } from './catalogues.ts';
 import { dialog, label, rows, signIn } from './crud-page.ts';
@@ -26,12 +26,8 @@ let reader: SimDevice;
 
 const lbl = (lang: Lang, key: string, params: Record<string, string> = {}) => formatMessage(label(key, lang), params);
 
-function idCard(sequence: number): string {
-  const body = `11010519900307${String(sequence).padStart(3, '0')}`;
-  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-  const sum = weights.reduce((acc, w, i) => acc + w * Number(body[i]), 0);
-  return body + '10X98765432'[sum % 11];
-}
+/** A legal resident ID card number of a sequence number. */
+const idCard = (sequence: number): string => withIdCheck(`11010519900307${String(sequence).padStart(3, '0')}`);
 
 async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogues, text, type UiLanguage } from './catalogues.ts';
-import { label, openScreen, rows, searchForm } from './crud-page.ts';
+import { label, openInApp, openScreen, rows, searchForm } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, openLoginPage, passSliderCaptcha, screenshot, signedInState, startServer, type RunningServer, type SignedInState } from './harness.ts';
 
 const PASSWORD = 'Shots#Pass4';
@@ -83,7 +83,7 @@ function expectReaderLanguage(lang: UiLanguage, screen: string, shown: string) {
 async function visitSeededScreens(page: Page, lang: UiLanguage) {
   const main = page.getByRole('main');
   for (const [path, screen] of [['/system/user', 'users'], ['/system/role', 'roles'], ['/system/log', 'logs'], ['/system/permission', 'menus'], ['/system/dict', 'dictionaries']] as const) {
-    await page.goto(`${server.url}${path}`);
+    await openInApp(page, path);
     expectReaderLanguage(lang, screen, await tableText(page, main));
     await screenshot(page, `${screen}-${lang}-desktop`);
   }
@@ -166,7 +166,7 @@ describe('lists on a 375 px phone', () => {
     const page = await context.newPage();
     await openScreen(page, server.url, '/device/list');
     for (const [path, shot] of [['/device/list', 'devices'], ['/device/people', 'people'], ['/system/user', 'users'], ['/device/alarm', 'alarms']] as const) {
-      if (new URL(page.url()).pathname !== path) await page.goto(`${server.url}${path}`);
+      if (new URL(page.url()).pathname !== path) await openInApp(page, path);
       const main = page.getByRole('main');
       const card = rows(page).first();
       await card.waitFor();

@@ -3,8 +3,8 @@ import { SimDevice, provisionDevices } from '../tools/device-sim/src/index.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text, type UiLanguage } from './catalogues.ts';
-import { addRow, dialog, label, openScreen, pickOption, pickOptions, rows, waitForRow } from './crud-page.ts';
-import { adminSessionOn, freePort, launchBrowser, newContext, screenshot, signedInState, startServer, viewports, type AdminSession, type SignedInState } from './harness.ts';
+import { addRow, dialog, label, pickOption, pickOptions, rows, waitForRow, openSignedIn, openInApp } from './crud-page.ts';
+import { adminSessionOn, freePort, launchBrowser, screenshot, signedInState, startServer, viewports, type AdminSession, type SignedInState } from './harness.ts';
 
 // One server with its embedded broker, one simulated cabinet device of six lockers and one key cabinet.
 const PASSWORD = 'Lockers#E2e1';
@@ -47,12 +47,8 @@ afterAll(async () => {
   await session?.server.stop();
 });
 
-async function open(path: string, lang: UiLanguage = 'en-US', viewport: keyof typeof viewports = 'desktop'): Promise<Page> {
-  const context = await newContext(browser, { lang, viewport, signedIn });
-  contexts.push(context);
-  const page = await context.newPage();
-  await openScreen(page, session.server.url, path);
-  return page;
+function open(path: string, lang: UiLanguage = 'en-US', viewport: keyof typeof viewports = 'desktop'): Promise<Page> {
+  return openSignedIn(browser, contexts, signedIn, session.server.url, [path, lang, viewport]);
 }
 
 const lockerRow = (page: Page, no: number) => rows(page).filter({ has: page.locator('td', { hasText: new RegExp(`^${no}$`) }) });
@@ -185,7 +181,8 @@ describe('storage cabinets', () => {
       for (const viewport of ['desktop', 'mobile'] as const) {
         const page = await open(screens[0]!, lang, viewport);
         for (const path of screens) {
-          await openScreen(page, session.server.url, path);
+          // the first screen is open: the others are reached inside the console, as from its menu
+          if (path !== screens[0]) await openInApp(page, path);
           await page.locator('.ant-table-tbody, [data-testid="crud-cards"], [data-testid="cabinet-tree"], [data-testid="interface-test"]').first().waitFor({ state: 'attached' });
           await page.locator('.ant-spin-spinning').first().waitFor({ state: 'detached' }).catch(() => undefined);
           if (viewport === 'mobile') await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewports.mobile.width);

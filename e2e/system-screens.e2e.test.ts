@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Locator, Page, Request, Response } from '
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sheetRows } from '../apps/server/src/test/crud-helpers.ts';
 import { samples, type Fixtures } from '../apps/server/src/test/entity-samples.ts';
-import { crudPath, entityActions, entityDeclarations, formFieldsOf, importInitialFields, type EntityDeclaration, type MatchKind } from '../packages/contract/src/index.ts';
+import { crudPath, ellipsis, entityActions, entityDeclarations, formFieldsOf, importInitialFields, type EntityDeclaration, type MatchKind } from '../packages/contract/src/index.ts';
 import { text } from './catalogues.ts';
 import { dialog, en, exportTo, label, pickOption, pickTime, pickTreeNode, rows, signIn } from './crud-page.ts';
 import { launchBrowser, newContext, responseTo, startAsAdmin, type AdminSession, type RunningServer } from './harness.ts';
@@ -165,7 +165,7 @@ const screens: Screen[] = [
     fixed: ['jobId'],
   },
   { entity: 'quartzJob', open: topLevel('/system/quartzJob'), target: byField('quartzJob', 'description', 'Sample job 901') },
-  { entity: 'visitor', open: topLevel('/vistor/list'), target: byField('visitor', 'name', 'Sample visitor 901'), optionTexts: { userId: 'Sample 902' } },
+  { entity: 'visitor', open: topLevel('/vistor/list'), target: byField('visitor', 'name', 'Sample visitor 901'), optionTexts: { userId: 'Sample 902', departId: names.group } },
 ];
 
 async function fromRowHere(page: Page, rowText: string, action: string): Promise<Locator> {
@@ -397,7 +397,8 @@ async function editOnce(page: Page, region: Locator, screen: Screen, entity: Ent
   await form.getByRole('button', { name: en('crud.save') }).click();
   expect(((await (await saved).json()) as { success: boolean }).success, `${entity.name} edited`).toBe(true);
   await form.waitFor({ state: 'hidden' });
-  await expect.poll(() => regionRows(region).filter({ hasText: changed ?? '' }).count(), { message: `${entity.name} shows the edit` }).toBe(1);
+  // a list cuts a long text at 25 characters (SPEC section 9)
+  await expect.poll(() => regionRows(region).filter({ hasText: ellipsis(changed ?? '') }).count(), { message: `${entity.name} shows the edit` }).toBe(1);
 }
 
 /** Where the screen deletes and no round trip did: the row deleted once the person confirms, and gone from the list. */
@@ -485,7 +486,7 @@ beforeAll(async () => {
     ['dictItem', { ...samples.dictItem?.(901, fixtures), status: 1 }],
     ['quartzJob', { ...samples.quartzJob?.(901, fixtures), jobClassName: 'heartbeat' }],
     // linked to the user no screen sends round (a round trip gives the row a new id)
-    ['visitor', { ...samples.visitor?.(901, fixtures), status: 1, userId: (await byField('user', 'username', 'sample902')()).id }],
+    ['visitor', { ...samples.visitor?.(901, fixtures), departId: fixtures.departId, status: 1, userId: (await byField('user', 'username', 'sample902')()).id }],
     ['userAgent', { ...samples.userAgent?.(0, fixtures), userName: 'sample901', agentUserName: 'sample902' }],
     ['dataRule', samples.dataRule?.(901, fixtures) ?? {}],
     ['departRole', samples.departRole?.(901, fixtures) ?? {}],

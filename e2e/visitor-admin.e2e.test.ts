@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverMessages, translate } from '../packages/contract/src/index.ts';
+import { serverMessages, translate, withIdCheck } from '../packages/contract/src/index.ts';
 import { SCREENSHOT_VIEWS, confirmPopup, deleteRow, dialog, en, exportTo, firstPageShown, importFrom, label, noRow, pickOption, resetSearch, rows, save, search, screenshotListAndForm, signIn, waitForRow } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
@@ -14,12 +14,7 @@ let token: string;
 const downloads = mkdtempSync(join(tmpdir(), 'isps-visitors-'));
 
 /** A legal 18-character ID card number (GB 11643 check character). */
-function idCard(sequence: number): string {
-  const body = `31010419880512${String(sequence).padStart(3, '0')}`;
-  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-  const sum = weights.reduce((acc, w, i) => acc + w * Number(body[i]), 0);
-  return body + '10X98765432'[sum % 11];
-}
+const idCard = (sequence: number): string => withIdCheck(`31010419880512${String(sequence).padStart(3, '0')}`);
 
 const visitorLogin = async (account: string, password: string) =>
   (await api(server, 'POST', '/vistor/login', { body: { account, password } })).body;

@@ -35,14 +35,14 @@ const external = [
 
 /**
  * Node modules that fastify and ws require when they load but use only for HTTPS, HTTP/2, a listen on a host name or a
- * websocket client: in the bundle each is a stand-in that requires the module at its first use (loading them is some
- * 5 ms of a start).
+ * websocket client, and that prom-client's Pushgateway (loaded with its index, never used here) requires: in the bundle
+ * each is a stand-in that requires the module at its first use (loading them is some 5 ms of a start).
  */
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(build) {
     build.onResolve({ filter: /^(node:)?(https|http2|dns|tls)$/ }, (args) =>
-      /[\\/](fastify[\\/]lib[\\/]server|ws[\\/]lib[\\/]websocket)\.js$/.test(args.importer) ? { path: args.path, namespace: 'lazy-builtin' } : undefined,
+      /[\\/](fastify[\\/]lib[\\/]server|ws[\\/]lib[\\/]websocket|prom-client[\\/]lib[\\/]pushgateway)\.js$/.test(args.importer) ? { path: args.path, namespace: 'lazy-builtin' } : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
       contents: `let loaded;const load=()=>(loaded??=require(${JSON.stringify(args.path)}));module.exports=new Proxy({},{get:(_,key)=>load()[key],has:(_,key)=>key in load()});`,

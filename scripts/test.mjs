@@ -1,13 +1,14 @@
 // `npm test`: lint, type checks, console build, unit + API integration tests, then browser tests; ends with one total line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runParts } from './parts.mjs';
 import { typecheckParts } from './typecheck.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const reports = join(root, '.tmp', 'test-reports');
+const unhandledReporter = join(root, 'scripts', 'unhandled-errors-reporter.mjs');
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
@@ -51,10 +52,20 @@ const failures = [];
 const fileTimes = [];
 for (const [index, [title, args]] of suites.entries()) {
   const output = join(reports, `suite-${index}.json`);
-  const status = run(title, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${output}`]);
+  const unhandledFile = join(reports, `unhandled-${index}.json`);
+  process.env.ISPS_UNHANDLED_ERRORS_FILE = unhandledFile;
+  const status = run(title, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--reporter=${unhandledReporter}`, `--outputFile.json=${output}`]);
   if (status !== 0) failedRun = true;
+  const failuresBefore = failures.length;
+  if (existsSync(unhandledFile)) {
+    for (const error of JSON.parse(readFileSync(unhandledFile, 'utf8'))) {
+      const where = error.testPath ? ` (while ${relative(root, error.testPath)}${error.testName ? ` > ${error.testName}` : ''} ran)` : '';
+      failures.push(`${title}: unhandled ${error.message.split('\n')[0]}${where}`);
+    }
+  }
   if (!existsSync(output)) {
     failedRun = true;
+    failures.push(`${title}: exited with status ${status} and wrote no report (see its output above)`);
     continue;
   }
   const report = JSON.parse(readFileSync(output, 'utf8'));
@@ -74,6 +85,7 @@ for (const [index, [title, args]] of suites.entries()) {
     totals.skipped -= notRun;
     totals.failed += Math.max(notRun, 1);
   }
+  if (status !== 0 && failures.length === failuresBefore) failures.push(`${title}: exited with status ${status} and named no failed test (see its output above)`);
 }
 if (failedRun && totals.failed === 0) totals.failed = 1;
 console.log(`\ntime per part:\n${partTimes.map(([title, ms]) => `  ${seconds(ms).padStart(7)}  ${title}`).join('\n')}`);

@@ -79,6 +79,8 @@ describe('route declarations', () => {
       'GET /api/sys/user/register/check',
       // software packages for devices, signed with the device's serial number and key (soft-update-routes.ts)
       'GET /api/device/softUpdate/package',
+      // a device's log, asked of it with a one-time token, uploaded signed the same way (modules/device/log-file-routes.ts)
+      'POST /api/device/logFile/upload',
       // cabinet terminals ask for a newer app and fetch it, signed the same way (modules/storage/routes.ts)
       'GET /api/cabinet/checkUpdate/latest',
       'GET /api/cabinet/checkUpdate/package',
@@ -93,11 +95,22 @@ describe('route declarations', () => {
       'POST /api/sys/user/passwordReset/sendCode',
       'POST /api/sys/user/passwordReset/verify',
       'POST /api/sys/user/register',
+      // SPEC section 7's declared calls, aliases of the three above them (account/routes.ts)
+      'POST /api/auth/forge-password',
+      'POST /api/auth/register',
+      'POST /api/account/sms',
       // visitor routes: public to the staff access layer, guarded by visitor tokens of their own
       'POST /api/vistor/login',
       'POST /api/vistor/register',
       'GET /api/vistor/info',
       'POST /api/vistor/logout',
+      // the visitor's own visits, requests and messages (visit-requests.ts), behind the same visitor-token hook
+      'GET /api/vistor/myVisit/list',
+      'GET /api/vistor/myVisit/hosts',
+      'POST /api/vistor/myVisit/ask',
+      'PUT /api/vistor/myVisit/cancel',
+      'GET /api/vistor/message/list',
+      'PUT /api/vistor/message/read',
     ].sort());
   });
 

@@ -17,12 +17,16 @@ import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { emergencyRoutes } from './modules/emergency/index.ts';
 import { deviceRoleRoutes, deviceRoutes, doorRoutes } from './modules/device/index.ts';
 import { messageRoutes } from './modules/message/index.ts';
-import { monitorRoutes } from './modules/monitor/index.ts';
+import { monitorPlugin, monitorRoutes } from './modules/monitor/index.ts';
 import { peopleRoutes } from './modules/people/index.ts';
 import { storagePlugin, storageRoutes, type StorageOptions } from './modules/storage/index.ts';
 import { keyRoutes, keysPlugin, type KeysOptions } from './modules/keys/index.ts';
+import { patrolPlugin, patrolRoutes, type PatrolOptions } from './modules/patrol/index.ts';
+import { reportPlugin, reportRoutes } from './modules/report/index.ts';
+import { attendancePlugin, attendanceRoutes, type AttendanceOptions } from './modules/attendance/index.ts';
+import { doorSchedulePlugin, doorScheduleRoutes, type DoorScheduleOptions } from './modules/door-schedule/index.ts';
 import { checkCaptcha, createUser, findActiveUserById, findActiveUserByName, jobSchedulerPlugin, startSession, systemRoutes } from './modules/system/index.ts';
-import { visitorAdminRoutes, visitorRoutes } from './modules/visitor/index.ts';
+import { visitorAdminRoutes, visitorRoutes, visitRoutes, visitsPlugin } from './modules/visitor/index.ts';
 import { accessPlugin } from './platform/access.ts';
 import { apiDocs } from './platform/api-docs.ts';
 import { listCachePlugin } from './platform/crud/list-cache.ts';
@@ -58,6 +62,11 @@ export interface BuildOptions {
   storage?: StorageOptions;
   /** key cabinet settings (tests shorten the overdue sweep) */
   keys?: KeysOptions;
+  attendance?: AttendanceOptions;
+  /** patrol settings (tests lengthen the sweep and call it themselves) */
+  patrol?: PatrolOptions;
+  /** door schedule sync settings */
+  doorSchedule?: DoorScheduleOptions;
 }
 
 const contentSecurityPolicy = {
@@ -190,6 +199,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('systemNotices', new SystemNotices());
   await app.register(storagePlugin, options.storage ?? {});
   await app.register(keysPlugin, options.keys ?? {});
+  await app.register(patrolPlugin, options.patrol ?? {});
+  await app.register(attendancePlugin, options.attendance ?? {});
+  await app.register(doorSchedulePlugin, options.doorSchedule ?? {});
+  await app.register(visitsPlugin);
+  // request trace, runtime samples and /metrics: at the root, so every request of every context is seen
+  await app.register(monitorPlugin);
+  await app.register(reportPlugin);
 
   // multipart bodies (spreadsheet imports, uploads) are read only by their own routes: platform/uploads.ts
   app.decorate('crudEntities', new Map());
@@ -226,6 +242,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(accountPlugin, { users: { findActiveUserByName, findActiveUserById, createUser, startSession, checkCaptcha } });
       await api.register(visitorRoutes);
       await api.register(visitorAdminRoutes);
+      await api.register(visitRoutes);
       await api.register(monitorRoutes);
       await api.register(systemRoutes);
       await api.register(dashboardRoutes);
@@ -238,6 +255,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(accessSyncRoutes);
       await api.register(storageRoutes);
       await api.register(keyRoutes);
+      await api.register(patrolRoutes);
+      await api.register(attendanceRoutes);
+      await api.register(doorScheduleRoutes);
+      await api.register(reportRoutes);
       if (options.extraRoutes) await api.register(options.extraRoutes);
     },
     { prefix: config.apiPrefix },

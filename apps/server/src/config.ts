@@ -47,6 +47,8 @@ export interface Config {
   publicUrl: string | null;
   /** upload limits: files and MiB each user may send a minute (UPLOADS_PER_MINUTE, UPLOAD_MB_PER_MINUTE), MiB each tenant may keep (TENANT_UPLOAD_QUOTA_MB) */
   uploads: { perMinute: number; mbPerMinute: number; tenantQuotaMb: number };
+  /** METRICS_TOKEN: a scraper sends it as `Authorization: Bearer …` to read /metrics without a session; null: sessions only */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -94,6 +96,7 @@ const rules = {
   UPLOADS_PER_MINUTE: { schema: z.coerce.number().int().min(1).max(100_000), allowed: 'an integer from 1 to 100000' } as Rule<number>,
   UPLOAD_MB_PER_MINUTE: { schema: z.coerce.number().int().min(1).max(1_000_000), allowed: 'an integer from 1 to 1000000 (MiB)' } as Rule<number>,
   TENANT_UPLOAD_QUOTA_MB: { schema: z.coerce.number().int().min(1).max(100_000_000), allowed: 'an integer from 1 to 100000000 (MiB)' } as Rule<number>,
+  METRICS_TOKEN: { schema: z.string().min(16).max(200).regex(/^[\x21-\x7e]+$/), allowed: 'a random string of 16 to 200 printable characters without spaces' } as Rule<string>,
   PUBLIC_URL: { schema: z.string().refine(isPublicUrl), allowed: 'an absolute http(s):// URL such as https://console.example.com, without user, password, query or fragment' } as Rule<string>,
 };
 
@@ -123,7 +126,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (value === undefined) return undefined;
     const parsed = rules[name].schema.safeParse(value);
     if (!parsed.success) {
-      const shown = name === 'ADMIN_PASSWORD' || name === 'TOKEN_PEPPER' || name === 'SMTP_URL' || (name === 'PUBLIC_URL' && value.includes('@')) ? '(hidden)' : JSON.stringify(value);
+      const shown = name === 'ADMIN_PASSWORD' || name === 'TOKEN_PEPPER' || name === 'SMTP_URL' || name === 'METRICS_TOKEN' || (name === 'PUBLIC_URL' && value.includes('@')) ? '(hidden)' : JSON.stringify(value);
       problems.push(`${name} must be ${rules[name].allowed}; got ${shown}`);
       return undefined;
     }
@@ -157,6 +160,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadMbPerMinute: read('UPLOAD_MB_PER_MINUTE', '50'),
     tenantUploadQuotaMb: read('TENANT_UPLOAD_QUOTA_MB', '1024'),
     publicUrl: read('PUBLIC_URL') ?? null,
+    metricsToken: read('METRICS_TOKEN') ?? null,
   };
   if (config.smsProvider === 'webhook' && !config.smsWebhookUrl) problems.push('SMS_WEBHOOK_URL must be set when SMS_PROVIDER is webhook');
   if (problems.length > 0) throw new ConfigError(problems);
@@ -189,6 +193,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outboundTimeoutMs: 5000,
     uploads: { perMinute: config.uploadsPerMinute as number, mbPerMinute: config.uploadMbPerMinute as number, tenantQuotaMb: config.tenantUploadQuotaMb as number },
     publicUrl: config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : null,
+    metricsToken: config.metricsToken,
   };
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeviceCommandKind, SoftUpdatePath, SoftUpdateState, type SoftUpdateCommandPayload } from '@isps/contract';
+import { DeviceCommandKind, DeviceLogFilePath, SEND_LOG_COMMAND, SoftUpdatePath, SoftUpdateState, type SendLogCommandPayload, type SoftUpdateCommandPayload } from '@isps/contract';
 import { startFleet, type Fleet } from '@isps/device-sim';
 import { approvedKey, buildLinkedApp, uniqueSn, until } from './gateway/test-support.ts';
 import { startSilentServer } from './test/outbound-listeners.ts';
@@ -70,6 +70,34 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('device URLs 
       t.app.settings.publicUrl = `http://127.0.0.1:${listener.port}`;
       const elsewhere = await push('5.2.0', {});
       expect([elsewhere.state, elsewhere.error]).toEqual([SoftUpdateState.failed, 'untrusted url']);
+      expect(listener.connections).toBe(0);
+    } finally {
+      t.app.settings.publicUrl = null;
+    }
+  });
+
+  /** Asks the device for its log with these request headers; answers the command's payload and how it ended. */
+  async function askLog(headers: Record<string, string>): Promise<{ payload: SendLogCommandPayload; status: string; result: string | null }> {
+    const asked = await injectAs<{ commandId: string }>(t.app, admin, { method: 'POST', url: api(t.app, DeviceLogFilePath.request), payload: { deviceId }, headers });
+    expect(asked.envelope.success, asked.envelope.message).toBe(true);
+    const command = () => t.app.db.selectFrom('sys_device_command').select(['payload', 'status', 'result']).where('id', '=', asked.envelope.result.commandId).where('kind', '=', SEND_LOG_COMMAND).executeTakeFirstOrThrow();
+    await until(async () => ['acked', 'failed'].includes((await command()).status), 10_000, 'sendLog answered');
+    const row = await command();
+    return { payload: JSON.parse(row.payload ?? 'null') as SendLogCommandPayload, status: row.status, result: row.result };
+  }
+
+  it('a log asked for with a forged Host header is uploaded to the device’s own server; a PUBLIC_URL of another origin is not followed', async () => {
+    const forged = `127.0.0.1:${listener.port}`;
+    const sent = await askLog({ host: forged, 'x-forwarded-host': forged, 'x-forwarded-proto': 'http' });
+    expect(JSON.stringify(sent.payload)).not.toContain(String(listener.port));
+    expect(sent.payload.url).toBeUndefined();
+    expect(sent.payload.path).toBe(DeviceLogFilePath.upload);
+    expect(sent.status).toBe('acked');
+    try {
+      t.app.settings.publicUrl = `http://127.0.0.1:${listener.port}`;
+      const elsewhere = await askLog({});
+      expect(elsewhere.status).toBe('failed');
+      expect(elsewhere.result).toContain('untrusted url');
       expect(listener.connections).toBe(0);
     } finally {
       t.app.settings.publicUrl = null;

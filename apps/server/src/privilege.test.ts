@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountPath, ApiPath, cabinetEntity, keyEntity, StoragePath, storageCheckUpdateEntity, VisitorPath, entityActions, entityDeclarations, importJobPath } from '@isps/contract';
+import { AccountPath, ApiPath, AttendancePath, MetricsPath, MonitorPath, REPORT_SCREENS, reportPath, cabinetEntity, keyEntity, patrolEntities, PatrolPath, StoragePath, storageCheckUpdateEntity, VisitorPath, entityActions, entityDeclarations, importJobPath } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { createRoleWith, uploadFile, workbookOf } from './test/crud-helpers.ts';
 import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, type Answer, type TestApp } from './test/harness.ts';
@@ -47,7 +47,20 @@ interface Probe {
 
 /** Routes whose privilege properties are proven in another test file, which must name the route. */
 const PROVEN_ELSEWHERE: Record<string, string> = {
+  // a visit hands out doors: the author must be able to bind them (platform/grants.ts)
+  'POST /api/vistor/visit/add': 'modules/visitor/visits.test.ts',
+  'PUT /api/vistor/visit/edit': 'modules/visitor/visits.test.ts',
+  'DELETE /api/vistor/visit/delete': 'modules/visitor/visits.test.ts',
+  'DELETE /api/vistor/visit/deleteBatch': 'modules/visitor/visits.test.ts',
+  'POST /api/vistor/visit/importExcel': 'modules/visitor/visits.test.ts',
+  // approving a visitor's request hands its doors to him: the same grant rule, and only the host or a visit editor decides
+  'PUT /api/vistor/visit/approve': 'modules/visitor/visit-requests.test.ts',
+  'PUT /api/vistor/visit/refuse': 'modules/visitor/visit-requests.test.ts',
   'POST /api/sys/user/register': 'modules/account/account.test.ts',
+  // SPEC section 7's declared calls run the flows above them
+  'POST /api/auth/register': 'modules/account/account.test.ts',
+  'POST /api/auth/forge-password': 'modules/account/account.test.ts',
+  'POST /api/account/sms': 'modules/account/account.test.ts',
   'POST /api/sys/login': 'modules/system/system.test.ts',
   'POST /api/sys/sms': 'modules/account/account-security.test.ts',
   'POST /api/sys/phoneLogin': 'modules/account/account-security.test.ts',
@@ -69,6 +82,10 @@ const PROVEN_ELSEWHERE: Record<string, string> = {
   'PUT /api/sys/user/updatePassword': 'modules/system/origin-wire.test.ts',
   // device roles grant areas, devices and doors to their holders (the rule in platform/grants.ts)
   'POST /api/deviceRole/add': 'modules/device/device-role.test.ts',
+  // a person's form hands out device roles (people.roleIds): the device-role grant rule holds there too
+  'POST /api/sysPeople/add': 'modules/people/people.test.ts',
+  'PUT /api/sysPeople/edit': 'modules/people/people.test.ts',
+  'POST /api/sysPeople/importExcel': 'modules/people/people.test.ts',
   'PUT /api/deviceRole/edit': 'modules/device/device-role.test.ts',
   'DELETE /api/deviceRole/delete': 'modules/device/device-role.test.ts',
   'DELETE /api/deviceRole/deleteBatch': 'modules/device/device-role.test.ts',
@@ -82,6 +99,8 @@ const PROVEN_ELSEWHERE: Record<string, string> = {
   'PUT /api/ks/keyPeople/edit': 'modules/keys/keys.test.ts',
   'DELETE /api/ks/keyPeople/delete': 'modules/keys/keys.test.ts',
   'DELETE /api/ks/keyPeople/deleteBatch': 'modules/keys/keys.test.ts',
+  // patrol tasks are made for the caller's tenant only
+  'POST /api/watch/task/generate': 'modules/patrol/patrol.test.ts',
   // a cabinet goes to people only from an operator who manages its device; naming managers is handing devices over
   'POST /api/cabinet/cabinet/allocateCabinet': 'modules/storage/storage.test.ts',
   'POST /api/cabinet/cabinet/releaseCabinet': 'modules/storage/storage.test.ts',
@@ -90,15 +109,38 @@ const PROVEN_ELSEWHERE: Record<string, string> = {
   'PUT /api/cabinet/managerUser/edit': 'modules/storage/storage.test.ts',
   'DELETE /api/cabinet/managerUser/delete': 'modules/storage/storage.test.ts',
   'DELETE /api/cabinet/managerUser/deleteBatch': 'modules/storage/storage.test.ts',
+  // attendance: a correction and a recompute each need their own permission, and stay in the caller's tenant
+  'PUT /api/device/attendance/correct': 'modules/attendance/attendance.test.ts',
+  'POST /api/device/attendanceMonth/recompute': 'modules/attendance/attendance.test.ts',
+  // door schedules unlock doors: only doors a device role of their author covers (the rule in platform/grants.ts)
+  'POST /api/doorSchedule/add': 'modules/door-schedule/door-schedule.test.ts',
+  'PUT /api/doorSchedule/edit': 'modules/door-schedule/door-schedule.test.ts',
+  'DELETE /api/doorSchedule/delete': 'modules/door-schedule/door-schedule.test.ts',
+  'DELETE /api/doorSchedule/deleteBatch': 'modules/door-schedule/door-schedule.test.ts',
+  'POST /api/doorSchedule/importExcel': 'modules/door-schedule/door-schedule.test.ts',
 };
 
 /** Routes on the privilege paths that change nobody's rights, each with the reason. */
 const NOT_A_GRANT: Record<string, string> = {
+  // a report schedule mails a report of the caller's own tenant to users of that tenant only, and gives them no right (modules/report/report.test.ts)
+  ...Object.fromEntries(
+    (Object.keys(REPORT_SCREENS) as Array<keyof typeof REPORT_SCREENS>).flatMap((screen) =>
+      ([['POST', 'scheduleAdd'], ['PUT', 'scheduleEdit'], ['DELETE', 'scheduleDelete'], ['POST', 'scheduleSend']] as const).map(([method, verb]) => [
+        `${method} /api${reportPath(screen, verb)}`,
+        'a report schedule mails the caller’s tenant’s figures to users of that tenant only; it grants nothing (modules/report/report.test.ts)',
+      ]),
+    ),
+  ),
   'POST /api/sys/logout': 'ends the caller’s own session',
   'POST /api/sys/selectDepart': 'chooses among the caller’s own groups (group roles only count in groups the user belongs to)',
   'PUT /api/sys/user/language': 'keeps the caller’s own console language (user-language.test.ts); it changes no one’s rights',
   'POST /api/vistor/register': 'creates a visitor account, which holds no console rights',
   'POST /api/vistor/logout': 'ends the caller’s own visitor session',
+  'POST /api/vistor/myVisit/ask': 'a visitor’s request opens no door until a host approves it (visit-requests.test.ts)',
+  'PUT /api/vistor/myVisit/cancel': 'withdraws the caller’s own pending request, which opened nothing',
+  'PUT /api/vistor/message/read': 'marks the caller’s own visitor messages read',
+  'DELETE /api/vistor/apiLogin/delete': 'removes a record of a visitor sign-in; it gives no one any right',
+  'DELETE /api/vistor/apiLogin/deleteBatch': 'removes records of visitor sign-ins; it gives no one any right',
   'POST /api/sys/sysDepart/add': 'a new group holds no permissions until they are granted through saveDepartPermission',
   'PUT /api/sys/sysDepart/edit': 'names and places a group; its permissions change only through saveDepartPermission',
   'DELETE /api/sys/sysDepart/delete': 'removing a group removes rights, never adds them',
@@ -137,18 +179,18 @@ const NOT_A_GRANT: Record<string, string> = {
   'DELETE /api/sysVistor/deleteRecycleBin': 'visitor records hold no console rights',
   'POST /api/sysVistor/importExcel': 'visitor records hold no console rights',
   'PUT /api/sysVistor/frozenBatch': 'visitor records hold no console rights',
-  'POST /api/sysPeople/add': 'people records hold no console rights',
-  'PUT /api/sysPeople/edit': 'people records hold no console rights',
   'DELETE /api/sysPeople/delete': 'people records hold no console rights',
   'DELETE /api/sysPeople/deleteBatch': 'people records hold no console rights',
   'PUT /api/sysPeople/putRecycleBin': 'people records hold no console rights',
   'DELETE /api/sysPeople/deleteRecycleBin': 'people records hold no console rights',
-  'POST /api/sysPeople/importExcel': 'people records hold no console rights',
   'PUT /api/sysPeople/frozenPeople': 'people records hold no console rights',
   // stopping an import stores nothing more; the rows it stored went through the add route's checks
   ...Object.fromEntries(entityDeclarations.filter((e) => entityActions(e).includes('import')).map((e) => [`PUT /api${importJobPath(e, 'cancel')}`, 'stops an import job; it grants nothing'])),
   'POST /api/sysPeople/enroll': 'a palm-vein template of a person holds no console rights (enrollment.test.ts)',
   'POST /api/sysPeople/enrollCancel': 'ending an enrollment grants nothing (enrollment.test.ts)',
+  'POST /api/vistor/desk/issueCard': 'a visitor’s door card holds no console rights (modules/visitor/desk.test.ts)',
+  'POST /api/vistor/desk/enroll': 'a palm-vein template of a visitor holds no console rights (modules/visitor/desk.test.ts)',
+  'POST /api/vistor/desk/enrollCancel': 'ending an enrollment grants nothing (modules/visitor/desk.test.ts)',
   ...Object.fromEntries(
     [cabinetEntity, storageCheckUpdateEntity].flatMap((e) =>
       [['POST', 'add'], ['PUT', 'edit'], ['DELETE', 'delete'], ['DELETE', 'deleteBatch'], ['POST', 'importExcel']].map(([method, verb]) => [`${method} /api${e.basePath}/${verb}`, 'cabinets, terminals and app versions are records of devices; a cabinet goes to people only through allocateCabinet']),
@@ -163,12 +205,24 @@ const NOT_A_GRANT: Record<string, string> = {
   ),
   'POST /api/ks/role/importExcel': 'each imported key role goes through the add route’s check (prepareRow runs beforeAdd), proven in keys.test.ts',
   'POST /api/ks/keyPeople/importExcel': 'each imported key person goes through the add route’s check (prepareRow runs beforeAdd), proven in keys.test.ts',
+  // patrol routes, points, missions and tasks say where and when guards walk; who may patrol a device is a device role (type 4)
+  ...Object.fromEntries(
+    patrolEntities.flatMap((entity) =>
+      [['POST', 'add'], ['PUT', 'edit'], ['DELETE', 'delete'], ['DELETE', 'deleteBatch'], ['POST', 'importExcel']]
+        .filter(([, verb]) => entityActions(entity).includes((verb === 'deleteBatch' ? 'delete' : verb === 'importExcel' ? 'import' : verb) as never))
+        .map(([method, verb]) => [`${method} /api${entity.basePath}/${verb}`, 'patrol plans and their runs; they give nobody a right (patrol roles are device roles)']),
+    ),
+  ),
+  // floor plans say where doors and devices are drawn; opening a door from the plan is the door's own open call
+  'PUT /api/sysArea/floorPlan/save': 'places an area’s doors and devices on its plan (device:area:edit); it grants nobody a door (modules/device/floor-plan.test.ts)',
+  'POST /api/sysArea/floorPlan/upload': 'an area’s plan image (device:area:edit); it grants nothing (modules/device/floor-plan.test.ts)',
+  'DELETE /api/sysArea/floorPlan/image': 'removes an area’s plan image and places; it grants nothing (modules/device/floor-plan.test.ts)',
   'POST /api/cabinet/interfaceTest/send': 'a test command to a cabinet device of the caller’s tenant; it changes nobody’s rights (storage.test.ts)',
 };
 
 /** The contract constants a test may name a path by (`AccountPath.sms` for '/sys/sms'). */
 function namesOf(path: string): string[] {
-  const tables = { AccountPath, ApiPath, VisitorPath, StoragePath } as Record<string, Record<string, string>>;
+  const tables = { AccountPath, ApiPath, VisitorPath, StoragePath, PatrolPath, AttendancePath } as Record<string, Record<string, string>>;
   return Object.entries(tables).flatMap(([table, paths]) => Object.entries(paths).filter(([, value]) => value === path).map(([key]) => `${table}.${key}`));
 }
 
@@ -179,6 +233,7 @@ function privilegeRoutes(app: FastifyInstance): string[] {
     /^\/sys\/(user|role|permission|sysDepart|sysDepartRole|sysDepartPermission|sysUserAgent|tenant)\//,
     /^\/sys\/(sms|phoneLogin|login|logout|selectDepart)$/,
     /^\/sys\/(twoFactor|activation|account)\//,
+    /^\/(auth|account)\//,
     /^\/cas\//,
     /^\/(vistor|sysVistor)\//,
     /^\/deviceRole\//,
@@ -188,6 +243,16 @@ function privilegeRoutes(app: FastifyInstance): string[] {
     /^\/cabinet\//,
     // keys go to people through key roles and key people
     /^\/ks\//,
+    // patrol: where and when guards walk
+    /^\/watch\//,
+    // attendance results: correcting a day is a right of its own
+    /^\/device\/(attendance|attendanceMonth)\//,
+    // door schedules: which doors stand unlocked when
+    /^\/doorSchedule\//,
+    // report schedules name users (their recipients)
+    /^\/report\//,
+    // floor plans: where doors are drawn, and the plan the door status page opens doors from
+    /^\/sysArea\/floorPlan/,
   ];
   return app.routeCatalogue
     .filter((r) => r.method !== 'GET' && r.method !== 'HEAD' && r.url.startsWith(prefix))
@@ -591,6 +656,30 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('privilege bo
     expect(names).not.toContain('victim-a');
     await call(tokens.userAdminB, 'PUT', '/sys/user/edit', { id: ids.victimA, realname: 'Changed by B' });
     expect((await userRow(ids.victimA!)).realname).not.toBe('Changed by B');
+  });
+
+  it('monitoring (the seven screens and /metrics) is for system administrators only', async () => {
+    const routes: Array<['GET' | 'POST', string]> = [
+      ['GET', MonitorPath.disk],
+      ['GET', MonitorPath.httpTrace],
+      ['GET', MonitorPath.runtime],
+      ['GET', MonitorPath.webServer],
+      ['GET', MonitorPath.server],
+      ['GET', MonitorPath.redisInfo],
+      ['POST', MonitorPath.redisTerminal],
+    ];
+    const reached: string[] = [];
+    for (const seat of SEATS) {
+      const token = await tokenOf(seat);
+      for (const [method, path] of routes) {
+        const answer = await call(token, method, path, method === 'POST' ? { command: 'PING' } : undefined);
+        const admitted = answer.statusCode === 200;
+        if (admitted !== SYSTEM_ADMINS.includes(seat)) reached.push(`${seat} ${method} ${path}: HTTP ${answer.statusCode}`);
+      }
+      const metrics = await app.inject({ method: 'GET', url: MetricsPath, headers: { 'X-Access-Token': token } });
+      if ((metrics.statusCode === 200) !== SYSTEM_ADMINS.includes(seat)) reached.push(`${seat} GET ${MetricsPath}: HTTP ${metrics.statusCode}`);
+    }
+    expect(reached).toEqual([]);
   });
 
   it('a data-source tester who is not a system administrator cannot test connections, and nobody reads a stored password', async () => {

@@ -122,6 +122,21 @@ export const resetPasswordBody = z.object({
 });
 export type ResetPasswordBody = z.infer<typeof resetPasswordBody>;
 
+/**
+ * The calls SPEC section 7 declares by the origin template's names (ant-design-vue-pro): each answers as an alias of
+ * one of our flows, and the API description says which.
+ */
+export const DeclaredPath = {
+  /** POST: the password reset's last step, as AccountPath.resetPassword */
+  forgePassword: '/auth/forge-password',
+  /** POST: as AccountPath.register */
+  register: '/auth/register',
+  /** POST: as AccountPath.sms */
+  sms: '/account/sms',
+  /** GET: the caller's userInfo, as the login answers it */
+  userInfo: '/user/info',
+} as const;
+
 // in a module without schemas: the login page needs it, and zod with the schemas would come along
 export { needsSecondFactor, type PasswordLoginResult, type SecondFactorChallenge } from './second-factor.ts';
 

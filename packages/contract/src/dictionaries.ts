@@ -16,6 +16,7 @@ export const seededDictionaries: readonly SeededDictionary[] = [
   { code: 'sex', name: 'Gender', names: ['性别', '性別'], items: [['1', 'Male', '男', '男性'], ['2', 'Female', '女', '女性']] },
   { code: 'user_status', name: 'User status', names: ['用户状态', 'ユーザー状態'], items: [['1', 'Normal', '正常', '正常'], ['2', 'Frozen', '冻结', '凍結'], ['3', 'Awaiting approval', '待审核', '承認待ち']] },
   { code: 'id_type', name: 'ID type', names: ['证件类型', '身分証明書の種類'], items: [['1', 'Resident ID card', '居民身份证', '中国居民身分証'], ['2', 'Passport', '护照', 'パスポート'], ['3', 'Other', '其他', 'その他']] },
+  { code: 'visit_state', name: 'Visit state', names: ['来访状态', '来訪の状態'], items: [['requested', 'Awaiting the host', '待被访人审批', '訪問先の承認待ち'], ['approved', 'Approved', '已批准', '承認済み'], ['refused', 'Refused', '已拒绝', '却下']] },
   { code: 'priority', name: 'Priority', names: ['优先级', '優先度'], items: [['L', 'Low', '低', '低'], ['M', 'Medium', '中', '中'], ['H', 'High', '高', '高']] },
   { code: 'device_status', name: 'Device network status', names: ['设备网络状态', 'デバイスネットワーク状態'], items: [['1', 'Online', '在线', 'オンライン'], ['0', 'Offline', '离线', 'オフライン']] },
   { code: 'valid_status', name: 'Valid status', names: ['有效状态', '有効状態'], items: [['1', 'Valid', '有效', '有効'], ['0', 'Invalid', '无效', '無効']] },

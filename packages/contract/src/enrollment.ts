@@ -27,8 +27,15 @@ export const ENROLL_WAIT_MS = 45_000;
 /** How long the server waits for the answer to a card read before it says no card was detected. */
 export const ID_CARD_WAIT_MS = 4_000;
 
+/** Whose palm an enrollment captures: a person's (the default) or a visitor's. Templates of both share one table. */
+export const PALM_HOLDERS = ['people', 'visitor'] as const;
+export type PalmHolder = (typeof PALM_HOLDERS)[number];
+
 export interface EnrollPalmPayload {
+  /** the holder's id (a person's or, with `holder: 'visitor'`, a visitor's), echoed by the device's upload */
   peopleId: string;
+  /** absent for a person, so people's commands stay as devices know them */
+  holder?: 'visitor';
   hand: PalmHand;
   /** give up after this long without a hand (milliseconds) */
   timeoutMs: number;

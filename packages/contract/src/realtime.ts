@@ -42,6 +42,13 @@ export const RealtimeCmd = {
    * overdue take, to the users of the tenant who hold the key list
    */
   keyOverdue: 'keyOverdue',
+  /** a patrol check-in was judged or a patrol point missed (`msgId`: the task): patrol task, quest and record lists reload */
+  patrolState: 'patrolState',
+  /**
+   * a patrol point was missed (`PatrolMissedNotice`): the console shows a warning until it is dismissed; sent once per
+   * missed point, to the users of the tenant who hold the patrol task list or the alarm list
+   */
+  patrolMissed: 'patrolMissed',
   /** the answer to a client heartbeat, to that socket only */
   heartcheck: 'heartcheck',
 } as const;

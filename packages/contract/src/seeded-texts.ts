@@ -45,6 +45,10 @@ export const buttonTitles: Readonly<Record<string, Texts>> = {
   frozen: ['Freeze', '冻结', '凍結'],
   enroll: ['Enroll palm vein', '录入掌静脉', '手のひら静脈登録'],
   readIdCard: ['Read ID card', '读取身份证', '身分証読み取り'],
+  desk: ['Arrivals desk', '到访登记', '受付'],
+  issueCard: ['Issue card', '发卡', 'カード発行'],
+  approve: ['Approve', '批准', '承認'],
+  refuse: ['Refuse', '拒绝', '却下'],
   rotateKey: ['Rotate device key', '更换设备密钥', 'デバイスキー更新'],
   revokeKey: ['Revoke device key', '吊销设备密钥', 'デバイスキー失効'],
   recycleBin: ['Recycle bin', '回收站', 'ごみ箱'],
@@ -66,6 +70,17 @@ export const buttonTitles: Readonly<Record<string, Texts>> = {
   read: ['Read', '阅读', '閲覧'],
   testSend: ['Test send', '测试发送', 'テスト送信'],
   docs: ['API documents', '接口文档', 'API ドキュメント'],
+  capture: ['Capture', '抓拍', 'キャプチャ'],
+  push: ['Push', '推送', '配信'],
+  sendLog: ['Ask for log', '索取日志', 'ログを取得'],
+  handle: ['Handle', '处理', '対応'],
+  schedule: ['Schedule', '定时发送', '定期送信'],
+  end: ['End', '结束', '終了'],
+  drill: ['Drill', '演练', '訓練'],
+  rollCall: ['Roll call', '点名', '点呼'],
+  align: ['Align', '校准', '整合'],
+  correct: ['Correct', '更正', '訂正'],
+  recompute: ['Recompute', '重新计算', '再計算'],
 };
 
 const dictionaries = [...seededDictionaries, ...migratedDictionaries];

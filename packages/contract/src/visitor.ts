@@ -7,7 +7,77 @@ export const VisitorPath = {
   login: '/vistor/login',
   logout: '/vistor/logout',
   info: '/vistor/info',
+  /** GET: the signed-in visitor's own visits, newest first (MyVisit[]) */
+  myVisits: '/vistor/myVisit/list',
+  /** GET `?name=`: the hosts the visitor may ask (users of his tenant, by name; a short list) */
+  hosts: '/vistor/myVisit/hosts',
+  /** POST VisitRequestBody: ask for a visit, which waits for the host */
+  askVisit: '/vistor/myVisit/ask',
+  /** PUT `{ id }`: withdraw one's own request while it still waits */
+  cancelVisit: '/vistor/myVisit/cancel',
+  /** GET: the visitor's messages, newest first, and how many are unread (VisitorMessages) */
+  messages: '/vistor/message/list',
+  /** PUT `{ id? }`: mark one message (or, without id, all) read */
+  readMessages: '/vistor/message/read',
 } as const;
+
+/** Where a visit stands (dictionary visit_state): asked by the visitor and waiting, approved by the host, refused. */
+export const VisitState = { requested: 'requested', approved: 'approved', refused: 'refused' } as const;
+export type VisitStateValue = (typeof VisitState)[keyof typeof VisitState];
+export const VISIT_STATES = [VisitState.requested, VisitState.approved, VisitState.refused] as const;
+
+/**
+ * A visitor's request: the host, the window (wire times; the end after the start, the start not past) and why. The
+ * server checks each part and answers in the reader's language, naming the field; doors are the host's to choose.
+ */
+export const visitRequestBody = z.object({
+  hostId: z.string().max(36).optional(),
+  startTime: z.string().trim().max(40).optional(),
+  endTime: z.string().trim().max(40).optional(),
+  remark: z.string().trim().max(500).optional(),
+});
+export type VisitRequestBody = z.infer<typeof visitRequestBody>;
+
+export const visitIdBody = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,36}$/, { error: 'validation.invalid' }) });
+
+/** The host's approval: the doors the visit opens (ids joined by commas, as the visit form writes them). */
+export const visitApproveBody = visitIdBody.extend({ doorIds: z.string().max(33_000).optional() });
+export const visitRefuseBody = visitIdBody.extend({ reason: z.string().trim().max(500).optional() });
+export const visitorReadBody = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,36}$/, { error: 'validation.invalid' }).optional() });
+
+/** One of the visitor's own visits as the visitor area shows it. */
+export interface MyVisit {
+  id: string;
+  state: VisitStateValue;
+  startTime: string;
+  endTime: string;
+  hostName: string;
+  doorNames: string[];
+  remark: string | null;
+  refuseReason: string | null;
+  firstOpenTime: string | null;
+  createTime: string | null;
+}
+
+export interface VisitHost {
+  id: string;
+  realname: string;
+}
+
+/** A message to a visitor (the host's decision), in the reader's language. */
+export interface VisitorMessage {
+  id: string;
+  title: string;
+  content: string;
+  read: boolean;
+  visitId: string | null;
+  createTime: string | null;
+}
+
+export interface VisitorMessages {
+  records: VisitorMessage[];
+  unread: number;
+}
 
 /** SPEC section 3: visitor categories include police and armed police. */
 export const VISITOR_CATEGORIES = ['general', 'police', 'armedPolice', 'contractor'] as const;
@@ -23,6 +93,12 @@ function validBirthDate(year: number, month: number, day: number): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && date.getTime() <= Date.now();
 }
 
+/** The first 17 characters of a resident ID card number with its check character (GB 11643) appended. */
+export function withIdCheck(body: string): string {
+  const sum = ID_WEIGHTS.reduce((acc, weight, i) => acc + weight * Number(body[i]), 0);
+  return body + ID_CHECK[sum % 11];
+}
+
 /** A legal resident ID card number (GB 11643): 18 characters with a valid birth date and check character, or the old 15-digit form. */
 export function isValidIdCard(value: string): boolean {
   const id = value.trim().toUpperCase();
@@ -31,8 +107,7 @@ export function isValidIdCard(value: string): boolean {
   }
   if (!/^\d{17}[\dX]$/.test(id)) return false;
   if (!validBirthDate(Number(id.slice(6, 10)), Number(id.slice(10, 12)), Number(id.slice(12, 14)))) return false;
-  const sum = ID_WEIGHTS.reduce((acc, weight, i) => acc + weight * Number(id[i]), 0);
-  return ID_CHECK[sum % 11] === id[17];
+  return withIdCheck(id.slice(0, 17)) === id;
 }
 
 /** The kind of an ID number (dictionary id_type): resident ID card, passport, other. */
@@ -128,3 +203,6 @@ export interface VisitorLoginResult {
   token: string;
   visitor: VisitorInfo;
 }
+
+/** SPEC section 5: people (and visitor) passwords are 6 to 8 digits, what door keypads accept. */
+export const visitorPasswordSchema = z.string().regex(/^\d{6,8}$/, { error: 'validation.visitorPassword' });

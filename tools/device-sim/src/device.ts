@@ -26,7 +26,10 @@ import {
   type SyncCabinetsPayload,
   KeyCommandKind,
   type SyncKeysPayload,
+  DoorScheduleCommandKind,
+  type SyncDoorSchedulesPayload,
 } from '@isps/contract';
+import { DoorScheduleStore, emptyHeldDoorSchedules, type HeldDoorSchedules } from './door-schedules.ts';
 import { CabinetStore, type HeldCabinet } from './cabinets.ts';
 import { emptyHeldKeys, KeyStore, type HeldKeys } from './keys.ts';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -34,6 +37,7 @@ import { AccessCommandKind, type AccessReport, type SyncPeoplePayload } from '@i
 import { AccessList } from './access-list.ts';
 import type { SiteCalendar } from './access-window.ts';
 import { provisionedUrl } from './provision.ts';
+import { SEND_LOG_COMMAND, type SendLogCommandPayload } from '@isps/contract';
 
 export const SIM_KINDS = ['door', 'vein', 'camera', 'cabinet', 'keys', 'patrol', 'quake'] as const;
 export type SimKind = (typeof SIM_KINDS)[number];
@@ -135,7 +139,7 @@ export interface DeviceMemory {
   done: Set<string>;
   /** every command that took effect, in order (what tests count) */
   effects: Array<{ id: string; kind: string; payload: unknown }>;
-  /** outcome of each softUpdate command by id, once it ended */
+  /** outcome of each softUpdate and sendLog command by id, once it ended */
   updates: Map<string, { ok: boolean; error?: string }>;
   /** events sent and not yet named by a receipt of the server, by sequence number, with when they were last sent */
   unreceipted: Map<number, { event: DeviceEvent; sentAt: number }>;
@@ -143,6 +147,8 @@ export interface DeviceMemory {
   cabinets: Map<number, HeldCabinet>;
   /** a key cabinet's list, the keys out and the slots an emergency freed */
   keys: HeldKeys;
+  /** a door controller's door schedules and the doors the emergency holds open */
+  doorSchedules: HeldDoorSchedules;
 }
 
 /** A server message read by its schema; null when it is not JSON or not of that shape (a device ignores those). */
@@ -158,7 +164,7 @@ function readMessage<T>(schema: { safeParse(value: unknown): { success: true; da
 }
 
 export function newMemory(): DeviceMemory {
-  return { seq: 0, done: new Set(), effects: [], updates: new Map(), unreceipted: new Map(), cabinets: new Map(), keys: emptyHeldKeys() };
+  return { seq: 0, done: new Set(), effects: [], updates: new Map(), unreceipted: new Map(), cabinets: new Map(), keys: emptyHeldKeys(), doorSchedules: emptyHeldDoorSchedules() };
 }
 
 export interface SimDeviceOptions {
@@ -211,6 +217,8 @@ export interface SimDeviceOptions {
   softUpdateStepMs?: number;
   /** the API base (`http://host:port/api`) this device was provisioned with: downloads go there only (none without it) */
   apiUrl?: string;
+  /** what the device uploads when asked for its log (sendLog): a text log by default */
+  logFile?: { name: string; content: string | Buffer };
   /** capture kinds: the ID card number on the reader (null or not given: no card) */
   idCard?: string | null;
   /** capture kinds: how long a palm takes to capture (and how long before a `timeout` outcome is told) */
@@ -221,6 +229,8 @@ export interface SimDeviceOptions {
   receiptWaitMs?: number;
   /** the device's own clock, which commands' time to live is read by (Date.now by default; a test gives the server's) */
   clock?: () => number;
+  /** a door controller looks at its door schedules this often, by its own clock (1 s by default; 0: only when told to) */
+  scheduleTickMs?: number;
 }
 
 function eventData(kind: DeviceEventKind, seq: number): Record<string, unknown> {
@@ -287,6 +297,13 @@ export class SimDevice {
   readonly openCabinets = new Set<number>();
   /** a key cabinet's list and keys (kept in `memory`) */
   readonly keys: KeyStore;
+  /** a door controller's door schedules (kept in `memory`) */
+  readonly doorSchedules: DoorScheduleStore;
+  /** each door's lock as the controller last applied it (true: unlocked), what tests read */
+  readonly doorLocks = new Map<number, boolean>();
+  /** each door's lock as the console was last told it by a doorState event */
+  private readonly reportedLocks = new Map<number, boolean>();
+  private scheduleTimer: NodeJS.Timeout | null = null;
   /** commands are taken one after another, in the order they came */
   private commands: Promise<void> = Promise.resolve();
   /** killed: runs nothing more */
@@ -314,8 +331,15 @@ export class SimDevice {
     this.cabinets = new CabinetStore(this.memory.cabinets);
     this.memory.keys ??= emptyHeldKeys();
     this.keys = new KeyStore(this.memory.keys);
+    this.memory.doorSchedules ??= emptyHeldDoorSchedules();
+    this.doorSchedules = new DoorScheduleStore(this.memory.doorSchedules);
     this.idCard = options.idCard ?? null;
     this.enrollOutcome = options.enrollOutcome ?? 'ok';
+  }
+
+  /** the device's own clock: its hello and heartbeats carry it, so the server measures how far it is off */
+  private deviceNow(): number {
+    return (this.options.clock ?? Date.now)();
   }
 
   /** the key it signs in and downloads with (a rotation replaces it) */
@@ -354,6 +378,12 @@ export class SimDevice {
       this.heartbeatTimer.unref();
     }
     this.planAlarm();
+    const tickMs = this.options.scheduleTickMs ?? 1000;
+    if (this.kind === 'door' && tickMs > 0) {
+      // the schedules hold offline: the timer runs while the device runs, connected or not (cut by stop and kill only)
+      this.scheduleTimer ??= setInterval(() => void this.applyDoorSchedules().catch(() => undefined), tickMs);
+      this.scheduleTimer.unref();
+    }
     const rate = this.options.rate ?? 0;
     if (rate > 0 && !this.emitter) {
       this.emitter = setInterval(() => {
@@ -392,11 +422,13 @@ export class SimDevice {
         try {
           const granted = await client.subscribeAsync([deviceDownTopic(this.sn, DeviceDownKind.command, this.root), deviceDownTopic(this.sn, DeviceDownKind.receipt, this.root)], { qos: 1 });
           if (granted.some((g) => g.qos === 128)) throw new Error('subscription refused');
-          const hello: DeviceHello = { id: randomUUID(), sessionId: this.sessionId, time: Date.now(), firmware: 'sim-1.0', model: `SIM-${this.kind.toUpperCase()}`, system: SYSTEM_OF[this.kind], ...this.inventory() };
+          const hello: DeviceHello = { id: randomUUID(), sessionId: this.sessionId, time: this.deviceNow(), firmware: 'sim-1.0', model: `SIM-${this.kind.toUpperCase()}`, system: SYSTEM_OF[this.kind], ...this.inventory() };
           await client.publishAsync(deviceUpTopic(this.sn, DeviceUpKind.hello, this.root), JSON.stringify(hello), { qos: 1 });
           this.failedTries = 0;
           // what was sent before and never receipted goes again (the server drops what it had stored)
           void this.sendUnreceipted(0).catch(() => undefined);
+          // the locks that changed while it was away are told now
+          if (this.kind === 'door') void this.applyDoorSchedules().catch(() => undefined);
           resolve();
         } catch (error) {
           client.end(true);
@@ -472,7 +504,7 @@ export class SimDevice {
 
   /** Tells the server the device is still there (docs/device-protocol.md: its last-seen time, and so its presence). */
   private async heartbeat(): Promise<void> {
-    const beat: DeviceHeartbeat = { id: randomUUID(), time: Date.now() };
+    const beat: DeviceHeartbeat = { id: randomUUID(), time: this.deviceNow() };
     await this.client?.publishAsync(deviceUpTopic(this.sn, DeviceUpKind.heartbeat, this.root), JSON.stringify(beat), { qos: 1 });
     this.heartbeats += 1;
   }
@@ -487,6 +519,7 @@ export class SimDevice {
     if (CAPTURE_KINDS.includes(this.kind) && Object.values<string>(CaptureCommandKind).includes(command.kind)) return this.onCaptureCommand(command);
     if (this.kind === 'cabinet' && Object.values<string>(StorageCommandKind).includes(command.kind)) return this.onCabinetCommand(command);
     if (this.kind === 'keys' && Object.values<string>(KeyCommandKind).includes(command.kind)) return this.onKeyCommand(command);
+    if (this.kind === 'door' && command.kind === DoorScheduleCommandKind.syncDoorSchedules) return this.onDoorScheduleCommand(command);
     // run once by id; a repeated delivery is only acknowledged again
     if (!this.memory.done.has(command.id)) {
       this.memory.done.add(command.id);
@@ -499,8 +532,12 @@ export class SimDevice {
         void this.softUpdate(command.id, command.payload as SoftUpdateCommandPayload).catch(() => undefined);
         return;
       }
+      if (command.kind === SEND_LOG_COMMAND) {
+        void this.sendLog(command.id, command.payload as SendLogCommandPayload).catch(() => undefined);
+        return;
+      }
     }
-    if (command.kind === 'softUpdate') {
+    if (command.kind === 'softUpdate' || command.kind === SEND_LOG_COMMAND) {
       // still installing: the acknowledgement comes with the outcome
       const outcome = this.memory.updates.get(command.id);
       if (outcome) await this.acknowledge(command.id, outcome.ok, outcome);
@@ -553,6 +590,30 @@ export class SimDevice {
       await wait();
       if (value === failAt) return await end(false, 'install');
       await progress(value);
+    }
+    await end(true);
+  }
+
+  /**
+   * Asked for its log: uploads its log file (multipart `file`) to the server it was provisioned with, signed with its
+   * serial number, key and the command's one-time token, and acknowledges the command with the outcome.
+   */
+  private async sendLog(commandId: string, payload: SendLogCommandPayload): Promise<void> {
+    const end = async (ok: boolean, error?: string) => {
+      const outcome = ok ? { ok } : { ok, error };
+      this.memory.updates.set(commandId, outcome);
+      await this.acknowledge(commandId, ok, outcome);
+    };
+    const url = provisionedUrl(this.options.apiUrl, payload);
+    if (!url) return await end(false, 'untrusted url');
+    const log = this.options.logFile ?? { name: `${this.sn}.log`, content: `${new Date(this.deviceNow()).toISOString()} ${this.sn} started\n${new Date(this.deviceNow()).toISOString()} ${this.sn} events sent: ${this.memory.seq}\n` };
+    const form = new FormData();
+    form.append('file', new Blob([typeof log.content === 'string' ? log.content : new Uint8Array(log.content)]), log.name);
+    try {
+      const answer = await fetch(url, { method: 'POST', body: form, headers: { 'x-device-sn': this.sn, 'x-device-key': this.options.key, 'x-upload-token': payload.token } });
+      if (!answer.ok) return await end(false, `upload ${answer.status}`);
+    } catch {
+      return await end(false, 'upload');
     }
     await end(true);
   }
@@ -705,23 +766,75 @@ export class SimDevice {
     await this.emit(DeviceEventKind.cabinetCleared, { cabinet: no, ...(version ? { version } : {}) });
   }
 
-  /** A remote open: the lock opens (a doorState event) and closes again after `doorOpenMs`. */
+  /** A remote open: the lock opens (a doorState event) and closes again after `doorOpenMs` (unless its schedule unlocks it). */
   private openDoor(payload: unknown): void {
     const door = typeof (payload as { door?: unknown } | null)?.door === 'number' ? (payload as { door: number }).door : 1;
     void this.emit(DeviceEventKind.doorState, { door, state: 'open' }).catch(() => undefined);
     const closeAfter = this.options.doorOpenMs ?? 5000;
     if (closeAfter > 0) {
       const timer = setTimeout(() => {
-        if (this.online) void this.emit(DeviceEventKind.doorState, { door, state: 'closed' }).catch(() => undefined);
+        if (this.online && !this.doorUnlocked(door)) void this.emit(DeviceEventKind.doorState, { door, state: 'closed' }).catch(() => undefined);
       }, closeAfter);
       timer.unref();
     }
   }
 
-  /** The emergency hold: the lock stays open (`open: true`) until told to go back to normal (`open: false`). */
+  /**
+   * The emergency hold: the lock stays open (`open: true`) whatever the door schedules say, until told to go back to
+   * normal (`open: false`), when the door's schedule decides again.
+   */
   private holdOpen(payload: unknown): void {
     const { door, open } = (payload ?? {}) as { door?: unknown; open?: unknown };
-    void this.emit(DeviceEventKind.doorState, { door: typeof door === 'number' ? door : 1, state: open === false ? 'closed' : 'open' }).catch(() => undefined);
+    const no = typeof door === 'number' ? door : 1;
+    this.doorSchedules.hold(no, open !== false);
+    const unlocked = this.doorUnlocked(no);
+    this.doorLocks.set(no, unlocked);
+    this.reportedLocks.set(no, unlocked);
+    void this.emit(DeviceEventKind.doorState, { door: no, state: unlocked ? 'open' : 'closed' }).catch(() => undefined);
+  }
+
+  /** Whether a door is unlocked at `time` of the device's clock: held open by the emergency, or inside its schedule. */
+  doorUnlocked(door: number, time = this.now()): boolean {
+    return this.doorSchedules.unlocked(door, time, this.options.site ?? { timeZone: 'UTC' });
+  }
+
+  /**
+   * Applies the door schedules at the device's clock now (the timer does it every `scheduleTickMs`; a test after
+   * moving the clock): each door's lock follows them, and a change is reported (a doorState event) once online.
+   */
+  async applyDoorSchedules(): Promise<void> {
+    if (this.kind !== 'door') return;
+    const doors = new Set([...this.doorSchedules.doors(), ...this.doorLocks.keys()]);
+    for (const door of doors) {
+      const unlocked = this.doorUnlocked(door);
+      this.doorLocks.set(door, unlocked);
+      if (!this.online || this.reportedLocks.get(door) === unlocked) continue;
+      // a door the console never heard of as unlocked needs no word that it is locked
+      if (!unlocked && !this.reportedLocks.has(door)) continue;
+      this.reportedLocks.set(door, unlocked);
+      await this.emit(DeviceEventKind.doorState, { door, state: unlocked ? 'open' : 'closed' }, this.now());
+    }
+  }
+
+  /** A door controller's schedules, run once by id: the list replaces what it held, and the locks follow at once. */
+  private async onDoorScheduleCommand(command: DeviceCommand): Promise<void> {
+    if (!this.memory.done.has(command.id)) {
+      this.memory.done.add(command.id);
+      this.memory.effects.push({ id: command.id, kind: command.kind, payload: command.payload });
+      this.doorSchedules.apply(command.payload as SyncDoorSchedulesPayload);
+      await this.applyDoorSchedules().catch(() => undefined);
+    }
+    await this.acknowledge(command.id, true, { version: this.doorSchedules.version });
+  }
+
+  /** The device's own clock now (the server's in tests). */
+  now(): number {
+    return (this.options.clock ?? Date.now)();
+  }
+
+  /** A patrol point: a guard checks in (`patrolCheckIn`) at `time` of the device's clock. */
+  async checkIn(point: string, userNo: string, time = this.now()): Promise<DeviceEvent> {
+    return this.emit(DeviceEventKind.patrolCheckIn, { point, userNo }, time);
   }
 
   /** Emits one event (of `kind`, or one this device reports) at `time` of its clock; answers it so a test can send it again. */
@@ -857,11 +970,18 @@ export class SimDevice {
   /** The device dies (power cut): its connection drops and the commands it received but had not run are lost. */
   kill(): void {
     this.killed = true;
+    this.stopScheduleTimer();
     this.dropOffNetwork();
+  }
+
+  private stopScheduleTimer(): void {
+    if (this.scheduleTimer) clearInterval(this.scheduleTimer);
+    this.scheduleTimer = null;
   }
 
   /** A clean shutdown: says it goes offline, then disconnects. */
   async stop(): Promise<void> {
+    this.stopScheduleTimer();
     this.halt();
     const client = this.client;
     if (!client) return;

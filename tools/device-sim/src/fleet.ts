@@ -16,6 +16,8 @@ export interface FleetOptions {
   softUpdateFailRate?: number;
   softUpdateStepMs?: number;
   apiUrl?: string;
+  /** what a device uploads when asked for its log (see SimDeviceOptions) */
+  logFile?: { name: string; content: string | Buffer };
   /** capture devices: the ID card on their readers, how long an enrollment takes and how it ends (see SimDeviceOptions) */
   idCard?: string | null;
   enrollDelayMs?: number;
@@ -44,7 +46,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       memory = newMemory();
       options.memories?.set(sn, memory);
     }
-    return new SimDevice({ url: options.url, sn, key, kind: options.kinds[index % options.kinds.length]!, rate: options.rate, alarmsPerHour: options.alarmsPerHour, topicRoot: options.topicRoot, memory, softUpdateFailRate: options.softUpdateFailRate, softUpdateStepMs: options.softUpdateStepMs, apiUrl: options.apiUrl, idCard: options.idCard, enrollDelayMs: options.enrollDelayMs, enrollOutcome: options.enrollOutcome, heartbeatMs: options.heartbeatMs, doors: options.doors, cabinets: options.cabinets, reconnectMs: options.reconnectMs, reconnectMaxMs: options.reconnectMaxMs });
+    return new SimDevice({ url: options.url, sn, key, kind: options.kinds[index % options.kinds.length]!, rate: options.rate, alarmsPerHour: options.alarmsPerHour, topicRoot: options.topicRoot, memory, softUpdateFailRate: options.softUpdateFailRate, softUpdateStepMs: options.softUpdateStepMs, apiUrl: options.apiUrl, logFile: options.logFile, idCard: options.idCard, enrollDelayMs: options.enrollDelayMs, enrollOutcome: options.enrollOutcome, heartbeatMs: options.heartbeatMs, doors: options.doors, cabinets: options.cabinets, reconnectMs: options.reconnectMs, reconnectMaxMs: options.reconnectMaxMs });
   });
   await Promise.all(devices.map((d) => d.start()));
   const bySn = new Map(devices.map((d) => [d.sn, d]));

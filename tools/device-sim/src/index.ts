@@ -3,3 +3,5 @@ export { startFleet, type Fleet, type FleetOptions } from './fleet.ts';
 export { provisionDevices } from './provision.ts';
 export { accessAllowedAt, type SiteCalendar } from './access-window.ts';
 export { AccessList } from './access-list.ts';
+export { walkRoute, type RouteWalk } from './patrol-walk.ts';
+export { DoorScheduleStore, type HeldDoorSchedules } from './door-schedules.ts';

@@ -25,6 +25,8 @@ export interface SysUser extends Audited {
   tenant_id: string | null;
   /** the console language the user chose (migration 1501); null until they choose */
   lang: string | null;
+  /** 1 ordinary, 2 superior (migration 1640; the column's default when an insert leaves it out) */
+  user_identity: import('kysely').ColumnType<number, number | undefined, number>;
 }
 
 export interface SysRole extends Audited {
@@ -74,10 +76,16 @@ export interface SysDepart extends Audited {
   org_type: string | null;
   depart_order: number;
   mobile: string | null;
+  /** migration 1690 */
+  fax: string | null;
   address: string | null;
   memo: string | null;
   del_flag: number;
   tenant_id: string | null;
+  /** 1: a patrol group (it walks patrol missions); 0 by default (migration 1630) */
+  patrol_group: import('kysely').ColumnType<number, number | undefined, number>;
+  /** when the group patrols (a time setting as JSON text; empty: always) */
+  time_setting: string | null;
 }
 
 export interface SysUserDepart extends Audited {
@@ -297,6 +305,9 @@ export interface SysFile extends Audited {
   tenant_id: string | null;
   /** bytes on disk (0 for files stored before sizes were recorded) */
   file_size: number;
+  /** the name it was uploaded under and its extension, as the file storage list shows them */
+  file_name: string | null;
+  file_type: string | null;
 }
 
 export interface SysSetting extends Audited {
@@ -331,6 +342,58 @@ export interface SysVisitor extends Audited {
   user_id: string | null;
   status: number;
   del_flag: number;
+  tenant_id: string | null;
+  /** the full number, for the devices only: rows show `card_no_masked` */
+  card_no: import('kysely').ColumnType<string | null, string | null | undefined, string | null>;
+  card_no_masked: import('kysely').ColumnType<string | null, string | null | undefined, string | null>;
+  user_no: import('kysely').ColumnType<string | null, string | null | undefined, string | null>;
+  sex: import('kysely').ColumnType<number | null, number | null | undefined, number | null>;
+  depart_id: import('kysely').ColumnType<string | null, string | null | undefined, string | null>;
+  picture: import('kysely').ColumnType<string | null, string | null | undefined, string | null>;
+  palm_left: import('kysely').ColumnType<number, number | undefined, number>;
+  palm_right: import('kysely').ColumnType<number, number | undefined, number>;
+}
+
+/** A visit: a visitor, the user he visits, the window in which the visit's doors let him through. */
+export interface SysVisit extends Audited {
+  visitor_id: string;
+  host_id: string;
+  start_time: string;
+  end_time: string;
+  remark: string | null;
+  /** set once each, by the sweep that re-runs the access sync at the window's edges */
+  start_synced: import('kysely').ColumnType<number, number | undefined, number>;
+  end_synced: import('kysely').ColumnType<number, number | undefined, number>;
+  /** set once, by the statement that tells the host of the first opening */
+  first_open_time: import('kysely').ColumnType<string | null, string | null | undefined, string | null>;
+  tenant_id: string | null;
+  /** VisitState: requested (by the visitor), approved (staff visits, and the host's approval), refused */
+  state: import('kysely').ColumnType<string, string | undefined, string>;
+  refuse_reason: import('kysely').ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A message to a visitor: message keys and their parameters (JSON), rendered in the reader's language. */
+export interface SysVisitorMessage extends Audited {
+  visitor_id: string;
+  visit_id: string | null;
+  title_key: string;
+  body_key: string;
+  params: string;
+  read_flag: import('kysely').ColumnType<number, number | undefined, number>;
+  tenant_id: string | null;
+}
+
+/** One visitor sign-in: who (when known), from where, how, and whether it was let in. */
+export interface SysVisitorLogin extends Audited {
+  visitor_id: string | null;
+  visitor_name: string | null;
+  /** the account typed (a phone or ID number), last four characters only */
+  account_masked: string | null;
+  ip: string | null;
+  /** VisitorLoginMethod */
+  method: string;
+  /** 1 signed in, 0 refused */
+  result: number;
   tenant_id: string | null;
 }
 
@@ -421,6 +484,8 @@ export interface SysArea extends Audited {
   address: string | null;
   remark: string | null;
   tenant_id: string | null;
+  /** the stored path of the area's floor-plan image (1730; null: none) */
+  floor_plan?: string | null;
 }
 
 export interface SysDevice extends Audited {
@@ -467,6 +532,10 @@ export interface SysDevice extends Audited {
   reported_cabinets?: number | null;
   /** the version of the key list a key cabinet was last sent (migration 1610; null: never) */
   keys_sent_version?: string | null;
+  /** device clock minus server clock in ms, as the last hello or heartbeat measured it (bigint: PostgreSQL answers a string) */
+  clock_offset_ms?: number | string | null;
+  /** the version of the door schedule list the device was last sent (1650) */
+  schedules_sent_version?: string | null;
 }
 
 export interface SysDeviceCode extends Audited {
@@ -736,6 +805,26 @@ export interface SysSoftUpdatePush extends Audited {
 }
 
 /** A run error a device reported (one event). */
+/** A log file a device uploaded when asked (sendLog). */
+export interface SysDeviceLogFile extends Audited {
+  device_id: string;
+  file_name: string;
+  file_path: string;
+  file_size: number;
+  upload_time: string;
+  tenant_id: string | null;
+}
+
+/** A log asked of a device: the upload it may make once, before expire_time, with the token hashed here. */
+export interface SysDeviceLogRequest extends Audited {
+  device_id: string;
+  command_id: string;
+  token_hash: string;
+  expire_time: string;
+  used_time: string | null;
+  tenant_id: string | null;
+}
+
 export interface SysDeviceRunLog extends Audited {
   device_id: string;
   event_seq: number;
@@ -852,6 +941,113 @@ export interface SysImportJobRow {
   cells: string | null;
 }
 
+/** A patrol route (SPEC "Patrol route"): `del_flag` is the spec's delStatus. */
+export interface SysPatrolRoute extends Audited {
+  route_name: string;
+  description: string | null;
+  status: number;
+  del_flag: number;
+  /** ISO weekdays (1 Monday … 7 Sunday) joined by commas */
+  week_day: string;
+  in_order: number;
+  /** minutes either side of a point's watch time */
+  tolerance: number;
+  tenant_id: string | null;
+}
+
+/** A point of a route (SPEC "Patrol device"): routeId, deviceId, watchTime (HH:mm in the site's zone). */
+export interface SysPatrolPoint extends Audited {
+  route_id: string;
+  place_name: string;
+  device_id: string;
+  watch_time: string;
+  sort_no: number;
+  description: string | null;
+  tenant_id: string | null;
+}
+
+export interface SysPatrolMission extends Audited {
+  mission_name: string;
+  route_id: string;
+  depart_id: string;
+  status: number;
+  remark: string | null;
+  tenant_id: string | null;
+}
+
+export interface SysPatrolTask extends Audited {
+  mission_id: string;
+  route_id: string;
+  depart_id: string | null;
+  /** yyyy-MM-dd in the site's zone */
+  task_date: string;
+  state: string;
+  done_count: number;
+  total_count: number;
+  missed_count: number;
+  in_order: number;
+  start_time: string;
+  end_time: string;
+  tenant_id: string | null;
+}
+
+export interface SysPatrolQuest extends Audited {
+  task_id: string;
+  point_id: string;
+  device_id: string;
+  place_name: string;
+  sort_no: number;
+  task_date: string;
+  expected_time: string;
+  window_start: string;
+  window_end: string;
+  late_until: string;
+  result: string;
+  out_of_order: number;
+  check_time: string | null;
+  user_no: string | null;
+  people_id: string | null;
+  record_id: string | null;
+  alarm_id: string | null;
+  tenant_id: string | null;
+}
+
+export interface SysPatrolRecord extends Audited {
+  device_id: string;
+  seq: number;
+  check_time: string;
+  point: string | null;
+  point_id: string | null;
+  user_no: string | null;
+  people_id: string | null;
+  result: string;
+  guard: number;
+  task_id: string | null;
+  quest_id: string | null;
+  tenant_id: string | null;
+}
+
+/** A report mailed on a schedule (migration 1720); its firing is a scheduled job (`reportSchedule`, parameter: this id). */
+export interface SysReportSchedule extends Audited {
+  report_kind: string;
+  /** lastDay, lastWeek, lastMonth */
+  period: string;
+  /** JSON `ReportFilters` */
+  filters: string;
+  /** user ids joined by commas */
+  recipients: string;
+  template_code: string;
+  cron_expression: string;
+  /** 0 running, -1 stopped (as jobs) */
+  status: number;
+  job_id: string | null;
+  last_send_time: string | null;
+  last_result: string | null;
+  /** the language of its author, for the recipients who chose none */
+  lang: string | null;
+  tenant_id: string | null;
+}
+
 export interface Database {
   sys_import_job: SysImportJob;
   sys_import_job_row: SysImportJobRow;
@@ -862,6 +1058,8 @@ export interface Database {
   sys_role_permission: SysRolePermission;
   sys_depart: SysDepart;
   sys_user_depart: SysUserDepart;
+  /** the groups a superior is responsible for (the origin's user `departIds`) */
+  sys_user_depart_head: SysUserDepart;
   sys_depart_permission: SysDepartPermission;
   sys_depart_role: SysDepartRole;
   sys_depart_role_permission: SysDepartRolePermission;
@@ -897,6 +1095,11 @@ export interface Database {
   sys_visitor_token: SysVisitorToken;
   sys_people: SysPeople;
   sys_people_palm: SysPeoplePalm;
+  sys_visit: SysVisit;
+  sys_visitor_login: SysVisitorLogin;
+  sys_visitor_message: SysVisitorMessage;
+  sys_visit_door: Audited & { visit_id: string; door_id: string };
+  sys_device_role_visitor: SysDeviceRoleLink & { visitor_id: string };
   sys_device_type: SysDeviceType;
   sys_area: SysArea;
   sys_device: SysDevice;
@@ -920,6 +1123,8 @@ export interface Database {
   sys_soft_update: SysSoftUpdate;
   sys_soft_update_push: SysSoftUpdatePush;
   sys_device_run_log: SysDeviceRunLog;
+  sys_device_log_file: SysDeviceLogFile;
+  sys_device_log_request: SysDeviceLogRequest;
   sys_device_alarm: SysDeviceAlarm;
   sys_device_alarm_event: SysDeviceAlarmEvent;
   sys_emergency_setting: SysEmergencySetting;
@@ -935,4 +1140,125 @@ export interface Database {
   sys_key: SysKey;
   sys_key_people: SysKeyPeople;
   sys_key_record: SysKeyRecord;
+  sys_patrol_route: SysPatrolRoute;
+  sys_patrol_point: SysPatrolPoint;
+  sys_patrol_mission: SysPatrolMission;
+  sys_patrol_task: SysPatrolTask;
+  sys_patrol_quest: SysPatrolQuest;
+  sys_patrol_record: SysPatrolRecord;
+  sys_attendance_rule: SysAttendanceRule;
+  sys_attendance_rule_depart: SysAttendanceRuleDepart;
+  sys_attendance_punch: SysAttendancePunch;
+  sys_attendance_calendar: SysAttendanceCalendar;
+  sys_attendance_day: SysAttendanceDay;
+  sys_attendance_month: SysAttendanceMonth;
+  sys_door_schedule: SysDoorSchedule;
+  sys_report_schedule: SysReportSchedule;
+  sys_door_schedule_door: Audited & { schedule_id: string; door_id: string };
+  sys_floor_plan_item: SysFloorPlanItem;
+}
+
+// Attendance (migration 1620) ---------------------------------------------------------------------------------------
+
+export interface SysAttendanceRule extends Audited {
+  rule_name: string;
+  work_time: string;
+  off_work_time: string;
+  absent_minutes: number;
+  rest_weekdays: string | null;
+  duplicate_seconds: number;
+  fest_new_year: string | null;
+  fest_spring: string | null;
+  fest_ching_ming: string | null;
+  fest_may_day: string | null;
+  fest_dragon_boat: string | null;
+  fest_mid_autumn: string | null;
+  fest_national_day: string | null;
+  holidays: string | null;
+  workdays: string | null;
+  remark: string | null;
+  tenant_id: string | null;
+}
+
+/** A group a rule applies to (a group has at most one rule) */
+export interface SysAttendanceRuleDepart extends Audited {
+  rule_id: string;
+  depart_id: string;
+}
+
+export interface SysAttendancePunch extends Audited {
+  device_id: string;
+  seq: number | string;
+  people_id: string;
+  punch_time: string;
+  raw_time: string;
+  day_index: number;
+  minute: number;
+  source: string;
+  duplicate: number;
+  tenant_id: string | null;
+}
+
+export interface SysAttendanceCalendar extends Audited {
+  rule_id: string;
+  day_index: number;
+  day: string;
+  month: string;
+  kind: number;
+  work_min: number;
+  off_min: number;
+  absent_min: number;
+  split_min: number;
+  tenant_id: string | null;
+}
+
+export interface SysAttendanceDay extends Audited {
+  people_id: string;
+  depart_id: string | null;
+  rule_id: string | null;
+  day_index: number;
+  day: string;
+  month: string;
+  status: number;
+  check_in: string | null;
+  check_out: string | null;
+  punch_count: number;
+  corrected: number;
+  correction_reason: string | null;
+  tenant_id: string | null;
+}
+
+export interface SysAttendanceMonth extends Audited {
+  month: string;
+  user_id: string;
+  user_name: string | null;
+  depart_id: string | null;
+  work_days: number;
+  normal_count: number;
+  late_count: number;
+  absense_count: number;
+  leave_early_count: number;
+  miss_card_count: number;
+  tenant_id: string | null;
+}
+
+/** A door schedule (1650): its doors stand unlocked while the time setting is in force, when enabled. */
+export interface SysDoorSchedule extends Audited {
+  schedule_name: string;
+  /** the contract's TimeSetting as JSON text */
+  time_setting: string;
+  enabled: number;
+  remark: string | null;
+  tenant_id: string | null;
+}
+
+/** A door or device placed on its area's floor plan (1730): x and y in ten-thousandths of the image's width and height. */
+export interface SysFloorPlanItem extends Audited {
+  area_id: string;
+  /** door or device (FloorPlanItemKind) */
+  item_kind: string;
+  item_id: string;
+  x: number;
+  y: number;
+  tenant_id: string | null;
 }

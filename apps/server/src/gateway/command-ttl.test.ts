@@ -92,7 +92,11 @@ describe.each(cases)('command time to live on $dialect with the $broker broker',
     await until(async () => (await online(deviceId)) === 1, 15_000, 'hello');
     const id = await t.app.deviceGateway.enqueueCommand(deviceId, DeviceCommandKind.openDoor, { door: 1 }, 'admin');
     await until(async () => (await command(id)).status === DeviceCommandStatus.expired, 15_000, 'expired acknowledgement');
-    expect(late.received).toMatchObject([{ id, kind: DeviceCommandKind.openDoor, ttl: DOOR_OPEN_TTL_MS, createdAt: Date.parse((await command(id)).create_time!) }]);
+    // a busy broker may hand it over again (a later attempt of the same command) before the device's drop is in:
+    // every delivery is this one command, carrying its time to live and creation time
+    expect(late.received.length).toBeGreaterThanOrEqual(1);
+    expect(late.received.map((c) => c.id)).toEqual(late.received.map(() => id));
+    expect(late.received[0]).toMatchObject({ id, kind: DeviceCommandKind.openDoor, ttl: DOOR_OPEN_TTL_MS, createdAt: Date.parse((await command(id)).create_time!) });
     expect(late.memory.effects).toEqual([]);
     expect(JSON.parse((await command(id)).result!)).toEqual({ reason: COMMAND_EXPIRED_REASON });
   });

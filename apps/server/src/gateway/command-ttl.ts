@@ -1,4 +1,4 @@
-import { AccessCommandKind, CaptureCommandKind, DEVICE_KEY_GRACE_MS, DeviceCommandKind, DOOR_OPEN_TTL_MS, ENROLL_WAIT_MS, ID_CARD_WAIT_MS, INTERFACE_TEST_WAIT_MS, KeyCommandKind, StorageCommandKind } from '@isps/contract';
+import { AccessCommandKind, CaptureCommandKind, DEVICE_KEY_GRACE_MS, DEVICE_LOG_UPLOAD_TTL_MS, DeviceCommandKind, DOOR_OPEN_TTL_MS, ENROLL_WAIT_MS, ID_CARD_WAIT_MS, INTERFACE_TEST_WAIT_MS, KeyCommandKind, SEND_LOG_COMMAND, StorageCommandKind } from '@isps/contract';
 
 /**
  * How long each kind of command may wait for its device, in milliseconds (null: until the device takes it). Past it
@@ -13,6 +13,8 @@ export const COMMAND_TTL_MS: Readonly<Record<string, number | null>> = {
   // an emergency's end queues the release behind its hold, so the queue always ends in the scenario's state
   [DeviceCommandKind.holdOpen]: null,
   [DeviceCommandKind.softUpdate]: 24 * 60 * 60_000,
+  // a log is asked for by someone waiting for it; its upload token lasts as long
+  [SEND_LOG_COMMAND]: DEVICE_LOG_UPLOAD_TTL_MS,
   // past the old key's grace the device cannot sign in to take the new one: the queue keeps no key longer than that
   [DeviceCommandKind.rotateKey]: DEVICE_KEY_GRACE_MS,
   // the access list waits for the device: people it lacks are people kept out

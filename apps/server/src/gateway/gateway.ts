@@ -121,6 +121,8 @@ export function commandBackoffMs(attempts: number): number {
 
 const DEVICE_CACHE_MS = 60_000;
 const HEARTBEAT_WRITE_MS = 30_000;
+/** a device clock offset that moved by no more than this is not written again */
+const CLOCK_OFFSET_TOLERANCE_MS = 1000;
 
 /**
  * The device gateway (DESIGN section 7): one MQTT client per server that reads every device's up topics, keeps
@@ -136,6 +138,8 @@ export class DeviceGateway {
   private readonly writes: GroupCommit;
   private readonly devices = new Map<string, KnownDevice>();
   private readonly lastSeenWritten = new Map<string, number>();
+  /** each device's clock offset as last written (device time minus server time, ms) */
+  private readonly clockOffsets = new Map<string, number>();
   private retryTimer: NodeJS.Timeout | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private readonly doors: DoorStates;
@@ -531,6 +535,8 @@ export class DeviceGateway {
     // its kind, model and doors, as the device tells them, before it is shown online (a failure never keeps it offline)
     await recordHelloInventory(this.deps.db, device, hello.data, now).catch((error: unknown) => this.deps.log.warn({ err: error, sn }, 'device inventory not recorded'));
     const { ip, mac, firmware, model, gateway, subnetMask } = hello.data;
+    const clockOffset = hello.data.time - this.deps.clock();
+    this.clockOffsets.set(device.id, clockOffset);
     await this.writes.run((db) =>
       db
         .updateTable('sys_device')
@@ -538,6 +544,7 @@ export class DeviceGateway {
           online: 1,
           last_seen: now,
           session_id: hello.data.sessionId,
+          clock_offset_ms: clockOffset,
           ...(ip ? { ip } : {}),
           ...(mac ? { mac } : {}),
           ...(firmware ? { firmware } : {}),
@@ -555,10 +562,17 @@ export class DeviceGateway {
   }
 
   private async onHeartbeat(sn: string, body: unknown): Promise<void> {
-    if (!deviceHeartbeat.safeParse(body).success) return;
+    const beat = deviceHeartbeat.safeParse(body);
+    if (!beat.success) return;
     const device = await this.deviceOf(sn);
     if (!device) return;
     await this.seen(device);
+    // written only when the clock moved by more than a second since the last measure (attendance corrects punches by it)
+    const clockOffset = beat.data.time - this.deps.clock();
+    const known = this.clockOffsets.get(device.id);
+    if (known !== undefined && Math.abs(known - clockOffset) <= CLOCK_OFFSET_TOLERANCE_MS) return;
+    this.clockOffsets.set(device.id, clockOffset);
+    await this.writes.run((db) => db.updateTable('sys_device').set({ clock_offset_ms: clockOffset }).where('id', '=', device.id).execute());
   }
 
   /**

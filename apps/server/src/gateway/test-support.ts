@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { DeviceAuditStatus, DeviceCodePath, type RealtimeMessage } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.ts';
+import { buildApp, type BuildOptions } from '../app.ts';
 import type { DatabaseDialect } from '../config.ts';
 import { adminToken, api, createNamespace, injectAs, ManualClock, testConfig, type TestApp, type TestAppOptions, type TestNamespace } from '../test/harness.ts';
 import type { AccessSyncOptions } from '../modules/access-sync/service.ts';
@@ -21,6 +21,8 @@ export interface LinkedAppOptions {
   /** servers of one console behind a load balancer share Redis (cache and event bus) and its key prefix */
   redis?: boolean;
   config?: TestAppOptions['config'];
+  /** patrol settings (a test sweeps by hand) */
+  patrol?: BuildOptions['patrol'];
 }
 
 /** An app with the device link on: an embedded broker on 127.0.0.1 (or an external broker), on its own or a given database. */
@@ -29,7 +31,7 @@ export async function buildLinkedApp(dialect: DatabaseDialect, options: LinkedAp
   const mqttPort = options.mqttPort ?? (await freePort());
   const env: Record<string, string> = { HOST: '127.0.0.1', MQTT_PORT: String(mqttPort), ...(options.mqttUrl ? { MQTT_URL: options.mqttUrl } : {}) };
   const clock = new ManualClock();
-  const app = await buildApp(testConfig(namespace, { env, redis: options.redis, config: options.config }), { clock: clock.now, gateway: { presenceWindowMs: 100, retryIntervalMs: 100, events: { maxDelayMs: 5 }, ...options.gateway }, accessSync: { pollMs: 100, ...options.accessSync } });
+  const app = await buildApp(testConfig(namespace, { env, redis: options.redis, config: options.config }), { clock: clock.now, gateway: { presenceWindowMs: 100, retryIntervalMs: 100, events: { maxDelayMs: 5 }, ...options.gateway }, accessSync: { pollMs: 100, ...options.accessSync }, ...(options.patrol ? { patrol: options.patrol } : {}) });
   await app.ready();
   return {
     app,

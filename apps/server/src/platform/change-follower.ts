@@ -87,3 +87,31 @@ export class ChangeFollower {
     return next;
   }
 }
+
+/**
+ * A device sync that follows writes (cabinets, keys, door schedules): it owns its ChangeFollower, whose passes run
+ * `reconcile`, and is started, stopped and waited for through it.
+ */
+export abstract class FollowedSync {
+  protected readonly follower: ChangeFollower;
+
+  constructor(options: Omit<ChangeFollowerOptions, 'reconcile'>) {
+    this.follower = new ChangeFollower({ ...options, reconcile: () => this.reconcile() });
+  }
+
+  /** compares what each device should hold with what it was sent, and queues the difference */
+  protected abstract reconcile(): Promise<void>;
+
+  start(): void {
+    this.follower.start();
+  }
+
+  stop(): Promise<void> {
+    return this.follower.stop();
+  }
+
+  /** Resolves once the changes seen so far are queued to the devices (tests). */
+  settled(): Promise<void> {
+    return this.follower.settled();
+  }
+}

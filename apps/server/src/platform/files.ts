@@ -48,6 +48,9 @@ const TYPES: Record<string, FileType> = {
   txt: { contentType: 'text/plain; charset=utf-8', inline: false, signature: null },
 };
 
+/** The image types of the general upload, for uploads that take images only (a floor plan). */
+export const IMAGE_TYPES: Record<string, FileType> = Object.fromEntries(Object.entries(TYPES).filter(([, type]) => type.contentType.startsWith('image/')));
+
 const ustar = ascii('ustar', 257);
 const gzip = startsWith(0x1f, 0x8b);
 
@@ -203,4 +206,27 @@ export async function findStoredFile(dataDir: string, storedPath: string, types:
 export function contentDisposition(file: StoredFile): string {
   const fallback = file.downloadName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `${file.inline ? 'inline' : 'attachment'}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(file.downloadName)}`;
+}
+
+/** Removes a stored file (by the path its upload answered); a path of no file, or of another shape, removes nothing. */
+export async function removeStoredFile(dataDir: string, storedPath: string, types: Record<string, FileType> = TYPES): Promise<boolean> {
+  let file: StoredFile | null;
+  try {
+    file = await findStoredFile(dataDir, storedPath, types);
+  } catch {
+    return false;
+  }
+  if (!file) return false;
+  await rm(file.absolutePath, { force: true });
+  return true;
+}
+
+/**
+ * The name a stored file was uploaded under (as the browser sent it, else the stored name after its random part) and
+ * its type, as the file storage list shows them.
+ */
+export function storedFileColumns(storedPath: string, uploadedName?: string): { file_name: string; file_type: string } {
+  const last = storedPath.split('/').pop() ?? storedPath;
+  const name = uploadedName?.split(/[/\\]/).pop()?.trim() || (/^[0-9a-f]{32}_/.test(last) ? last.slice(33) : last);
+  return { file_name: name.slice(0, 255), file_type: fileExtension(storedPath).slice(0, 16) };
 }

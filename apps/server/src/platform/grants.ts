@@ -293,6 +293,27 @@ export async function assertMayBindDeviceTargets(app: FastifyInstance, caller: C
   if (!held(targets.areaIds, covered.areaIds) || !held(targets.deviceIds, covered.deviceIds) || !held(targets.doorIds, covered.doorIds)) refuse('grant.deviceTargetNotHeld');
 }
 
+/** The areas, devices and doors the given device roles bind. */
+export async function deviceRoleTargets(app: FastifyInstance, roleIds: readonly string[]): Promise<DeviceTargets> {
+  if (roleIds.length === 0) return { areaIds: [], deviceIds: [], doorIds: [] };
+  const ids = unique([...roleIds]);
+  return {
+    areaIds: (await app.db.selectFrom('sys_device_role_area').select('area_id').where('role_id', 'in', ids).execute()).map((r) => r.area_id),
+    deviceIds: (await app.db.selectFrom('sys_device_role_device').select('device_id').where('role_id', 'in', ids).execute()).map((r) => r.device_id),
+    doorIds: (await app.db.selectFrom('sys_device_role_door').select('door_id').where('role_id', 'in', ids).execute()).map((r) => r.door_id),
+  };
+}
+
+/**
+ * Refuses ('grant.deviceTargetNotHeld') handing device roles to someone or taking them away when the caller's own
+ * device roles do not cover everything those roles bind: the same rule as listing a person on the role itself.
+ */
+export async function assertMayHandDeviceRoles(app: FastifyInstance, caller: CurrentUser, change: { added?: readonly string[]; removed?: readonly string[] }): Promise<void> {
+  const roles = [...(change.added ?? []), ...(change.removed ?? [])];
+  if (caller.systemAdmin || roles.length === 0) return;
+  await assertMayBindDeviceTargets(app, caller, await deviceRoleTargets(app, roles));
+}
+
 /** A caller who is not a system administrator deletes only entries they hold. */
 export async function assertMayDeletePermissionEntries(app: FastifyInstance, caller: CurrentUser, rows: readonly Row[]): Promise<void> {
   if (caller.systemAdmin || rows.length === 0) return;

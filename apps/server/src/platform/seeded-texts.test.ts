@@ -53,6 +53,22 @@ describe.each(await testDialects())('seeded data in the reader language on %s', 
     expect(list.map((r) => r.name)).toEqual(['ロール管理']);
   });
 
+  it('names every seeded button in each language (capture, push, handle and end too), never as its stored `action (area/screen)`', async () => {
+    const buttons = async (lang: string) => {
+      const flat: Row[] = [];
+      const walk = (nodes: TreeRow[]) => nodes.forEach((n) => (flat.push(n), walk((n.children ?? []) as TreeRow[])));
+      walk(await get<TreeRow[]>(treePath(permissionEntity), lang));
+      return flat.filter((r) => r.menuType === 2);
+    };
+    for (const lang of ['zh-CN', 'en-US', 'ja-JP']) {
+      const seeded = await buttons(lang);
+      expect(seeded.length).toBeGreaterThan(50);
+      expect(seeded.filter((r) => /^\w+ \(\w+\/\w+\)$/.test(String(r.name))).map((r) => r.perms)).toEqual([]);
+    }
+    const named = async (code: string, lang: string) => (await buttons(lang)).find((r) => String(r.perms).endsWith(code))?.name;
+    expect([await named(':capture', 'zh-CN'), await named(':push', 'en-US'), await named(':handle', 'ja-JP'), await named(':end', 'zh-CN')]).toEqual(['抓拍', 'Push', '対応', '结束']);
+  });
+
   it('names menus, buttons and tenants in the reader language in the origin console calls, never as keys', async () => {
     type Node = Row & { children?: Node[] };
     const flat = (nodes: Node[]): Node[] => nodes.flatMap((n) => [n, ...flat(n.children ?? [])]);

@@ -1,3 +1,6 @@
+import type { Language, SendMsgBody } from '@isps/contract';
+import type { CurrentUser } from './access.ts';
+
 /** One in-app message of the message center to one user (released at once and pushed to their consoles). */
 export interface SystemNotice {
   by: string;
@@ -12,6 +15,9 @@ export interface SystemNotice {
 
 export type SystemNoticeSender = (notice: SystemNotice) => Promise<string>;
 
+/** A message rendered from a template of the caller's tenant and sent through its channel (e-mail, in-app); `failure`: why it was not sent. */
+export type TemplateMessageSender = (caller: CurrentUser, lang: Language, body: SendMsgBody) => Promise<{ failure: string | null }>;
+
 declare module 'fastify' {
   interface FastifyInstance {
     systemNotices: SystemNotices;
@@ -25,6 +31,7 @@ declare module 'fastify' {
  */
 export class SystemNotices {
   private sender: SystemNoticeSender | null = null;
+  private templateSender: TemplateMessageSender | null = null;
 
   register(sender: SystemNoticeSender): void {
     this.sender = sender;
@@ -35,4 +42,22 @@ export class SystemNotices {
     if (!this.sender) return Promise.reject(new Error('no message center is registered'));
     return this.sender(notice);
   }
+
+  registerTemplates(sender: TemplateMessageSender): void {
+    this.templateSender = sender;
+  }
+
+  /** Sends a message through a template, as the message center's sendMsg does (and records it the same way). */
+  sendTemplate(caller: CurrentUser, lang: Language, body: SendMsgBody): Promise<{ failure: string | null }> {
+    if (!this.templateSender) return Promise.reject(new Error('no message center is registered'));
+    return this.templateSender(caller, lang, body);
+  }
 }
+
+/** Text as HTML that shows the same text. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A notice's body: one paragraph of plain text. */
+export const noticeParagraph = (text: string) => `<p>${escapeHtml(text)}</p>`;

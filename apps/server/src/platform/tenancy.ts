@@ -15,6 +15,24 @@ export function tenantScoped<Q>(query: Q, caller: Pick<CurrentUser, 'tenantScope
   return (caller.tenantScope === null ? builder.where(sql<boolean>`1 = 0`) : builder.where(column, '=', caller.tenantScope)) as Q;
 }
 
+/**
+ * Rows of the caller's tenant, or of every tenant for a system administrator: for platform-wide lists (the stored
+ * files), whose rows then show their tenant.
+ */
+export function tenantScopedAcross<Q>(query: Q, caller: Pick<CurrentUser, 'tenantScope' | 'systemAdmin'>, column = 'tenant_id'): Q {
+  return caller.systemAdmin ? query : tenantScoped(query, caller, column);
+}
+
+/**
+ * Rows of the tenant another row belongs to (a visitor's hosts, a device's people): that row's own tenant, where a
+ * row of no tenant matches only rows of no tenant.
+ */
+export function sameTenantAs<Q>(query: Q, tenantId: string | null, column = 'tenant_id'): Q {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const builder = query as any;
+  return (tenantId === null ? builder.where(column, 'is', null) : builder.where(column, '=', tenantId)) as Q;
+}
+
 /** The tenant a new row of a tenant-scoped table belongs to: the one the caller works in. */
 export function writeTenant(caller: Pick<CurrentUser, 'tenantScope'>): string | null {
   return caller.tenantScope;

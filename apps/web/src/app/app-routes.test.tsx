@@ -68,6 +68,19 @@ describe('signed-in routes', () => {
     expect(router.state.location.search).toBe(`?redirect=${encodeURIComponent('/dashboard/clock?a=1')}`);
   });
 
+  it('with a session, /user goes to /user/login and on to home (SPEC section 2)', async () => {
+    useSession.getState().signIn('tok', userInfo);
+    permissionAnswer = { success: true, message: '', code: 200, result: { menu, auth: [], allAuth: [] }, timestamp: 1 };
+    const router = renderAt('/user');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/analysis'));
+  });
+
+  it('without a session, /user goes to the login page itself', async () => {
+    const router = renderAt('/user');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/login'));
+    expect(router.state.location.search).toBe('');
+  });
+
   it('an empty menu is a permission error: notice, logout, back to login', async () => {
     useSession.getState().signIn('tok', userInfo);
     permissionAnswer = { success: true, message: '', code: 200, result: { menu: [], auth: [], allAuth: [] }, timestamp: 1 };
@@ -103,7 +116,7 @@ describe('signed-in routes', () => {
       await waitFor(() => expect(router.state.location.pathname).toBe('/exception/403'));
     }
     // unknown addresses, and seeded screens the console has not built, are still not found
-    for (const path of ['/nowhere', '/system/nowhere', '/watch/watch', '/system/user/extra']) {
+    for (const path of ['/nowhere', '/system/nowhere', '/message/order', '/system/user/extra']) {
       await router.navigate(path);
       await waitFor(() => expect(router.state.location.pathname).toBe('/404'));
     }

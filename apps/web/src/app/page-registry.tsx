@@ -16,6 +16,11 @@ const pageAliases: Record<string, string> = {
   'device/emergency': 'emergency/emergency',
   // the device area's cabinets are the storage feature's cabinet tree (areas, devices, their cabinets)
   'device/cabinet': 'storage/cabinetTree',
+  // attendance: the rules of both areas, the daily results and the monthly statistics are the attendance feature's
+  'device/oaRule': 'attendance/oaRule',
+  'system/attendanceRule': 'attendance/attendanceRule',
+  'device/attendance': 'attendance/attendance',
+  'device/attendanceMonth': 'attendance/attendanceMonth',
 };
 
 /** The module key of a menu component such as 'dashboard/analysis' or 'system/UserList'. */
@@ -45,6 +50,8 @@ const declaredScreenLoaders: Record<string, () => Promise<EntityScreen>> = {
   devices: () => import('../features/device/index.ts').then((m) => m.DeviceEntityScreen),
   storage: () => import('../features/storage/index.ts').then((m) => m.StorageEntityScreen),
   ks: () => import('../features/keys/key-screen.tsx').then((m) => m.KeyEntityScreen),
+  watch: () => import('../features/patrol/patrol-screen.tsx').then((m) => m.PatrolEntityScreen),
+  message: () => import('../features/message/file-storage-screen.tsx').then((m) => m.MessageEntityScreen),
 };
 
 function loadDeclaredScreen(entity: EntityDeclaration): (() => Promise<PageModule>) | undefined {

@@ -29,4 +29,12 @@ describe('route guard', () => {
     expect(guard('/dashboard/clock', '', '', true)).toEqual({ kind: 'allow' });
     expect(guard('/vistor/user/main', '', '', true)).toEqual({ kind: 'allow' });
   });
+
+  it('sends /user to the login page, and with a session on from there home (SPEC section 2)', () => {
+    for (const path of ['/user', '/user/']) {
+      expect(guard(path, '', '', true)).toEqual({ kind: 'redirect', to: '/user/login' });
+      expect(guard(path, '', '', false)).toEqual({ kind: 'redirect', to: '/user/login' });
+    }
+    expect(guard('/user/login', '', '', true)).toEqual({ kind: 'redirect', to: '/dashboard/analysis' });
+  });
 });

@@ -17,6 +17,9 @@ export const PUBLIC_PATHS = [
   '/result',
 ] as const;
 
+/** The parent of the login, registration and activation pages. */
+const USER_AREA_PATH = '/user';
+
 const normalise = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
 
 export function isPublicPath(path: string): boolean {
@@ -28,6 +31,8 @@ export type GuardDecision = { kind: 'allow' } | { kind: 'redirect'; to: string }
 /** Where a visit goes before any page renders; the menu-dependent part follows once the token is known. */
 export function guard(pathname: string, search: string, hash: string, hasToken: boolean): GuardDecision {
   const path = normalise(pathname);
+  // SPEC section 2: /user is the login page's parent and redirects to it; with a session the login page goes on home
+  if (path === USER_AREA_PATH) return { kind: 'redirect', to: LOGIN_PATH };
   if (!hasToken) {
     if (isPublicPath(path)) return { kind: 'allow' };
     if (path.startsWith('/vistor/user/main')) return { kind: 'redirect', to: '/vistor/login' };

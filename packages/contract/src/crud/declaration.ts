@@ -49,8 +49,8 @@ export type Widget =
   | { kind: 'icon' }
   /** a Quartz cron expression, edited with presets and a readable description */
   | { kind: 'cron' }
-  /** a choice from a fixed list declared in the contract; `label` is an i18n key */
-  | { kind: 'options'; options: ReadonlyArray<{ value: string; label: string }> }
+  /** a choice from a fixed list declared in the contract; `label` is an i18n key; `multiple`: values joined by commas */
+  | { kind: 'options'; options: ReadonlyArray<{ value: string; label: string }>; multiple?: boolean }
   /** an image uploaded through /sys/common/upload (at most `maxBytes`); the value is the stored file's path */
   | { kind: 'image'; maxBytes: number }
   /** a document uploaded through /sys/common/upload (at most `maxBytes`); the value is the stored file's path, shown as a download link */
@@ -175,6 +175,8 @@ export interface EntityDeclaration {
   unique?: readonly UniqueDeclaration[];
   /** rows carry tenant_id; a tenant user sees and writes only their tenant's rows */
   tenantScoped?: boolean;
+  /** with tenantScoped: a system administrator sees and deletes the rows of every tenant (a platform-wide list) */
+  acrossTenantsForSystemAdmin?: boolean;
   /** rows carry del_flag; delete marks them, and with recycleBin they can be restored or deleted completely */
   softDelete?: { recycleBin: boolean };
   /** a tree: each row names its parent by this field ('' or null for roots); `path` replaces queryTreeList's */

@@ -86,6 +86,39 @@ export const deviceLogFileEntity: EntityDeclaration = {
   actions: ['list', 'delete'],
 };
 
+/** A device's log upload is at most this large (docs/device-protocol.md, "sendLog"). */
+export const DEVICE_LOG_MAX_BYTES = 20 * 1024 * 1024;
+/** How long a device may take to upload a log it was asked for: the command's time to live and its token's. */
+export const DEVICE_LOG_UPLOAD_TTL_MS = 10 * 60_000;
+/** The kind of the command asking a device for its log (`SendLogCommandPayload`). */
+export const SEND_LOG_COMMAND = 'sendLog';
+/** The one-time token of a log upload, sent by the device beside its serial number and key. */
+export const DEVICE_UPLOAD_TOKEN_HEADER = 'x-upload-token';
+/** What a device's log file may be: a text log (.txt, .log) or a zip of them. */
+export const DEVICE_LOG_EXTENSIONS = ['txt', 'log', 'zip'] as const;
+
+export const DeviceLogFilePath = {
+  /** POST `{ deviceId }`: queues a sendLog command for the device; answers `{ commandId }` */
+  request: '/sysDeviceLogFile/request',
+  /** POST multipart `file` with `X-Device-Sn`, `X-Device-Key` and `X-Upload-Token` (devices only): stores the log */
+  upload: '/device/logFile/upload',
+} as const;
+
+export const DeviceLogFilePerm = { request: 'devices:logFile:sendLog', list: 'devices:logFile:list' } as const;
+
+/** The payload of a `sendLog` command. */
+export interface SendLogCommandPayload {
+  /** the upload below API_PREFIX, resolved against the server the device is connected to */
+  path: string;
+  /** the same as an absolute URL under the server's PUBLIC_URL, only when one is configured */
+  url?: string;
+  /** one-time token, sent back in X-Upload-Token */
+  token: string;
+  /** the upload is refused past this time (milliseconds since the epoch) */
+  expiresAt: number;
+  maxBytes: number;
+}
+
 /** Alarm packages sent to devices of a model: name, device model, file, version, description. */
 export const alarmPackageEntity: EntityDeclaration = {
   name: 'alarmPackage',
@@ -135,6 +168,10 @@ export const deviceExtraLabels: Record<string, readonly [enUS: string, zhCN: str
   'deviceLogFile.field.fileSize': ['Size (bytes)', '大小（字节）', 'サイズ（バイト）'],
   'deviceLogFile.field.uploadTime': ['Uploaded at', '上传时间', 'アップロード日時'],
   'deviceLogFile.download': ['Download', '下载', 'ダウンロード'],
+  'deviceLogFile.request': ['Ask for log', '索取日志', 'ログを取得'],
+  'deviceLogFile.requestTitle': ['Ask a device for its log file', '让设备上传日志文件', 'デバイスにログファイルを求める'],
+  'deviceLogFile.requestHint': ['The device uploads its log within 10 minutes; it then appears in this list.', '设备会在 10 分钟内上传日志，之后显示在此列表中。', 'デバイスは 10 分以内にログをアップロードし、この一覧に表示されます。'],
+  'deviceLogFile.requestDevice': ['Device', '设备', 'デバイス'],
   'alarmPackage.title': ['Alarm packages', '报警包', 'アラームパッケージ'],
   'alarmPackage.field.name': ['Name', '名称', '名称'],
   'alarmPackage.field.deviceModel': ['Device model', '设备型号', 'デバイス型番'],

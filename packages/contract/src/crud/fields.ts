@@ -1,18 +1,23 @@
 import * as z from 'zod';
 import { ID_PATTERN } from '../ids.ts';
 import type { FieldDeclaration, LinkDeclaration } from './declaration.ts';
+import { libraryPattern } from './rule-library.ts';
 
 /**
  * Schemas carry message keys (`validation.*`) as their error text; the server translates an issue whose message is
  * a key with `{field}` set to the localised label, and maps zod's own issues (too_small, too_big, …) to keys.
  */
 const NO_CHINESE = /^[^\u3400-\u9fff\uf900-\ufaff]*$/;
-export const PHONE_PATTERN = /^\+?[0-9][0-9 -]{5,19}$/;
+/** the rule library's phone rule: every phone field of a declaration checks it */
+export const PHONE_PATTERN = libraryPattern('phone');
 
 export const textSchema = (max: number, min = 1) => z.string().trim().min(min).max(max);
 export const codeSchema = (max: number) => z.string().trim().min(1).max(max).regex(NO_CHINESE, { error: 'validation.noChinese' });
-export const emailSchema = z.string().trim().max(100).email({ error: 'validation.email' });
+// an address also passes the rule library's e-mail rule, the one the check-rule editor offers
+export const emailSchema = z.string().trim().max(100).email({ error: 'validation.email' }).regex(libraryPattern('email'), { error: 'validation.email' });
 export const phoneSchema = z.string().trim().regex(PHONE_PATTERN, { error: 'validation.phone' });
+/** A fax number as people write one: digits, with a leading + and spaces, hyphens or brackets between them. */
+export const faxSchema = z.string().trim().regex(/^\+?[0-9][0-9 ()-]{3,30}[0-9]$/, { error: 'validation.fax' });
 /** An integer in a range: not a number or not whole → 'must be an integer'; out of range → 'at least / at most'. */
 export const integerSchema = (min: number, max: number) =>
   z

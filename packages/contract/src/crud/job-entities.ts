@@ -8,6 +8,8 @@ export const JOB_HANDLERS = [
   { value: 'cleanExpiredSessions', label: 'quartzJob.handler.cleanExpiredSessions' },
   { value: 'purgeOldLogs', label: 'quartzJob.handler.purgeOldLogs' },
   { value: 'heartbeat', label: 'quartzJob.handler.heartbeat' },
+  { value: 'attendanceMonth', label: 'quartzJob.handler.attendanceMonth' },
+  { value: 'reportSchedule', label: 'quartzJob.handler.reportSchedule' },
 ] as const;
 export type JobHandlerName = (typeof JOB_HANDLERS)[number]['value'];
 /** The handlers this server runs, of those above (`QuartzJobPath.handlers`). */

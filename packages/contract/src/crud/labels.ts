@@ -5,8 +5,14 @@ import { peopleLabels } from './people-entities.ts';
 import { accessEventLabels } from './access-event-entities.ts';
 import { softUpdateLabels } from './soft-update-entities.ts';
 import { deviceExtraLabels } from './device-extra-entities.ts';
+import { fileLabels } from './file-entities.ts';
 import { storageLabels } from './storage-entities.ts';
 import { keyLabels } from './key-entities.ts';
+import { doorScheduleLabels } from './door-schedule-entities.ts';
+import { patrolLabels } from './patrol-entities.ts';
+import { ruleLibraryLabels } from './rule-library.ts';
+import { attendanceLabels } from './attendance-entities.ts';
+import { visitLabels } from './visitor-entities.ts';
 
 /** Texts of the entity label keys (titles, field labels, option labels) in the three languages; the console merges
  * them into its catalogues and the server uses them for export headers and validation messages. */
@@ -161,6 +167,10 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   'user.field.email': ['Email', '邮箱', 'メール'],
   'user.field.roles': ['Roles', '角色', 'ロール'],
   'user.field.departs': ['Groups', '所属部门', '所属グループ'],
+  'user.field.userIdentity': ['Identity', '身份', '身分'],
+  'user.identity.ordinary': ['Ordinary member', '普通用户', '一般メンバー'],
+  'user.identity.superior': ['Superior', '上级', '上長'],
+  'user.field.departIds': ['Groups in charge', '负责部门', '担当グループ'],
   'user.field.orgCode': ['Current group code', '当前部门编码', '現在のグループコード'],
   'user.field.tenantId': ['Tenant', '租户', 'テナント'],
   'user.field.status': ['Status', '状态', '状態'],
@@ -171,6 +181,7 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   'depart.field.orgType': ['Group type', '机构类型', 'グループ種別'],
   'depart.field.departOrder': ['Order', '排序', '並び順'],
   'depart.field.mobile': ['Phone', '电话', '電話番号'],
+  'depart.field.fax': ['Fax', '传真', 'FAX'],
   'depart.field.address': ['Address', '地址', '住所'],
   'depart.field.tenantId': ['Tenant', '租户', 'テナント'],
   'depart.field.memo': ['Remarks', '备注', '備考'],
@@ -189,6 +200,9 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   'permission.field.componentName': ['Component name', '组件名称', 'コンポーネント名'],
   'permission.field.redirect': ['Redirect', '默认跳转地址', 'リダイレクト'],
   'permission.field.perms': ['Permission code', '授权标识', '権限コード'],
+  'permission.field.permsType': ['Authorization policy', '授权策略', '認可ポリシー'],
+  'permission.permsType.granted': ['Shown and usable once granted', '可见/可访问（授权后可见/可访问）', '付与後に表示・利用可'],
+  'permission.permsType.disabled': ['Shown, disabled until granted', '可编辑（未授权时禁用）', '表示・付与まで無効'],
   'permission.field.icon': ['Icon', '菜单图标', 'アイコン'],
   'permission.field.sortNo': ['Order', '排序', '並び順'],
   'permission.field.isRoute': ['Is a route', '是否路由菜单', 'ルート'],
@@ -224,6 +238,8 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   'quartzJob.handler.cleanExpiredSessions': ['Remove expired sessions', '清理过期会话', '期限切れセッションの削除'],
   'quartzJob.handler.purgeOldLogs': ['Purge old logs (parameter: days to keep)', '清理旧日志（参数：保留天数）', '古いログの削除（パラメーター：保持日数）'],
   'quartzJob.handler.heartbeat': ['Heartbeat (records a run)', '心跳（记录一次运行）', 'ハートビート（実行を記録）'],
+  'quartzJob.handler.attendanceMonth': ['Attendance of the current month', '计算本月考勤', '今月の勤怠を集計'],
+  'quartzJob.handler.reportSchedule': ['Send a scheduled report (parameter: the schedule)', '发送定时报表（参数：发送计划）', '定期レポートの送信（パラメーター：スケジュール）'],
   'jobLog.title': ['Run history', '执行记录', '実行履歴'],
   'jobLog.field.jobId': ['Job', '任务', 'ジョブ'],
   'jobLog.field.fireTime': ['Fired at', '触发时间', '起動日時'],
@@ -243,8 +259,14 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   ...accessEventLabels,
   ...softUpdateLabels,
   ...deviceExtraLabels,
+  ...fileLabels,
   ...storageLabels,
   ...keyLabels,
+  ...doorScheduleLabels,
+  ...patrolLabels,
+  ...ruleLibraryLabels,
+  ...attendanceLabels,
+  ...visitLabels,
 };
 
 const column: Record<Language, 0 | 1 | 2> = { 'en-US': 0, 'zh-CN': 1, 'ja-JP': 2 };

@@ -1,10 +1,9 @@
 import * as z from 'zod';
 import { TENANT_DICT } from '../http.ts';
 import { idSchema } from '../ids.ts';
-import { ID_TYPES, IdType, idNumberCrossCheck, idNumberSchema, isValidIdCard } from '../visitor.ts';
+import { ID_TYPES, IdType, idNumberCrossCheck, idNumberSchema, isValidIdCard, visitorPasswordSchema } from '../visitor.ts';
 import type { EntityDeclaration } from './declaration.ts';
 import { codeSchema, field, integerSchema, textSchema } from './fields.ts';
-import { visitorPasswordSchema } from './visitor-entities.ts';
 
 /** SPEC section 4: people are normal or frozen (a frozen person opens no door until thawed). */
 export const PeopleStatus = { normal: 1, frozen: 2 } as const;
@@ -64,6 +63,8 @@ export const peopleEntity: EntityDeclaration = {
     userNo: { label: 'people.field.userNo', kind: 'string', schema: codeSchema(64), widget: { kind: 'input' } },
     sex: field.dictInteger('people.field.sex', 'sex'),
     departId: { label: 'people.field.departId', kind: 'string', schema: idSchema, widget: { kind: 'treeSelect', entity: 'depart' }, references: { entity: 'depart' } },
+    // the device roles that bind the person (sys_device_role_people, seen from the person's side); a key role's links stay apart
+    roleIds: field.links('people.field.roleIds', { entity: 'deviceRole' }, 'roleName'),
     picture: { label: 'people.field.picture', kind: 'string', schema: textSchema(255), widget: { kind: 'image', maxBytes: PEOPLE_PICTURE_MAX_BYTES } },
     palmLeft: { label: 'people.field.palmLeft', kind: 'integer', schema: integerSchema(0, 1), widget: { kind: 'options', options: PALM_OPTIONS }, readOnly: true },
     palmRight: { label: 'people.field.palmRight', kind: 'integer', schema: integerSchema(0, 1), widget: { kind: 'options', options: PALM_OPTIONS }, readOnly: true },
@@ -71,7 +72,7 @@ export const peopleEntity: EntityDeclaration = {
     password: field.password('people.field.password', 8, { schema: visitorPasswordSchema }),
     status: field.dictInteger('people.field.status', 'user_status', { readOnly: true, defaultValue: PeopleStatus.normal }),
   },
-  columns: ['name', 'userNo', 'idType', 'idCard', 'cardNoMasked', 'sex', 'departId', 'palmLeft', 'palmRight', 'status', 'createTime'],
+  columns: ['name', 'userNo', 'idType', 'idCard', 'cardNoMasked', 'sex', 'departId', 'roleIds', 'palmLeft', 'palmRight', 'status', 'createTime'],
   detailFields: ['picture', 'tenantId'],
   search: { name: 'contains', userNo: 'contains', idCard: 'exact', sex: 'exact', departId: 'exact', status: 'exact', createTime: 'range' },
   sortable: ['name', 'userNo', 'sex', 'status', 'createTime'],
@@ -120,6 +121,7 @@ export const peopleLabels: Record<string, readonly [enUS: string, zhCN: string, 
   'people.field.userNo': ['User number', '用户编号', '利用者番号'],
   'people.field.sex': ['Gender', '性别', '性別'],
   'people.field.departId': ['Group', '所属部门', '所属グループ'],
+  'people.field.roleIds': ['Device roles', '设备角色', 'デバイスロール'],
   'people.field.picture': ['Picture', '照片', '写真'],
   'people.field.palmLeft': ['Left palm vein', '左手掌静脉', '左手静脈'],
   'people.field.palmRight': ['Right palm vein', '右手掌静脉', '右手静脈'],

@@ -12,6 +12,12 @@ const MENU_TYPE_OPTIONS = [
   { value: '2', label: 'permission.type.button' },
 ] as const;
 
+/** The authorization policy of a button (`perms_type`): '1' shown or usable once granted, '2' shown to all, disabled until granted. */
+const PERMS_TYPE_OPTIONS = [
+  { value: '1', label: 'permission.permsType.granted' },
+  { value: '2', label: 'permission.permsType.disabled' },
+] as const;
+
 const flag = (label: string, defaultValue: number): FieldDeclaration => field.integer(label, 0, 1, { widget: { kind: 'switch' }, defaultValue });
 
 /** Menus and button permissions: the tree the console's navigation and every permission check come from. */
@@ -38,8 +44,16 @@ export const permissionEntity: EntityDeclaration = {
     componentName: field.text('permission.field.componentName', 100),
     redirect: field.text('permission.field.redirect', 255),
     perms: field.code('permission.field.perms', 255),
+    permsType: {
+      label: 'permission.field.permsType',
+      kind: 'string',
+      schema: z.enum(['1', '2'], { error: 'validation.invalid' }),
+      widget: { kind: 'options', options: PERMS_TYPE_OPTIONS },
+      required: true,
+      defaultValue: '1',
+    },
     icon: { label: 'permission.field.icon', kind: 'string', schema: textSchema(100), widget: { kind: 'icon' } },
-    sortNo: field.integer('permission.field.sortNo', 0, 99_999, { required: true, defaultValue: 1 }),
+    sortNo: field.integer('permission.field.sortNo', 1, 99_999, { required: true, defaultValue: 1 }),
     isRoute: flag('permission.field.isRoute', 1),
     keepAlive: flag('permission.field.keepAlive', 0),
     hidden: flag('permission.field.hidden', 0),
@@ -48,7 +62,7 @@ export const permissionEntity: EntityDeclaration = {
     status: field.dict('permission.field.status', 'valid_status', { required: true, defaultValue: '1' }),
   },
   columns: ['name', 'menuType', 'icon', 'url', 'component', 'perms', 'sortNo', 'hidden'],
-  detailFields: ['componentName', 'redirect', 'isRoute', 'keepAlive', 'alwaysShow', 'internalOrExternal', 'status'],
+  detailFields: ['componentName', 'redirect', 'permsType', 'isRoute', 'keepAlive', 'alwaysShow', 'internalOrExternal', 'status'],
   search: { name: 'contains', url: 'contains', perms: 'contains', menuType: 'exact' },
   sortable: ['sortNo', 'name'],
   defaultSort: { field: 'sortNo', order: 'asc' },

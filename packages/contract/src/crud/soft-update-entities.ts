@@ -148,7 +148,7 @@ export const ALARM_LEVEL_OPTIONS = [
  * The alarm codes the console names in the reader's language (`alarm.code.<code>`); a device may report others,
  * shown as they came.
  */
-export const ALARM_CODES = ['tamper', 'forcedOpen', 'heldOpen', 'duress', 'lowBattery', 'videoLoss', 'sensorFault', 'fire', 'serverRefusedOpening', 'keyOverdue'] as const;
+export const ALARM_CODES = ['tamper', 'forcedOpen', 'heldOpen', 'duress', 'lowBattery', 'videoLoss', 'sensorFault', 'fire', 'serverRefusedOpening', 'keyOverdue', 'patrolMissed'] as const;
 export const ALARM_CODE_OPTIONS = ALARM_CODES.map((code) => ({ value: code, label: `alarm.code.${code}` }));
 
 export const AlarmPath = {
@@ -275,4 +275,5 @@ export const softUpdateLabels: Record<string, readonly [enUS: string, zhCN: stri
   'alarm.code.fire': ['Fire', '火警', '火災'],
   'alarm.code.serverRefusedOpening': ['Opened against the server’s refusal', '服务器拒绝后仍开门', 'サーバー拒否後の開扉'],
   'alarm.code.keyOverdue': ['Key not returned in time', '钥匙逾期未还', 'キーの返却期限切れ'],
+  'alarm.code.patrolMissed': ['Patrol point missed', '巡更点漏巡', '巡回ポイント未巡回'],
 };

@@ -2,8 +2,9 @@ import * as z from 'zod';
 import { isStrongPassword } from '../auth.ts';
 import { TENANT_DICT } from '../http.ts';
 import { ID_PATTERN, idSchema } from '../ids.ts';
+import { timeSettingTextSchema } from '../access/time-setting.ts';
 import type { EntityDeclaration } from './declaration.ts';
-import { emailSchema, field, phoneSchema, textSchema, timeSchema } from './fields.ts';
+import { emailSchema, faxSchema, field, phoneSchema, textSchema, timeSchema } from './fields.ts';
 
 /**
  * SPEC section 4: a user is normal or frozen (frozen users cannot sign in; thawing lets them back). A self-registered
@@ -36,12 +37,16 @@ export const departEntity: EntityDeclaration = {
     orgType: field.dict('depart.field.orgType', 'org_type', { readOnly: true }),
     departOrder: field.integer('depart.field.departOrder', 0, 9999, { required: true, defaultValue: 0 }),
     mobile: { label: 'depart.field.mobile', kind: 'string', schema: phoneSchema, widget: { kind: 'input' } },
+    fax: { label: 'depart.field.fax', kind: 'string', schema: faxSchema, widget: { kind: 'input' } },
     address: field.text('depart.field.address', 255),
     tenantId: field.dict('depart.field.tenantId', TENANT_DICT, { schema: idSchema, systemAdminOnly: true }),
     memo: field.text('depart.field.memo', 500),
+    // SPEC section 3 "Group": a patrol group walks patrol missions, within its time setting
+    patrolGroup: field.integer('depart.field.patrolGroup', 0, 1, { widget: { kind: 'switch' }, defaultValue: 0 }),
+    timeSetting: { label: 'depart.field.timeSetting', kind: 'json', schema: timeSettingTextSchema, widget: { kind: 'timeSetting' }, defaultValue: '{"mode":"permanent"}' },
   },
   columns: ['departName', 'orgCode', 'orgType', 'departOrder', 'mobile', 'address', 'createTime'],
-  detailFields: ['memo', 'tenantId'],
+  detailFields: ['fax', 'memo', 'tenantId', 'patrolGroup', 'timeSetting'],
   search: { departName: 'contains', orgCode: 'contains', mobile: 'contains' },
   sortable: ['departName', 'orgCode', 'departOrder', 'createTime'],
   defaultSort: { field: 'departOrder', order: 'asc' },
@@ -76,12 +81,22 @@ export const userEntity: EntityDeclaration = {
     selecteddeparts: field.links('user.field.departs', { entity: 'depart' }, 'departName', {
       widget: { kind: 'treeSelect', entity: 'depart', multiple: true },
     }),
+    // the origin's user form: an ordinary member or a superior, and the groups a superior is responsible for
+    userIdentity: {
+      label: 'user.field.userIdentity',
+      kind: 'integer',
+      schema: z.number().int().min(1).max(2),
+      widget: { kind: 'options', options: [{ value: '1', label: 'user.identity.ordinary' }, { value: '2', label: 'user.identity.superior' }] },
+      required: true,
+      defaultValue: 1,
+    },
+    departIds: field.links('user.field.departIds', { entity: 'depart' }, 'departName', { widget: { kind: 'treeSelect', entity: 'depart', multiple: true } }),
     orgCode: field.text('user.field.orgCode', 64, { readOnly: true }),
     tenantId: field.dict('user.field.tenantId', TENANT_DICT, { schema: idSchema, systemAdminOnly: true }),
     status: field.dictInteger('user.field.status', 'user_status', { readOnly: true, defaultValue: UserStatus.normal }),
   },
   columns: ['username', 'realname', 'sex', 'phone', 'email', 'selecteddeparts', 'selectedroles', 'status', 'createTime'],
-  detailFields: ['workNo', 'birthday', 'orgCode', 'tenantId'],
+  detailFields: ['workNo', 'birthday', 'userIdentity', 'departIds', 'orgCode', 'tenantId'],
   search: { username: 'contains', realname: 'contains', workNo: 'contains', sex: 'exact', phone: 'contains', status: 'exact', selecteddeparts: 'exact', selectedroles: 'exact' },
   sortable: ['username', 'realname', 'sex', 'status', 'createTime'],
   defaultSort: { field: 'createTime', order: 'desc' },

@@ -54,6 +54,19 @@ export type MsgType = (typeof MsgType)[keyof typeof MsgType];
 export const SendStatus = { draft: '0', released: '1', revoked: '2' } as const;
 export type SendStatus = (typeof SendStatus)[keyof typeof SendStatus];
 
+/** Delivery channels of an announcement: in-app (the bell and a push) and e-mail. */
+export const ANNOUNCEMENT_CHANNELS = ['system', 'email'] as const;
+export type AnnouncementChannel = (typeof ANNOUNCEMENT_CHANNELS)[number];
+
+/** The channels an announcement goes through: the chosen ones, every one when none is chosen (SPEC section 5). */
+export function announcementChannels(channels: string | null | undefined): ReadonlySet<AnnouncementChannel> {
+  const chosen = splitIds(channels ?? '').filter((c): c is AnnouncementChannel => (ANNOUNCEMENT_CHANNELS as readonly string[]).includes(c));
+  return new Set(chosen.length > 0 ? chosen : ANNOUNCEMENT_CHANNELS);
+}
+
+/** An announcement's validity as its author sees it (SPEC section 4): no window, inside it, or past its end. */
+export type AnnouncementValidity = 'unspecified' | 'inEffect' | 'expired';
+
 /** 'component' opens a console page, 'url' shows a handle button that navigates to `openPage`. */
 export const OPEN_TYPES = ['component', 'url'] as const;
 export type OpenType = (typeof OPEN_TYPES)[number];
@@ -97,8 +110,8 @@ export const announcementInput = z.object({
   busId: optionalText(64),
   type: z.enum(ANNOUNCEMENT_TYPES).nullish(),
   theme: optionalText(64),
-  /** comma-separated channel codes; blank means every channel */
-  channels: optionalText(255),
+  /** comma-separated channel codes (ANNOUNCEMENT_CHANNELS); blank means every channel */
+  channels: optionalText(255).refine((v) => !v || splitIds(v).every((c) => (ANNOUNCEMENT_CHANNELS as readonly string[]).includes(c)), { error: 'validation.invalid' }),
   backgroundImage: optionalUrl(500),
   /** comma-separated file URLs */
   attachments: optionalUrl(4000),
@@ -170,6 +183,8 @@ export interface Announcement {
   updateTime: string | null;
   /** only for a recipient (queryById by a non-administrator, user lists): 1 read, 0 unread */
   readFlag?: 0 | 1;
+  /** the authors' list: whether it is in effect now */
+  validity?: AnnouncementValidity;
 }
 
 /** One notice of the caller (bell lists, /isps/userAnnouncement rows). `id` is the announcement id. */
@@ -179,6 +194,8 @@ export interface UserNotice {
   anntId: string;
   /** the caller's send row */
   sendId: string;
+  /** the id the real-time channel's messages of it carry (`msgId`): the announcement's */
+  msgId: string;
   titile: string;
   msgContent: string | null;
   msgAbstract: string;

@@ -52,6 +52,17 @@ import { softUpdateFileName } from './1550-soft-update-file-name.ts';
 import { reportedDoors } from './1560-reported-doors.ts';
 import { storageTables } from './1600-storage.ts';
 import { keyTables } from './1610-keys.ts';
+import { patrolTables } from './1630-patrol.ts';
+import { specRuleTables } from './1640-spec-rules.ts';
+import { attendanceTables } from './1620-attendance.ts';
+import { doorScheduleTables } from './1650-door-schedules.ts';
+import { visitTables } from './1660-visits.ts';
+import { visitRequestTables } from './1670-visit-requests.ts';
+import { groupFax } from './1690-group-fax.ts';
+import { deviceLogRequests } from './1700-device-log-requests.ts';
+import { fileNames } from './1701-file-names.ts';
+import { reportSchedules } from './1720-report-schedules.ts';
+import { floorPlanTables } from './1730-floor-plans.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -102,6 +113,17 @@ const migrations: Record<string, Migration> = {
   '1560-reported-doors': reportedDoors,
   '1600-storage': storageTables,
   '1610-keys': keyTables,
+  '1630-patrol': patrolTables,
+  '1640-spec-rules': specRuleTables,
+  '1620-attendance': attendanceTables,
+  '1650-door-schedules': doorScheduleTables,
+  '1660-visits': visitTables,
+  '1670-visit-requests': visitRequestTables,
+  '1690-group-fax': groupFax,
+  '1700-device-log-requests': deviceLogRequests,
+  '1701-file-names': fileNames,
+  '1720-report-schedules': reportSchedules,
+  '1730-floor-plans': floorPlanTables,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

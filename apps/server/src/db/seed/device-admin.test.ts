@@ -157,7 +157,20 @@ describe('the home page figures', () => {
     const summary = await injectAs<DashboardSummary>(t.app, token, { method: 'GET', url: api(t.app, ApiPath.dashboardSummary) });
     expect([summary.statusCode, summary.envelope.result]).toEqual([200, {}]);
     const devices = await injectAs<DashboardDevices>(t.app, token, { method: 'GET', url: api(t.app, ApiPath.dashboardDevices) });
-    expect(devices.envelope.result).toEqual({ devicesOnline: 0, devicesOffline: 0, doorsOpen: 0, openAlarms: 0, eventsByHour: Array.from({ length: 24 }, () => 0), emergencyActive: false });
+    const hours = () => Array.from({ length: 24 }, () => 0);
+    expect(devices.envelope.result).toEqual({
+      devicesOnline: 0,
+      devicesOffline: 0,
+      doorsOpen: 0,
+      openAlarms: 0,
+      eventsByHour: hours(),
+      devicesBySystem: [],
+      accessByHour: { openings: hours(), denials: hours() },
+      alarmsByLevel: { L: 0, M: 0, H: 0 },
+      attendanceToday: { normal: 0, late: 0, absent: 0 },
+      cabinets: { occupied: 0, free: 0 },
+      emergencyActive: false,
+    });
     for (const path of [ApiPath.loginInfo, ApiPath.visitInfo]) {
       const refused = await injectAs(t.app, token, { method: 'GET', url: api(t.app, path) });
       expect([path, refused.statusCode, refused.envelope.code]).toEqual([path, 403, 510]);
@@ -172,7 +185,7 @@ describe('the home page figures', () => {
     const summary = await injectAs<DashboardSummary>(t.app, admin, { method: 'GET', url: api(t.app, ApiPath.dashboardSummary) });
     expect(Object.keys(summary.envelope.result).sort()).toEqual(['departCount', 'loginsLast7Days', 'loginsToday', 'onlineTokenCount', 'roleCount', 'userCount']);
     const devices = await injectAs<DashboardDevices>(t.app, admin, { method: 'GET', url: api(t.app, ApiPath.dashboardDevices) });
-    expect(Object.keys(devices.envelope.result).sort()).toEqual(['devicesOffline', 'devicesOnline', 'doorsOpen', 'emergencyActive', 'eventsByHour', 'openAlarms']);
+    expect(Object.keys(devices.envelope.result).sort()).toEqual(['accessByHour', 'alarmsByLevel', 'attendanceToday', 'cabinets', 'devicesBySystem', 'devicesOffline', 'devicesOnline', 'doorsOpen', 'emergencyActive', 'eventsByHour', 'openAlarms']);
   });
 });
 

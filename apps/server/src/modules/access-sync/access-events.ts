@@ -1,6 +1,7 @@
 import { ACCESS_EVENT_KINDS, AccessResult, DeviceEventKind, AlarmState, maskCardNo, SERVER_REFUSED_OPENING_ALARM, ServerVerdict, type DeviceEvent, type EvaluationContext } from '@isps/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { cardHoldersOf } from '../../gateway/event-people.ts';
 import type { DerivedRows } from '../../gateway/index.ts';
 import { judgeAccess } from './access-verdict.ts';
 
@@ -26,12 +27,8 @@ export async function recordAccessEvents(
   if (relevant.length === 0) return;
   const doors = new Map((await db.selectFrom('sys_door').select(['id', 'door_no']).where('device_id', '=', device.id).execute()).map((d) => [Number(d.door_no), d.id]));
   const cards = [...new Set(relevant.map((e) => e.data.cardNo).filter((c): c is string => typeof c === 'string' && c !== '' && c.length <= 32))];
-  const holders = new Map<string, string>();
-  if (cards.length > 0) {
-    let query = db.selectFrom('sys_people').select(['id', 'card_no']).where('card_no', 'in', cards).where('del_flag', '=', 0);
-    query = device.tenantId === null ? query.where('tenant_id', 'is', null) : query.where('tenant_id', '=', device.tenantId);
-    for (const p of await query.execute()) if (p.card_no) holders.set(p.card_no, p.id);
-  }
+  // people and visitors alike
+  const holders = await cardHoldersOf(db, device.tenantId, cards);
   const passages = relevant.map((e) => {
     const door = typeof e.data.door === 'number' && Number.isInteger(e.data.door) ? e.data.door : null;
     const peopleId = text(e.data.peopleId, 36) ?? (typeof e.data.cardNo === 'string' ? (holders.get(e.data.cardNo) ?? null) : null);

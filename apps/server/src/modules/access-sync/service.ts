@@ -7,6 +7,7 @@ import {
   RealtimeCmd,
   SYNC_BATCH_SIZE,
   SyncPeopleOp,
+  VisitState,
   type AccessEntry,
   type AccessReport,
   type DeviceSyncNotice,
@@ -34,6 +35,10 @@ const WATCHED = new Set([
   'sys_device_role_depart',
   'sys_device_role_people',
   'sys_door',
+  'sys_visitor',
+  'sys_visit',
+  'sys_visit_door',
+  'sys_device_role_visitor',
 ]);
 
 /** Who is told how a device's synchronisation goes: the holders of the device list. */
@@ -46,6 +51,8 @@ export interface AccessSyncOptions {
   pollMs?: number;
   /** people per `syncPeople` command (SYNC_BATCH_SIZE) */
   batchSize?: number;
+  /** how often visit windows that started or ended are looked for (ms) */
+  visitSweepMs?: number;
 }
 
 export interface AccessSyncDeps {
@@ -142,6 +149,8 @@ export class AccessSync {
   private readonly tracks = new Map<string, Track>();
   private sweepTimer: NodeJS.Timeout | null = null;
   private sweeping = false;
+  private visitTimer: NodeJS.Timeout | null = null;
+  private visitSweep: Promise<number> | null = null;
 
   constructor(
     private readonly deps: AccessSyncDeps,
@@ -160,6 +169,8 @@ export class AccessSync {
     this.pollTimer.unref();
     this.sweepTimer = setInterval(() => void this.sweepStatuses(), STATUS_SWEEP_MS);
     this.sweepTimer.unref();
+    this.visitTimer = setInterval(() => void this.sweepVisitWindows().catch((error: unknown) => this.deps.log.error({ err: error }, 'visit window sweep failed')), this.options.visitSweepMs ?? 500);
+    this.visitTimer.unref();
     // statuses left behind by a stop while batches waited
     void devicesToRefresh(this.deps.db)
       .then((ids) => refreshSyncStatus(this.deps.db, ids))
@@ -171,7 +182,7 @@ export class AccessSync {
    * (the batches wait for it); its sync status turns pending at once. Answers how many batches were queued.
    */
   async alignNow(deviceId: string): Promise<number> {
-    const [list] = (await computeAccessLists(this.deps.db, [deviceId])).values();
+    const [list] = (await computeAccessLists(this.deps.db, [deviceId], this.deps.clock())).values();
     if (!list) throw new Error(`no device ${deviceId}`);
     const before = this.tracks.get(deviceId)?.total ?? 0;
     await this.run(() => this.send([fullChange(list)]));
@@ -184,7 +195,36 @@ export class AccessSync {
     this.pollTimer = null;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
+    if (this.visitTimer) clearInterval(this.visitTimer);
+    this.visitTimer = null;
     await stopping;
+  }
+
+  /**
+   * The visits whose window started or ended since the last look: each edge is marked by one conditional UPDATE, and
+   * the one sweep that marks it (of however many servers) compares and aligns every device's list, the offline ones
+   * too (their commands wait for them). Answers how many edges it marked; resolves once the changes are queued.
+   */
+  sweepVisitWindows(): Promise<number> {
+    this.visitSweep ??= (async () => {
+      try {
+        if (this.stopped) return 0;
+        const at = new Date(this.deps.clock()).toISOString();
+        let marked = 0;
+        for (const [flag, column] of [['start_synced', 'start_time'], ['end_synced', 'end_time']] as const) {
+          // only approved visits have edges: a request waits for its host, a refusal never opens (approval marks nothing, so its edge comes next)
+          const due = await this.deps.db.selectFrom('sys_visit').select('id').where(flag, '=', 0).where('state', '=', VisitState.approved).where(column, '<=', at).limit(500).execute();
+          if (due.length === 0) continue;
+          const done = await this.deps.db.updateTable('sys_visit').set({ [flag]: 1 }).where('id', 'in', due.map((v) => v.id)).where(flag, '=', 0).executeTakeFirst();
+          marked += Number(done.numUpdatedRows);
+        }
+        if (marked > 0) await this.run(() => this.reconcile());
+        return marked;
+      } finally {
+        this.visitSweep = null;
+      }
+    })();
+    return this.visitSweep;
   }
 
   /** A change happened: the lists are compared after the debounce window. */
@@ -208,7 +248,7 @@ export class AccessSync {
    */
   reconcile(deviceIds?: readonly string[]): Promise<void> {
     return (async () => {
-      const lists = await computeAccessLists(this.deps.db, deviceIds);
+      const lists = await computeAccessLists(this.deps.db, deviceIds, this.deps.clock());
       const sent = await this.sentBuckets([...lists.keys()]);
       const changes: Change[] = [];
       for (const list of lists.values()) {
@@ -244,7 +284,7 @@ export class AccessSync {
    * everything after a clear (full); `mode` defaults to the device's own sync mode. Answers the report command's id.
    */
   async resync(deviceId: string, mode?: SyncMode): Promise<string> {
-    const [list] = (await computeAccessLists(this.deps.db, [deviceId])).values();
+    const [list] = (await computeAccessLists(this.deps.db, [deviceId], this.deps.clock())).values();
     if (!list) throw new Error(`no device ${deviceId}`);
     const [commandId] = (await this.deps.gateway.enqueueCommands([{ deviceId, kind: AccessCommandKind.accessReport, payload: {} }], 'accessSync')) as [string];
     const track = this.trackOf(list);
@@ -266,7 +306,7 @@ export class AccessSync {
       // a cheap look first: most devices are in increment mode, and many say hello at once after a broker restart
       const device = await this.deps.db.selectFrom('sys_device').select('sync_mode').where('id', '=', deviceId).executeTakeFirst();
       if (device?.sync_mode !== 'full') return;
-      const [list] = (await computeAccessLists(this.deps.db, [deviceId])).values();
+      const [list] = (await computeAccessLists(this.deps.db, [deviceId], this.deps.clock())).values();
       if (!list) return;
       const track = this.tracks.get(deviceId);
       if (track?.report) return;
@@ -428,7 +468,7 @@ export class AccessSync {
 
   /** The device holds `held` (`id:version`): it gets the difference to its list (or a clear and everything). */
   private async align(deviceId: string, held: Map<string, string>, mode: SyncMode): Promise<void> {
-    const [list] = (await computeAccessLists(this.deps.db, [deviceId])).values();
+    const [list] = (await computeAccessLists(this.deps.db, [deviceId], this.deps.clock())).values();
     if (!list) return;
     if (mode === 'full') return this.send([fullChange(list)]);
     const upserts = [...list.entries.values()].filter((e) => held.get(e.id) !== e.version);

@@ -5,6 +5,7 @@ import {
   AccountLimits,
   AccountPath,
   ApiPath,
+  DeclaredPath,
   LANGUAGES,
   translate,
   type ActivationStatus,
@@ -242,6 +243,39 @@ describe.each(await testDialects())('account flows on %s', (dialect) => {
     expect((await tryLogin(app, 'forgetful', 'Renewed#Pass1')).envelope.success).toBe(true);
     expect((await get(app, ApiPath.currentUserDeparts, { token: oldSession })).statusCode).toBe(401);
     expect((await post(app, AccountPath.resetPassword, { ...step3, resetToken: again.envelope.result.resetToken })).envelope.message).toBe(translate('en-US', 'reset.stepExpired'));
+  });
+
+  it('answers the declared calls /auth/register, /account/sms, /auth/forge-password and /user/info as aliases, described in the API description', async () => {
+    await app.db.updateTable('sys_tenant').set({ self_register: 1 }).execute();
+    const phone = '13900000009';
+    const body = { username: 'declared', password: 'Declared#1', confirmPassword: 'Declared#1', email: 'declared@example.com', phone, smscode: '000000' };
+    t.clock.advance(AccountLimits.smsCooldownMs + 1000);
+    expect((await post(app, DeclaredPath.sms, { mobile: phone, smsmode: '1' })).envelope).toMatchObject({ success: true, message: translate('en-US', 'sms.sent') });
+    const registered = await post<{ username: string }>(app, DeclaredPath.register, { ...body, smscode: sms.lastCodeFor(phone) });
+    expect(registered.envelope.message).toBe(translate('en-US', 'register.ok'));
+    expect(registered.envelope).toMatchObject({ success: true, result: { username: 'declared' } });
+    // the same rules as the flow it aliases
+    expect((await post(app, DeclaredPath.register, { ...body, username: 'declared2', email: 'declared2@example.com', phone: '13900000010' })).envelope.message).toBe(translate('en-US', 'sms.codeWrong'));
+
+    const session = (await tryLogin(app, 'declared', 'Declared#1')).envelope.result;
+    const info = await get<Record<string, unknown>>(app, DeclaredPath.userInfo, { token: session.token });
+    expect(info.envelope.success).toBe(true);
+    expect(info.envelope.result).toEqual(session.userInfo);
+    expect((await get(app, DeclaredPath.userInfo)).statusCode).toBe(401);
+
+    t.clock.advance(AccountLimits.smsCooldownMs + 1000);
+    await post(app, AccountPath.resetSendCode, { username: 'declared' });
+    const verified = await post<ResetVerifyResult>(app, AccountPath.resetVerify, { username: 'declared', smscode: sms.lastCodeFor(phone) });
+    const reset = await post(app, DeclaredPath.forgePassword, { username: 'declared', resetToken: verified.envelope.result.resetToken, password: 'Forged#Pass2', confirmPassword: 'Forged#Pass2' });
+    expect(reset.envelope).toMatchObject({ success: true, message: translate('en-US', 'reset.done') });
+    expect((await tryLogin(app, 'declared', 'Forged#Pass2')).envelope.success).toBe(true);
+
+    const document = app.swagger() as { paths: Record<string, Record<string, { description?: string }>> };
+    const described = (path: string, method: string) => document.paths[`${app.settings.apiPrefix}${path}`]?.[method]?.description ?? '';
+    expect(described(DeclaredPath.register, 'post')).toContain(`POST ${AccountPath.register}`);
+    expect(described(DeclaredPath.sms, 'post')).toContain(`POST ${AccountPath.sms}`);
+    expect(described(DeclaredPath.forgePassword, 'post')).toContain(`POST ${AccountPath.resetPassword}`);
+    expect(described(DeclaredPath.userInfo, 'get')).toContain('userInfo');
   });
 
   it('asks enrolled users for a TOTP code at login, and administrators when the setting says so', async () => {

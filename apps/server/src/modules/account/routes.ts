@@ -1,6 +1,7 @@
 import {
   AccountLimits,
   AccountPath,
+  DeclaredPath,
   accountSettingsBody,
   activateBody,
   activationIssueBody,
@@ -37,6 +38,9 @@ async function requireSystemAdmin(app: FastifyInstance, userId: string): Promise
   if (!(await isSystemAdmin(app, userId))) throw new AppError('forbidden', 'error.forbidden', { code: 'admin' });
 }
 
+/** The API description of a declared call (SPEC section 7) that answers as one of ours. */
+const aliasOf = (method: string, path: string) => `Declared call of SPEC section 7: an alias of ${method} ${path}, with the same body, rules and answer.`;
+
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const login = perMinute(app.settings.rateLimit.loginPerMinute);
   const sms = perMinute(AccountLimits.smsPerIpPerMinute);
@@ -50,14 +54,16 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply.ok(null, 'register.available');
     },
   );
-  app.post(
-    AccountPath.register,
-    { schema: { tags, summary: 'Register a normal user', body: registerBody }, config: { permission: 'public', rateLimit: login } },
-    async (request, reply) => {
-      const result = await register(app, request.body);
-      return reply.ok(result, result.awaitingApproval ? 'register.awaitingApproval' : 'register.ok');
-    },
-  );
+  for (const [url, description] of [[AccountPath.register, undefined], [DeclaredPath.register, aliasOf('POST', AccountPath.register)]] as const) {
+    app.post(
+      url,
+      { schema: { tags, summary: 'Register a normal user', ...(description ? { description } : {}), body: registerBody }, config: { permission: 'public', rateLimit: login } },
+      async (request, reply) => {
+        const result = await register(app, request.body);
+        return reply.ok(result, result.awaitingApproval ? 'register.awaitingApproval' : 'register.ok');
+      },
+    );
+  }
   app.get(
     AccountPath.loginSettings,
     { schema: { tags, summary: 'What the login page offers: the captcha, self-registration', querystring: loginSettingsQuery }, config: { permission: 'public', rateLimit: perMinute(120) } },
@@ -65,14 +71,19 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // SMS codes and phone login
-  app.post(
-    AccountPath.sms,
-    { schema: { tags, summary: 'Send an SMS verification code (smsmode 0 login, 1 registration, 2 password reset)', body: smsBody }, config: { permission: 'public', rateLimit: sms } },
-    async (request, reply) => {
-      await requestSmsCode(app, request.body, request.lang);
-      return reply.ok(null, 'sms.sent');
-    },
-  );
+  for (const [url, description] of [[AccountPath.sms, undefined], [DeclaredPath.sms, aliasOf('POST', AccountPath.sms)]] as const) {
+    app.post(
+      url,
+      {
+        schema: { tags, summary: 'Send an SMS verification code (smsmode 0 login, 1 registration, 2 password reset)', ...(description ? { description } : {}), body: smsBody },
+        config: { permission: 'public', rateLimit: sms },
+      },
+      async (request, reply) => {
+        await requestSmsCode(app, request.body, request.lang);
+        return reply.ok(null, 'sms.sent');
+      },
+    );
+  }
   app.post(
     AccountPath.phoneLogin,
     { schema: { tags, summary: 'Log in with a phone number and an SMS code', body: phoneLoginBody }, config: { permission: 'public', rateLimit: login } },
@@ -98,14 +109,16 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, summary: 'Password reset step 2: the SMS code', body: resetVerifyBody }, config: { permission: 'public', rateLimit: login } },
     async (request, reply) => reply.ok(await resetVerify(app, request.body.username, request.body.smscode), 'reset.verified'),
   );
-  app.post(
-    AccountPath.resetPassword,
-    { schema: { tags, summary: 'Password reset step 3: the new password', body: resetPasswordBody }, config: { permission: 'public', rateLimit: login } },
-    async (request, reply) => {
-      await resetPassword(app, request.body);
-      return reply.ok(null, 'reset.done');
-    },
-  );
+  for (const [url, description] of [[AccountPath.resetPassword, undefined], [DeclaredPath.forgePassword, aliasOf('POST', AccountPath.resetPassword)]] as const) {
+    app.post(
+      url,
+      { schema: { tags, summary: 'Password reset step 3: the new password', ...(description ? { description } : {}), body: resetPasswordBody }, config: { permission: 'public', rateLimit: login } },
+      async (request, reply) => {
+        await resetPassword(app, request.body);
+        return reply.ok(null, 'reset.done');
+      },
+    );
+  }
 
   // two-step verification
   app.get(

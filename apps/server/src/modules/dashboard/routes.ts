@@ -14,7 +14,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     ApiPath.dashboardDevices,
-    { schema: { tags: ['dashboard'], summary: 'Devices online and offline, doors open and in alarm, today’s events by hour' }, config: { permission: Perm.dashboardView } },
+    { schema: { tags: ['dashboard'], summary: 'Devices online and offline (by system), doors open, open alarms (by level), today’s events, openings and denials by hour, today’s attendance, cabinets occupied and free' }, config: { permission: Perm.dashboardView } },
     async (request, reply) => reply.ok(await dashboardDevices(app, callerOf(request))),
   );
 

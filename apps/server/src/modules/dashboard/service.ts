@@ -1,5 +1,6 @@
 import { DashboardFigurePermission, LogOperateType, LogType, type DashboardSummary } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import type { CurrentUser } from '../../platform/access.ts';
 import { tenantScoped } from '../../platform/tenancy.ts';
 
@@ -34,17 +35,18 @@ export async function dashboardSummary(app: FastifyInstance, caller: CurrentUser
   if (seesFigure(caller, 'loginsToday') || seesFigure(caller, 'loginsLast7Days')) {
     const todayStart = Math.floor(app.clock() / DAY_MS) * DAY_MS;
     const firstDay = todayStart - 6 * DAY_MS;
+    const day = sql<string>`substr(create_time, 1, 10)`;
     const logins = await tenantScoped(app.db.selectFrom('sys_log'), caller)
-      .select('create_time')
+      .select([day.as('day'), (eb) => eb.fn.countAll<number | string>().as('n')])
       .where('log_type', '=', LogType.login)
       .where('operate_type', '=', LogOperateType.login)
       .where('create_time', '>=', new Date(firstDay).toISOString())
+      .groupBy(day)
       .execute();
-    const days = Array.from({ length: 7 }, (_, i) => ({ date: new Date(firstDay + i * DAY_MS).toISOString().slice(0, 10), count: 0 }));
-    for (const row of logins) {
-      const day = days.find((d) => d.date === row.create_time?.slice(0, 10));
-      if (day) day.count += 1;
-    }
+    const days = Array.from({ length: 7 }, (_, i) => {
+      const date = new Date(firstDay + i * DAY_MS).toISOString().slice(0, 10);
+      return { date, count: logins.filter((row) => row.day === date).reduce((sum, row) => sum + Number(row.n), 0) };
+    });
     if (seesFigure(caller, 'loginsToday')) summary.loginsToday = days[6]?.count ?? 0;
     if (seesFigure(caller, 'loginsLast7Days')) summary.loginsLast7Days = days;
   }

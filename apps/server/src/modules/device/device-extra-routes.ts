@@ -1,4 +1,4 @@
-import { alarmPackageEntity, DEVICE_PACKAGE_MAX_BYTES, deviceLogFileEntity, devicePluginEntity, pluginDataEntity } from '@isps/contract';
+import { alarmPackageEntity, DEVICE_PACKAGE_MAX_BYTES, devicePluginEntity, pluginDataEntity } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerEntity } from '../../platform/crud/index.ts';
@@ -16,12 +16,11 @@ function checkPackageFile(app: FastifyInstance, field: string) {
   };
 }
 
-/** Device plugins, plugin data, device log files and alarm packages: declarations on the CRUD engine. */
+/** Device plugins, plugin data and alarm packages: declarations on the CRUD engine (log files: log-file-routes.ts). */
 export const deviceExtraRoutes: FastifyPluginAsyncZod = async (app) => {
   const pluginFile = checkPackageFile(app, 'pluginFile');
   registerEntity(app, devicePluginEntity, { beforeAdd: pluginFile, beforeEdit: pluginFile });
   registerEntity(app, pluginDataEntity, {});
-  registerEntity(app, deviceLogFileEntity, {});
   const packageFile = checkPackageFile(app, 'packageFile');
   registerEntity(app, alarmPackageEntity, { beforeAdd: packageFile, beforeEdit: packageFile });
 };

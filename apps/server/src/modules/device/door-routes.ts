@@ -37,6 +37,8 @@ export const doorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     deleteLinked: async (trx, ids) => {
       await trx.deleteFrom('sys_door_depart').where('door_id', 'in', ids).execute();
+      // a deleted door leaves the door schedules that named it
+      await trx.deleteFrom('sys_door_schedule_door').where('door_id', 'in', ids).execute();
     },
     routes: (routes, registered) => {
       routes.post(DoorPath.open, { schema: { tags, summary: 'Open a door remotely (an openDoor command to its online device, expiring after 10 s)', body: idBody }, config: { permission: DoorPerm.open } }, async (request, reply) => {

@@ -31,6 +31,8 @@ export const deviceEntityRoutes: FastifyPluginAsyncZod = async (app) => {
     // a device of a deleted area is in no area rather than in one that is gone
     deleteLinked: async (trx, ids) => {
       await trx.updateTable('sys_device').set({ area_id: null }).where('area_id', 'in', ids).execute();
+      // its floor plan's places go with it
+      await trx.deleteFrom('sys_floor_plan_item').where('area_id', 'in', ids).execute();
     },
   });
 
@@ -63,6 +65,7 @@ export const deviceEntityRoutes: FastifyPluginAsyncZod = async (app) => {
       await trx.deleteFrom('sys_door_depart').where('door_id', 'in', doors).execute();
       // its doors leave the device roles that bound them, as a door deleted on its own does
       await trx.deleteFrom('sys_device_role_door').where('door_id', 'in', doors).execute();
+      await trx.deleteFrom('sys_door_schedule_door').where('door_id', 'in', doors).execute();
       await trx.deleteFrom('sys_door').where('device_id', 'in', ids).execute();
     },
   });

@@ -5,9 +5,11 @@ import { callerOf } from '../../platform/access.ts';
 import { OperationType, writeCallerLog } from '../../platform/audit-log.ts';
 import { refuse } from '../../platform/envelope.ts';
 import { deviceEntityRoutes } from './entity-routes.ts';
+import { floorPlanRoutes } from './floor-plan-routes.ts';
 import { softUpdateRoutes } from './soft-update-routes.ts';
 import { alarmRoutes } from './alarm-routes.ts';
 import { deviceExtraRoutes } from './device-extra-routes.ts';
+import { logFileRoutes } from './log-file-routes.ts';
 import { deviceKeyRoutes } from './device-key-routes.ts';
 import { addDeviceCode, auditDeviceCode, deviceCodeRow, deviceCodes } from './service.ts';
 
@@ -31,9 +33,11 @@ const idsQuery = z.object({
 /** Device codes: an activation code per serial number, audited; the approval issues the device's MQTT key. */
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(deviceEntityRoutes);
+  await app.register(floorPlanRoutes);
   await app.register(softUpdateRoutes);
   await app.register(alarmRoutes);
   await app.register(deviceExtraRoutes);
+  await app.register(logFileRoutes);
   await app.register(deviceKeyRoutes);
 
   app.get(DeviceCodePath.list, { schema: { tags, summary: 'List device codes', querystring: listQuery }, config: { permission: DevicePerm.codeList } }, async (request, reply) => {

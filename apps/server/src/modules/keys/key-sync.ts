@@ -2,7 +2,7 @@ import { KeyCommandKind, type SyncKeysPayload } from '@isps/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { DeviceGateway } from '../../gateway/gateway.ts';
-import { ChangeFollower } from '../../platform/change-follower.ts';
+import { FollowedSync } from '../../platform/change-follower.ts';
 import { computeKeyLists } from './key-lists.ts';
 
 /** Writes to these tables can change who may take which key. */
@@ -21,31 +21,16 @@ export interface KeySyncDeps {
  * replaces what it held: there is no difference to get wrong. The gateway delivers it once the device is online, again
  * after every reconnect until acknowledged, and the device runs each command once.
  */
-export class KeySync {
-  private readonly follower: ChangeFollower;
-
+export class KeySync extends FollowedSync {
   constructor(
     private readonly deps: KeySyncDeps,
     options: { debounceMs?: number } = {},
   ) {
-    this.follower = new ChangeFollower({ db: deps.db, log: deps.log, name: 'key sync failed', watched: WATCHED, reconcile: () => this.reconcile(), debounceMs: options.debounceMs });
-  }
-
-  start(): void {
-    this.follower.start();
-  }
-
-  stop(): Promise<void> {
-    return this.follower.stop();
-  }
-
-  /** Resolves once the changes seen so far are queued to the devices (tests). */
-  settled(): Promise<void> {
-    return this.follower.settled();
+    super({ db: deps.db, log: deps.log, name: 'key sync failed', watched: WATCHED, debounceMs: options.debounceMs });
   }
 
   /** Every key cabinet (with keys now, or sent a list before) against the list it was last sent. */
-  private async reconcile(): Promise<void> {
+  protected async reconcile(): Promise<void> {
     const sentBefore = await this.deps.db.selectFrom('sys_device').select('id').where('keys_sent_version', 'is not', null).execute();
     const withKeys = await this.deps.db.selectFrom('sys_key').select('device_id').distinct().execute();
     const deviceIds = [...new Set([...sentBefore.map((d) => d.id), ...withKeys.map((k) => k.device_id)])];

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { AlarmState, DEVICE_CREATOR, isTimeSettingActive, KEY_OVERDUE_ALARM, KEY_ROLE_TYPE, readTimeSetting } from '@isps/contract';
+import { isTimeSettingActive, KEY_OVERDUE_ALARM, KEY_ROLE_TYPE, readTimeSetting } from '@isps/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { insertRaisedAlarm } from '../../platform/raised-alarms.ts';
 
 /** An overdue take just raised: what the consoles of its tenant are told. */
 export interface RaisedOverdue {
@@ -39,31 +40,7 @@ export async function raiseOverdueKeys(db: Kysely<Database>, now: number, site: 
     const done = await db.transaction().execute(async (trx) => {
       const marked = await trx.updateTable('sys_key_record').set({ overdue_time: at, alarm_id: alarmId }).where('id', '=', take.id).where('overdue_time', 'is', null).where('return_time', 'is', null).executeTakeFirst();
       if (Number(marked.numUpdatedRows) !== 1) return false;
-      const device = await trx.selectFrom('sys_device').select('area_id').where('id', '=', take.device_id).executeTakeFirst();
-      await trx
-        .insertInto('sys_device_alarm')
-        .values({
-          id: alarmId,
-          create_by: DEVICE_CREATOR,
-          create_time: at,
-          update_by: null,
-          update_time: null,
-          device_id: take.device_id,
-          event_seq: Number(take.seq),
-          code: KEY_OVERDUE_ALARM,
-          level: 'H',
-          state: AlarmState.open,
-          alarm_time: at,
-          handled_by: null,
-          handled_time: null,
-          tenant_id: take.tenant_id,
-          alarm_count: 1,
-          last_time: at,
-          // one alarm per overdue take: never folded into another
-          open_key: null,
-          area_id: device?.area_id ?? null,
-        })
-        .execute();
+      await insertRaisedAlarm(trx, { id: alarmId, deviceId: take.device_id, eventSeq: Number(take.seq), code: KEY_OVERDUE_ALARM, level: 'H', tenantId: take.tenant_id, at });
       await trx.updateTable('sys_key').set({ overdue: 1 }).where('id', '=', take.key_id!).execute();
       return true;
     });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   abstractOf,
+  announcementChannels,
   AnnouncementPerm,
   MsgCategory,
   MsgType,
@@ -11,6 +12,7 @@ import {
   splitIds,
   type Announcement,
   type AnnouncementInput,
+  type AnnouncementValidity,
   type NoticeSummary,
   type Page,
   type RealtimeMessage,
@@ -28,6 +30,7 @@ import { requireWireTime } from '../../platform/wire-time.ts';
 import type { Database, SysAnnouncement } from '../../db/schema.ts';
 import { contains, pageOf } from './list-helpers.ts';
 import { sanitizeRichText } from './sanitize.ts';
+import { sendMail } from './mailer.ts';
 
 type Row = Selectable<SysAnnouncement>;
 
@@ -139,7 +142,16 @@ export async function listAnnouncements(app: FastifyInstance, caller: CurrentUse
     .limit(query.pageSize)
     .offset((query.pageNo - 1) * query.pageSize)
     .execute();
-  return pageOf(rows.map((r) => toAnnouncement(r)), total, query.pageNo, query.pageSize);
+  const now = nowIso(app);
+  return pageOf(rows.map((r) => ({ ...toAnnouncement(r), validity: validityOf(r, now) })), total, query.pageNo, query.pageSize);
+}
+
+/** Unspecified without a start or end time; expired once the end has passed; in effect from the start to the end (stored times are UTC ISO text). */
+export function validityOf(row: Pick<Row, 'start_time' | 'end_time'>, now: string): AnnouncementValidity {
+  if (!row.start_time && !row.end_time) return 'unspecified';
+  if (row.end_time && row.end_time <= now) return 'expired';
+  if (row.start_time && row.start_time > now) return 'unspecified';
+  return 'inEffect';
 }
 
 export async function addAnnouncement(app: FastifyInstance, caller: CurrentUser, input: AnnouncementInput): Promise<Announcement> {
@@ -237,8 +249,29 @@ export async function releaseAnnouncement(app: FastifyInstance, caller: CurrentU
     .set({ send_status: SendStatus.released, send_time: nowIso(app), cancel_time: null, update_by: caller.username, update_time: nowIso(app) })
     .where('id', '=', id)
     .execute();
-  await insertSendRows(app, id, row.tenant_id, recipients, caller.username);
-  await notify(app, row, everyone ? null : recipients, { cmd: RealtimeCmd.user, msgId: id, msgTxt: row.titile, data: { action: 'release', msgCategory: row.msg_category } });
+  const channels = announcementChannels(row.channels);
+  if (channels.has('system')) {
+    await insertSendRows(app, id, row.tenant_id, recipients, caller.username);
+    await notify(app, row, everyone ? null : recipients, { cmd: RealtimeCmd.user, msgId: id, msgTxt: row.titile, data: { action: 'release', msgCategory: row.msg_category } });
+  }
+  if (channels.has('email')) await mailAnnouncement(app, row, recipients);
+}
+
+/**
+ * The e-mail channel: the announcement to each recipient with an e-mail address. Without SMTP there is no such
+ * channel; a mail the server refuses is logged and the release stands (the in-app channel does not wait for mail).
+ */
+async function mailAnnouncement(app: FastifyInstance, row: Row, recipients: string[]): Promise<void> {
+  if (!app.settings.smtp.url || recipients.length === 0) return;
+  const addresses = (await app.db.selectFrom('sys_user').select('email').where('id', 'in', recipients).where('email', 'is not', null).execute()).map((u) => u.email as string).filter((e) => e.includes('@'));
+  const html = sanitizeRichText(row.msg_content) ?? '';
+  for (const to of addresses) {
+    try {
+      await sendMail(app.settings.smtp, { to, subject: row.titile, html });
+    } catch (error) {
+      app.log.warn({ err: error, announcement: row.id }, 'announcement mail not sent');
+    }
+  }
 }
 
 /** Revoke (doReovkeData): recipients no longer see it, and their consoles reload their notices. */
@@ -257,7 +290,7 @@ export async function revokeAnnouncement(app: FastifyInstance, caller: CurrentUs
 async function ensureEveryoneRows(app: FastifyInstance, caller: CurrentUser): Promise<void> {
   const userId = caller.id;
   const missing = await tenantScoped(app.db.selectFrom('sys_announcement as a'), caller, 'a.tenant_id')
-    .select(['a.id', 'a.tenant_id'])
+    .select(['a.id', 'a.tenant_id', 'a.channels'])
     .where('a.msg_type', '=', MsgType.all)
     .where('a.send_status', '=', SendStatus.released)
     .where('a.del_flag', '=', 0)
@@ -265,7 +298,9 @@ async function ensureEveryoneRows(app: FastifyInstance, caller: CurrentUser): Pr
       eb.not(eb.exists(eb.selectFrom('sys_announcement_send as s').select('s.id').whereRef('s.annt_id', '=', 'a.id').where('s.user_id', '=', userId))),
     )
     .execute();
-  for (const { id, tenant_id } of missing) {
+  for (const { id, tenant_id, channels } of missing) {
+    // an announcement sent by e-mail only has no in-app notices
+    if (!announcementChannels(channels).has('system')) continue;
     try {
       await insertSendRows(app, id, tenant_id, [userId], 'system');
     } catch {
@@ -333,6 +368,7 @@ function toNotice(row: NoticeRow): UserNotice {
     id: row.id,
     anntId: row.id,
     sendId: row.send_id,
+    msgId: row.id,
     titile: row.titile,
     msgContent: sanitizeRichText(row.msg_content),
     msgAbstract: abstractOf(row.msg_abstract, row.msg_content),

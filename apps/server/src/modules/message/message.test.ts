@@ -240,6 +240,48 @@ describe.each(await testDialects())('message templates test-send on %s', (dialec
     expect(unknown.envelope).toMatchObject({ success: false, code: 500, result: { esSendStatus: '2', esResult: 'No user nobody exists' } });
   });
 
+  it('delivers an announcement through its chosen channels, every channel when none is chosen; notice rows carry msgId; authors see its validity', async () => {
+    const erinId = await createTestUser(t.app, 'erin');
+    await t.app.db.updateTable('sys_user').set({ email: 'erin@example.com' }).where('id', '=', erinId).execute();
+    const erin = await login(t.app, 'erin', USER_PASSWORD);
+    const call = <T = unknown>(token: string, method: 'GET' | 'POST', path: string, payload?: Record<string, unknown>) =>
+      injectAs<T>(t.app, token, { method, url: api(t.app, path), headers: { lang: 'en-US' }, ...(payload ? { payload } : {}) });
+    const released = async (titile: string, extra: Record<string, unknown>) => {
+      const added = await call<Announcement>(admin, 'POST', AnnouncementPath.add, { titile, msgContent: `<p>${titile} text</p>`, msgCategory: '1', msgType: 'USER', userIds: erinId, priority: 'L', ...extra });
+      expect(added.envelope.success, added.envelope.message).toBe(true);
+      expect((await call(admin, 'GET', `${AnnouncementPath.release}?id=${added.envelope.result.id}`)).envelope.success).toBe(true);
+      return added.envelope.result.id;
+    };
+    const inBell = async () => (await call<NoticeSummary>(erin, 'GET', AnnouncementPath.listByUser)).envelope.result.anntMsgList;
+    const mailsTo = (subject: string) => smtp.mails.filter((m) => m.raw.includes(`Subject: ${subject}`)).map((m) => m.to);
+
+    const mailOnly = await released('Mail only', { channels: 'email' });
+    const appOnly = await released('App only', { channels: 'system' });
+    const every = await released('Every channel', { channels: '' });
+    await expect.poll(() => mailsTo('Every channel')).toEqual([['erin@example.com']]);
+    expect(mailsTo('Mail only')).toEqual([['erin@example.com']]);
+    expect(mailsTo('App only')).toEqual([]);
+    const bell = await inBell();
+    expect(bell.map((n) => n.id)).not.toContain(mailOnly);
+    expect(bell.map((n) => n.id)).toEqual(expect.arrayContaining([appOnly, every]));
+    // the id the real-time messages of it carry
+    expect(bell.find((n) => n.id === every)).toMatchObject({ msgId: every, anntId: every });
+    const mine = await call<Page<UserNotice>>(erin, 'GET', `${AnnouncementPath.myList}?pageNo=1&pageSize=50`);
+    expect(mine.envelope.result.records.every((n) => n.msgId === n.id)).toBe(true);
+    // an unknown channel is refused
+    const unknown = await call(admin, 'POST', AnnouncementPath.add, { titile: 'Fax', msgContent: '<p>x</p>', msgCategory: '1', msgType: 'ALL', channels: 'fax' });
+    expect(unknown.envelope.success).toBe(false);
+
+    // the authors' list: unspecified (no window), in effect (inside it), expired (past its end)
+    await call(admin, 'POST', AnnouncementPath.add, { titile: 'Window past', msgContent: '<p>x</p>', msgCategory: '1', msgType: 'ALL', startTime: '2020-01-01 08:00:00', endTime: '2020-02-01 08:00:00' });
+    await call(admin, 'POST', AnnouncementPath.add, { titile: 'Window now', msgContent: '<p>x</p>', msgCategory: '1', msgType: 'ALL', startTime: '2020-01-01 08:00:00', endTime: '2099-02-01 08:00:00' });
+    const authored = (await call<Page<Announcement>>(admin, 'GET', `${AnnouncementPath.list}?pageNo=1&pageSize=50`)).envelope.result.records;
+    const validity = (titile: string) => authored.find((a) => a.titile === titile)?.validity;
+    expect([validity('Every channel'), validity('Window now'), validity('Window past')]).toEqual(['unspecified', 'inEffect', 'expired']);
+    // the tests below count the mails of their own
+    smtp.mails.splice(0);
+  });
+
   it('sends e-mail through the SMTP server with the rendered template', async () => {
     const sent = await send({ templateCode: 'door_alarm', testData: { name: 'Dan', door: 'Gate 2' }, receiver: 'dan@example.com', msgType: 'email' });
     expect(sent.envelope, sent.envelope.message).toMatchObject({ success: true, result: { esSendStatus: '1', esType: 'email' } });

@@ -173,6 +173,7 @@ const messageCenterRoutes: FastifyPluginAsyncZod = async (app) => {
 
 export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.systemNotices.register((n) => deliverSystemMessage(app, n.by, n.tenantId, n.userId, n.title, n.html, n.busId));
+  app.systemNotices.registerTemplates((caller, lang, body) => sendTemplateMessage(app, caller, lang, body));
   await app.register(announcementRoutes);
   await app.register(messageCenterRoutes);
 };

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type sanitizeHtml from 'sanitize-html';
+import { escapeHtml } from '../../platform/system-notices.ts';
 
 // sanitize-html (with postcss and source-map-js) is a large part of the server's start; it loads at the first rich text
 let loaded: { sanitize: typeof sanitizeHtml; options: sanitizeHtml.IOptions } | null = null;
@@ -44,9 +45,6 @@ export function sanitizeRichText(html: string | null | undefined): string | null
   return sanitize(html, options);
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** Plain text as HTML that shows the same text, line breaks kept. */
 export function textToHtml(text: string): string {

@@ -1,1 +1,2 @@
+export { monitorPlugin } from './plugin.ts';
 export { monitorRoutes } from './routes.ts';

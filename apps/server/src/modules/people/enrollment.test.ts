@@ -14,6 +14,7 @@ import {
   translate,
   type Enrollment,
   type Page,
+  withIdCheck,
 } from '@isps/contract';
 import { SimDevice, type SimDeviceOptions } from '@isps/device-sim';
 import { approvedKey, buildLinkedApp, uniqueSn, until } from '../../gateway/test-support.ts';
@@ -23,12 +24,8 @@ import { adminToken, api, createTestUser, injectAs, login, testDialects, USER_PA
 
 const dialects = (await testDialects()).filter((d) => d !== 'mysql');
 
-function idCard(sequence: number): string {
-  const body = `11010519900307${String(sequence).padStart(3, '0')}`;
-  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-  const sum = weights.reduce((acc, w, i) => acc + w * Number(body[i]), 0);
-  return body + '10X98765432'[sum % 11];
-}
+/** A legal resident ID card number of a sequence number. */
+const idCard = (sequence: number): string => withIdCheck(`11010519900307${String(sequence).padStart(3, '0')}`);
 
 type Row = Record<string, unknown> & { id: string };
 

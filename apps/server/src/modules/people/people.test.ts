@@ -10,18 +10,15 @@ import {
   tenantEntity,
   translate,
   type Page,
+  withIdCheck,
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
-import { createRoleWith, sheetRows } from '../../test/crud-helpers.ts';
+import { createRoleWith, sheetRows, uploadFile, workbookOf } from '../../test/crud-helpers.ts';
 import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, type TestApp } from '../../test/harness.ts';
 import { storePalmTemplate } from './palm-templates.ts';
 
-function idCard(sequence: number): string {
-  const body = `32010619800312${String(sequence).padStart(3, '0')}`;
-  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-  const sum = weights.reduce((acc, w, i) => acc + w * Number(body[i]), 0);
-  return body + '10X98765432'[sum % 11];
-}
+/** A legal resident ID card number of a sequence number. */
+const idCard = (sequence: number): string => withIdCheck(`32010619800312${String(sequence).padStart(3, '0')}`);
 
 type Row = Record<string, unknown> & { id: string };
 const CARD = '8800123456';
@@ -142,6 +139,60 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('people on %s
     const answer = await call(admin, 'POST', crudPath(peopleEntity, 'add'), { name: 'No Picture', picture: 'temp/missing.png' }, 'zh-CN');
     expect(answer.statusCode).toBe(400);
     expect(answer.envelope.message).toBe(translate('zh-CN', 'upload.badPath'));
+  });
+
+  it('shows and changes the device roles of a person from the person’s form (/sysPeople/add, /sysPeople/edit, /sysPeople/importExcel), handing out only roles the caller may give', async () => {
+    const added = async (token: string, path: string, payload: Record<string, unknown>) => {
+      const answer = await call<{ id: string }>(token, 'POST', path, payload);
+      expect(answer.envelope.success, answer.envelope.message).toBe(true);
+      return answer.envelope.result.id;
+    };
+    await added(admin, '/sysArea/add', { areaName: 'Roles north' });
+    const area = (await app.db.selectFrom('sys_area').select('id').where('area_name', '=', 'Roles north').executeTakeFirstOrThrow()).id;
+    const gate = await added(admin, '/deviceRole/add', { roleName: 'North gate', roleType: '1', areaIds: area });
+    const canteen = await added(admin, '/deviceRole/add', { roleName: 'Canteen', roleType: '1' });
+    const roleIdsOf = async (id: string) => (await call<Row>(admin, 'GET', `${crudPath(peopleEntity, 'queryById')}?id=${id}`)).envelope.result;
+
+    // the administrator hands both out on the person's form; the list names them
+    const li = await added(admin, crudPath(peopleEntity, 'add'), { name: 'Li Na', idCard: idCard(61), userNo: 'R0001', roleIds: `${gate},${canteen}` });
+    expect(String((await roleIdsOf(li)).roleIds).split(',').sort()).toEqual([gate, canteen].sort());
+    const listed = (await call<Page<Row>>(admin, 'GET', `${crudPath(peopleEntity, 'list')}?pageSize=100`)).envelope.result.records.find((r) => r.id === li);
+    expect(String(listed?.roleIds_dictText).split(/,\s*/).sort(), JSON.stringify(listed)).toEqual(['Canteen', 'North gate']);
+    // the role sees the person too: one link table
+    const role = (await call<Row>(admin, 'GET', `/deviceRole/queryById?id=${gate}`)).envelope.result;
+    expect(role.peopleIds).toBe(li);
+
+    // a key role's link of the person is not a device role: the form neither shows nor drops it
+    const keyRole = crypto.randomUUID();
+    const tenant = (await app.db.selectFrom('sys_people').select('tenant_id').where('id', '=', li).executeTakeFirstOrThrow()).tenant_id;
+    await app.db.insertInto('sys_device_role').values({ id: keyRole, role_name: 'Key takers', role_type: '5', time_setting: '{"mode":"permanent"}', remark: null, tenant_id: tenant, create_by: 'test', create_time: null, update_by: null, update_time: null }).execute();
+    await app.db.insertInto('sys_device_role_people').values({ id: crypto.randomUUID(), role_id: keyRole, people_id: li, create_by: 'test', create_time: null, update_by: null, update_time: null }).execute();
+    expect(String((await roleIdsOf(li)).roleIds).split(',')).not.toContain(keyRole);
+    expect((await call(admin, 'PUT', crudPath(peopleEntity, 'edit'), { id: li, roleIds: canteen })).envelope.success).toBe(true);
+    expect((await roleIdsOf(li)).roleIds).toBe(canteen);
+    expect(await app.db.selectFrom('sys_device_role_people').select('id').where('role_id', '=', keyRole).where('people_id', '=', li).execute()).toHaveLength(1);
+
+    // a people manager who holds no device role gives and takes only roles that bind nothing
+    await createRoleWith(app, 'people_roles_manager', ['device:people:list', 'device:people:add', 'device:people:edit', 'device:people:import']);
+    await createTestUser(app, 'people_roles_mgr', { roles: ['people_roles_manager'] });
+    const manager = await login(app, 'people_roles_mgr', USER_PASSWORD);
+    for (const lang of LANGUAGES) {
+      const refused = await call(manager, 'PUT', crudPath(peopleEntity, 'edit'), { id: li, roleIds: `${canteen},${gate}` }, lang);
+      expect(refused.envelope).toMatchObject({ success: false, message: translate(lang, 'grant.deviceTargetNotHeld') });
+    }
+    expect((await call(manager, 'POST', crudPath(peopleEntity, 'add'), { name: 'Grabber', idCard: idCard(62), userNo: 'R0002', roleIds: gate })).envelope.message).toBe(translate('en-US', 'grant.deviceTargetNotHeld'));
+    const sheet = await workbookOf(['name', 'idCard', 'userNo', 'roleIds'], [['Importer', idCard(63), 'R0003', 'North gate']]);
+    await uploadFile(app, manager, '/sysPeople/importExcel', sheet);
+    expect(await app.db.selectFrom('sys_people').select('id').where('name', '=', 'Importer').execute()).toEqual([]);
+    expect((await roleIdsOf(li)).roleIds).toBe(canteen);
+    // taking a role it does not cover is refused as well; one that binds nothing goes and comes back
+    await call(admin, 'PUT', crudPath(peopleEntity, 'edit'), { id: li, roleIds: `${canteen},${gate}` });
+    expect((await call(manager, 'PUT', crudPath(peopleEntity, 'edit'), { id: li, roleIds: canteen })).envelope.message).toBe(translate('en-US', 'grant.deviceTargetNotHeld'));
+    expect((await call(manager, 'PUT', crudPath(peopleEntity, 'edit'), { id: li, roleIds: gate })).envelope.success).toBe(true);
+    expect((await call(manager, 'PUT', crudPath(peopleEntity, 'edit'), { id: li, roleIds: `${gate},${canteen}` })).envelope.success).toBe(true);
+    // and editing other fields leaves the roles alone
+    expect((await call(manager, 'PUT', crudPath(peopleEntity, 'edit'), { id: li, name: 'Li Na 2' })).envelope.success).toBe(true);
+    expect(String((await roleIdsOf(li)).roleIds).split(',').sort()).toEqual([gate, canteen].sort());
   });
 
   it('keeps tenants apart, card numbers included, and needs device:people:frozen to freeze', async () => {

@@ -1,18 +1,16 @@
 import {
+  DEVICE_ROLE_TYPES,
   entityLabel,
-  fileExtension,
   idNumberProblem,
   isResidentId18,
   frozenPeopleBody,
   ID_PATTERN,
   maskCardNo,
-  PEOPLE_PICTURE_MAX_BYTES,
   PeoplePath,
   PeopleStatus,
   peopleEntity,
   permissionCode,
   splitIds,
-  UploadKinds,
 } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import type { CrudContext } from '../../platform/crud/index.ts';
@@ -22,37 +20,14 @@ import { callerOf } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
-import { findStoredFile } from '../../platform/files.ts';
+import { checkCardNo, checkPicture, removePalmTemplates } from '../../platform/person-credentials.ts';
 import { writeTenant } from '../../platform/tenancy.ts';
+import { assertMayHandDeviceRoles, roleChanges } from '../../platform/grants.ts';
+import { linkIds } from '../../platform/crud/values.ts';
 import { enrollmentRoutes } from './enrollment.ts';
-import { removePalmTemplates } from './palm-templates.ts';
 
 const tags = ['people'];
 type Values = Record<string, unknown>;
-
-/** A picture is an uploaded image under 1 MB (SPEC section 9): the stored file is checked, not the client's word. */
-async function checkPicture(app: FastifyInstance, values: Values) {
-  const path = values.picture;
-  if (typeof path !== 'string' || path === '') return;
-  const file = await findStoredFile(app.settings.dataDir, path);
-  const image = (UploadKinds.image as readonly string[]).includes(fileExtension(path));
-  if (!file || !image) throw new AppError('badRequest', 'upload.badPath');
-  if (file.size >= PEOPLE_PICTURE_MAX_BYTES) refuse('people.pictureTooLarge');
-}
-
-/**
- * The card number is write-only, so the engine's uniqueness check cannot read it: it is checked here, within the
- * row's tenant and among deleted rows too (they can be restored). Rows keep its masked form for lists and exports.
- */
-async function checkCardNo(app: FastifyInstance, values: Values, tenantId: string | null, exceptId: string | null) {
-  const cardNo = values.cardNo;
-  if (typeof cardNo !== 'string' || cardNo === '') return;
-  let query = app.db.selectFrom('sys_people').select('id').where('card_no', '=', cardNo);
-  query = tenantId === null ? query.where('tenant_id', 'is', null) : query.where('tenant_id', '=', tenantId);
-  if (exceptId) query = query.where('id', '<>', exceptId);
-  if (await query.executeTakeFirst()) refuse('duplicate.cardNo');
-  values.cardNoMasked = maskCardNo(cardNo);
-}
 
 /**
  * The ID number fits the row's ID type (a resident ID card of people has 18 characters). The masked number a list showed,
@@ -62,6 +37,25 @@ function checkIdNumber(ctx: CrudContext, values: Values, existing: Values | null
   if (existing && typeof existing.id_card === 'string' && values.idCard === maskCardNo(existing.id_card)) delete values.idCard;
   const problem = idNumberProblem(values, existing as { id_type?: unknown; id_card?: unknown } | null, isResidentId18);
   if (problem) throw new AppError('badRequest', problem, { field: entityLabel(ctx.lang, 'people.field.idCard') });
+}
+
+/** The device roles (not key roles) that bind the person now. */
+async function deviceRolesOf(app: FastifyInstance, peopleId: string): Promise<string[]> {
+  const rows = await app.db
+    .selectFrom('sys_device_role_people as l')
+    .innerJoin('sys_device_role as r', 'r.id', 'l.role_id')
+    .select('l.role_id')
+    .where('l.people_id', '=', peopleId)
+    .where('r.role_type', 'in', [...DEVICE_ROLE_TYPES])
+    .execute();
+  return rows.map((r) => r.role_id);
+}
+
+/** The person's form hands out and takes device roles: only those the caller may give (platform/grants.ts). */
+async function checkDeviceRoles(app: FastifyInstance, ctx: CrudContext, values: Values, existing: Values | null) {
+  if (!Object.hasOwn(values, 'roleIds')) return;
+  const before = existing ? await deviceRolesOf(app, existing.id as string) : [];
+  await assertMayHandDeviceRoles(app, ctx.caller, roleChanges(before, linkIds(values.roleIds)));
 }
 
 async function hashPassword(app: FastifyInstance, values: Values) {
@@ -79,12 +73,14 @@ export const peopleRoutes: FastifyPluginAsyncZod = async (app) => {
       checkIdNumber(ctx, values, null);
       await checkPicture(app, values);
       await checkCardNo(app, values, (values.tenantId as string | undefined) || writeTenant(caller), null);
+      await checkDeviceRoles(app, ctx, values, null);
       await hashPassword(app, values);
     },
     beforeEdit: async (ctx, values, existing) => {
       checkIdNumber(ctx, values, existing);
       await checkPicture(app, values);
       await checkCardNo(app, values, (values.tenantId as string | undefined) || ((existing.tenant_id as string | null) ?? null), existing.id as string);
+      await checkDeviceRoles(app, ctx, values, existing);
       await hashPassword(app, values);
     },
     deleteLinked: async (trx, ids, complete) => {

@@ -3,7 +3,7 @@ import { CabinetStatus, StorageCommandKind, SyncCabinetsOp, type CabinetEntry, t
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { DeviceGateway } from '../../gateway/gateway.ts';
-import { ChangeFollower } from '../../platform/change-follower.ts';
+import { FollowedSync } from '../../platform/change-follower.ts';
 
 /** Writes to these tables can change what a cabinet device should hold. */
 const WATCHED = new Set(['sys_cabinet', 'sys_cabinet_people', 'sys_people']);
@@ -61,31 +61,16 @@ function readHeld(result: unknown): Map<number, string> | null {
  * once. A device in full-send mode gets its whole list (a clear, then every allocated cabinet) on every change.
  * A device that says hello reports what it holds (`cabinetReport`) and gets exactly the difference.
  */
-export class CabinetSync {
-  private readonly follower: ChangeFollower;
-
+export class CabinetSync extends FollowedSync {
   constructor(
     private readonly deps: CabinetSyncDeps,
     options: { debounceMs?: number } = {},
   ) {
-    this.follower = new ChangeFollower({ db: deps.db, log: deps.log, name: 'cabinet sync failed', watched: WATCHED, reconcile: () => this.reconcile(), debounceMs: options.debounceMs });
-  }
-
-  start(): void {
-    this.follower.start();
-  }
-
-  stop(): Promise<void> {
-    return this.follower.stop();
+    super({ db: deps.db, log: deps.log, name: 'cabinet sync failed', watched: WATCHED, debounceMs: options.debounceMs });
   }
 
   schedule(): void {
     this.follower.schedule();
-  }
-
-  /** Resolves once the changes seen so far are queued to the devices (tests). */
-  settled(): Promise<void> {
-    return this.follower.settled();
   }
 
   private run(work: () => Promise<void>): Promise<void> {

@@ -1,8 +1,8 @@
 import { answerLanguage, CABINET_EXPIRY_NOTICE_MS, CabinetStatus, translate } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { formatWireTime } from '../../platform/wire-time.ts';
+import { noticeParagraph } from '../../platform/system-notices.ts';
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * Tells the managers of each cabinet's device, and its holders who are console users (a person whose user number is a
@@ -46,7 +46,7 @@ export async function noticeExpiring(app: FastifyInstance, nowMs: number): Promi
     const users = new Map([...managers, ...(await holders.execute())].map((u) => [u.id, answerLanguage(u.lang, null)]));
     for (const [userId, lang] of users) {
       const params = { cabinet: cabinet.cabinet_no, device: cabinet.device_name, time: formatWireTime(cabinet.expire_time!, app.settings.timeZone) };
-      await app.systemNotices.send({ by: 'storage', tenantId: cabinet.tenant_id, userId, title: translate(lang, 'storage.expirySoonTitle'), html: `<p>${escapeHtml(translate(lang, 'storage.expirySoon', params))}</p>`, busId: cabinet.id });
+      await app.systemNotices.send({ by: 'storage', tenantId: cabinet.tenant_id, userId, title: translate(lang, 'storage.expirySoonTitle'), html: noticeParagraph(translate(lang, 'storage.expirySoon', params)), busId: cabinet.id });
     }
     told += 1;
   }

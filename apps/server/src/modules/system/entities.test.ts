@@ -11,6 +11,7 @@ import {
   dictEntity,
   dictItemEntity,
   dictItemsPath,
+  entityLabel,
   entityPermissionCodes,
   fillRuleEntity,
   positionEntity,
@@ -108,6 +109,17 @@ describe.each(dialects)('system entities on %s', (dialect) => {
     expect(wrong.envelope.message).toBe(translate('en-US', 'validation.endBeforeStart'));
     const dup = await add(tenantEntity, { name: 'T', code: 'default', status: 1 }, admin, 'ja-JP');
     expect(dup.envelope).toMatchObject({ success: false, code: 500, message: 'テナントコードは既に存在します！' });
+  });
+
+  it("keeps a group's fax number and refuses one that is not a number, in the reader's language", async () => {
+    const group = (await add(departEntity, { departName: 'Fax office', departOrder: 0, fax: '+86 (10) 6552-9988' })).envelope.result.id;
+    const rows = (await list(departEntity, admin, 'departName=Fax office')).envelope.result.records;
+    expect(rows.find((r) => r.id === group)?.fax).toBe('+86 (10) 6552-9988');
+    for (const lang of ['en-US', 'zh-CN', 'ja-JP'] as const) {
+      const wrong = await add(departEntity, { departName: 'No fax', departOrder: 0, fax: 'fax me' }, admin, lang);
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.envelope.message).toBe(translate(lang, 'validation.fax', { field: entityLabel(lang, 'depart.field.fax') }));
+    }
   });
 
   it('builds the category tree and refuses deleting a parent', async () => {

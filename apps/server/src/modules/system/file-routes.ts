@@ -1,12 +1,14 @@
 import send from '@fastify/send';
 import * as z from 'zod';
-import { DEFAULT_UPLOAD_BIZ, FilePath } from '@isps/contract';
+import { DEFAULT_UPLOAD_BIZ, FilePath, fileStorageEntity } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import { callerOf, optionalCaller } from '../../platform/access.ts';
+import { registerEntity } from '../../platform/crud/index.ts';
+import { storedFileDeleteHooks } from '../../platform/crud/stored-file-hooks.ts';
 import { AppError, envelope } from '../../platform/envelope.ts';
 import { tenantScoped, writeTenant } from '../../platform/tenancy.ts';
-import { contentDisposition, findStoredFile, storeUpload, uploadRoot } from '../../platform/files.ts';
+import { contentDisposition, findStoredFile, storedFileColumns, storeUpload, uploadRoot } from '../../platform/files.ts';
 import { checkTenantQuota, checkUploadPurpose, countUpload, tooManyUploads, uploadRoutes } from '../../platform/uploads.ts';
 
 const tags = ['system'];
@@ -14,6 +16,9 @@ const uploadListQuery = z.object({ pageNo: z.coerce.number().int().min(1).defaul
 
 /** Upload and read back files (announcement images, attachments, videos). */
 export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
+  // the file storage list: deleting a row removes the stored file, and the device log file naming it
+  registerEntity(app, fileStorageEntity, storedFileDeleteHooks(app, 'sys_device_log_file'));
+
   uploadRoutes(app, (uploads) => {
     uploads.post(
       FilePath.upload,
@@ -45,7 +50,7 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         await app.db
           .insertInto('sys_file')
-          .values({ id: randomUUID(), file_path: stored, file_size: size, tenant_id: tenantId, create_by: caller.username, create_time: new Date(app.clock()).toISOString(), update_by: null, update_time: null })
+          .values({ id: randomUUID(), file_path: stored, ...storedFileColumns(stored, part.filename), file_size: size, tenant_id: tenantId, create_by: caller.username, create_time: new Date(app.clock()).toISOString(), update_by: null, update_time: null })
           .execute();
         return { ...reply.ok(stored), message: stored };
       },

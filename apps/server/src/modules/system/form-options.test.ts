@@ -21,7 +21,7 @@ describe.each(await testDialects())('choices the server offers the job and data-
 
   it('lists the job handlers the server runs, named in the reader language', async () => {
     const zh = (await get(QuartzJobPath.handlers, 'zh-CN')).envelope.result;
-    expect(zh.map((o) => o.value).sort()).toEqual(['cleanExpiredSessions', 'heartbeat', 'purgeOldLogs']);
+    expect(zh.map((o) => o.value).sort()).toEqual(['attendanceMonth', 'cleanExpiredSessions', 'heartbeat', 'purgeOldLogs', 'reportSchedule']);
     expect(zh.find((o) => o.value === 'cleanExpiredSessions')?.text).toBe('清理过期会话');
     const ja = (await get(QuartzJobPath.handlers, 'ja-JP')).envelope.result;
     expect(ja.find((o) => o.value === 'heartbeat')?.text).toBe('ハートビート（実行を記録）');

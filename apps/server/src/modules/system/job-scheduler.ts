@@ -22,6 +22,10 @@ export const jobHandlers: Record<JobHandlerName, JobHandler> = {
     return `removed ${Number(result.numDeletedRows)} log entries older than ${keep} days`;
   },
   heartbeat: async () => 'alive',
+  // the attendance module's: keeps the current month's days and statistics fresh
+  attendanceMonth: async (app) => app.refreshAttendance(),
+  // the report module's: mails a scheduled report (parameter: the schedule's id)
+  reportSchedule: async (app, parameter) => app.sendScheduledReport(parameter),
 };
 
 export interface RunOutcome {

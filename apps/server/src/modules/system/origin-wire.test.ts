@@ -190,11 +190,24 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('origin conso
   it('gives user rows the origin’s fields beside ours (UserList: /sys/user/list, queryById)', async () => {
     const page = await get<{ records: Array<Record<string, unknown>> }>('/sys/user/list', { pageNo: '1', pageSize: '50' });
     const porter = page.envelope.result.records.find((r) => r.id === memberId);
-    expect(porter).toMatchObject({ orgCodeTxt: 'North branch', departIds: branch, departIds_dictText: 'North branch', avatar: null, selecteddeparts: branch });
+    const tenant = await defaultTenantId(app);
+    // departIds are the groups a superior is responsible for, not the groups the user is in (selecteddeparts)
+    expect(porter).toMatchObject({ orgCodeTxt: 'North branch', avatar: null, selecteddeparts: branch, userIdentity: 1, relTenantIds: tenant, departIds: '' });
     const adminRow = page.envelope.result.records.find((r) => r.username === 'admin');
     expect(adminRow).toHaveProperty('avatar');
     const one = await get<Record<string, unknown>>('/sys/user/queryById', { id: memberId });
-    expect(one.envelope.result).toMatchObject({ orgCodeTxt: 'North branch', departIds: branch });
+    expect(one.envelope.result).toMatchObject({ orgCodeTxt: 'North branch', userIdentity: 1, relTenantIds: tenant });
+  });
+
+  it('keeps a superior’s identity and the groups he is responsible for as the origin’s user form sends them (UserModal: userIdentity, departIds)', async () => {
+    const boss = await add('/sys/user/add', { username: 'gatehead', realname: 'Gate head', password: 'Gate#Head12', userIdentity: 2, departIds: `${headOffice},${branch}` });
+    const row = (await get<Record<string, unknown>>('/sys/user/queryById', { id: boss })).envelope.result;
+    expect(row).toMatchObject({ userIdentity: 2, selecteddeparts: '', relTenantIds: await defaultTenantId(app) });
+    expect(String(row.departIds).split(',').sort()).toEqual([headOffice, branch].sort());
+    expect(String(row.departIds_dictText).split(/,\s*/).sort()).toEqual(['Head office', 'North branch']);
+    expect((await injectAs(app, admin, { method: 'PUT', url: api(app, '/sys/user/edit'), payload: { id: boss, userIdentity: 1, departIds: '' } })).envelope.success).toBe(true);
+    expect((await get<Record<string, unknown>>('/sys/user/queryById', { id: boss })).envelope.result).toMatchObject({ userIdentity: 1, departIds: '' });
+    expect((await injectAs(app, admin, { method: 'PUT', url: api(app, '/sys/user/edit'), payload: { id: boss, userIdentity: 3 } })).envelope.success).toBe(false);
   });
 
   it('restores users from the recycle bin by `userIds` (UserRecycleBinModal: PUT /sys/user/putRecycleBin)', async () => {
@@ -226,13 +239,22 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('origin conso
 
   it('opens the menu tree level by level (getSystemMenuList, getSystemSubmenu, getSystemSubmenuBatch)', async () => {
     const roots = await get<Array<Record<string, unknown>>>('/sys/permission/getSystemMenuList');
-    expect(roots.envelope.result.every((r) => r.menuType === 0 && r.children === undefined)).toBe(true);
+    expect(roots.envelope.result.every((r) => r.menuType === 0)).toBe(true);
+    // a non-leaf row holds an empty children list (the origin's SysPermissionTree), so the menu editor can expand it; a leaf holds none
+    const expandable = (rows: Array<Record<string, unknown>>) => rows.every((r) => (r.leaf ? r.children === undefined : Array.isArray(r.children) && (r.children as unknown[]).length === 0));
+    expect(expandable(roots.envelope.result)).toBe(true);
     const system = roots.envelope.result.find((r) => r.url === '/system') as Record<string, unknown>;
+    expect(system.children).toEqual([]);
     const below = await get<Array<Record<string, unknown>>>('/sys/permission/getSystemSubmenu', { parentId: String(system.id) });
     expect(below.envelope.result.length).toBeGreaterThan(5);
     expect(below.envelope.result.every((r) => r.parentId === system.id)).toBe(true);
-    const batch = await get<Record<string, unknown[]>>('/sys/permission/getSystemSubmenuBatch', { parentIds: `${String(system.id)},${String(below.envelope.result[0]?.id)}` });
+    expect(expandable(below.envelope.result)).toBe(true);
+    const users = below.envelope.result.find((r) => r.url === '/system/user') as Record<string, unknown>;
+    expect(users).toMatchObject({ leaf: false, children: [] });
+    const batch = await get<Record<string, Array<Record<string, unknown>>>>('/sys/permission/getSystemSubmenuBatch', { parentIds: `${String(system.id)},${String(below.envelope.result[0]?.id)}` });
     expect(batch.envelope.result[String(system.id)]).toHaveLength(below.envelope.result.length);
+    expect(expandable(batch.envelope.result[String(system.id)] ?? [])).toBe(true);
+    expect(batch.envelope.result[String(system.id)]?.find((r) => r.url === '/system/user')?.children).toEqual([]);
   });
 
   it("lists and searches a menu's data rules (PermissionDataRuleList: getPermRuleListByPermId, queryPermissionRule)", async () => {
@@ -285,6 +307,28 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('origin conso
     expect(users(await menuIn('zh-CN')).meta.title).toBe('用户管理');
     const system = (await menuIn('ja-JP')).find((e) => e.path === '/system') as Entry;
     expect(system.component).toBe('layouts/RouteView');
+  });
+
+  it('fills a menu entry’s meta.permissionList and meta.permission with the page’s buttons the caller holds, meta.target for a new window (getUserPermissionByToken)', async () => {
+    type Meta = { permissionList?: Array<{ action: string; type: string; describe: string }>; permission?: string[]; target?: string; internalOrExternal: boolean; url?: string | null };
+    type Entry = { path: string; meta: Meta; children?: Entry[] };
+    // an outside address opened in a new window, and one opened inside the console
+    await add('/sys/permission/add', { menuType: 0, name: 'Vendor docs', url: 'https://docs.example.com/isps', component: 'layouts/IframePageView', internalOrExternal: 1, sortNo: 98 });
+    await add('/sys/permission/add', { menuType: 0, name: 'Vendor status', url: 'https://status.example.com', component: 'layouts/IframePageView', internalOrExternal: 0, sortNo: 99 });
+    const menu = (await injectAs<{ menu: Entry[] }>(app, admin, { method: 'GET', url: api(app, '/sys/permission/getUserPermissionByToken'), headers: { lang: 'en-US' } })).envelope.result.menu;
+    expect(menu.find((e) => e.meta.url === 'https://docs.example.com/isps')?.meta.target).toBe('_blank');
+    expect(menu.find((e) => e.meta.url === 'https://status.example.com')?.meta.target).toBeUndefined();
+    const all = (entries: Entry[]): Entry[] => entries.flatMap((e) => [e, ...all(e.children ?? [])]);
+    const users = all(menu).find((e) => e.path === '/system/user') as Entry;
+    const buttons = await app.db.selectFrom('sys_permission as b').innerJoin('sys_permission as p', 'p.id', 'b.parent_id').select('b.perms').where('p.url', '=', '/system/user').where('b.menu_type', '=', 2).where('b.del_flag', '=', 0).execute();
+    expect(buttons.length).toBeGreaterThan(0);
+    expect(users.meta.permission?.sort()).toEqual(buttons.map((b) => b.perms).sort());
+    expect(users.meta.permissionList?.[0]).toMatchObject({ action: expect.any(String), type: expect.stringMatching(/^[12]$/), describe: expect.any(String) });
+    expect(users.meta.permissionList?.map((b) => b.action).sort()).toEqual(users.meta.permission);
+    // a page without buttons carries neither; an inside page opens in place
+    expect(all(menu).find((e) => e.path === '/system')?.meta.permissionList).toBeUndefined();
+    expect(users.meta.target).toBeUndefined();
+    for (const entry of all(menu)) expect(entry.meta.target === '_blank').toBe(entry.meta.internalOrExternal && /^https?:/.test(entry.meta.url ?? ''));
   });
 
   it('pages the people of a group and the groups below it (AddressListRight: /sys/user/queryByOrgCodeForAddressList)', async () => {

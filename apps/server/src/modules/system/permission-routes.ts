@@ -93,6 +93,12 @@ function originMenuNode(row: Row): Row {
   };
 }
 
+/** An entry of one level of the tree: a non-leaf one holds `children: []` (the origin's SysPermissionTree), so its editor can expand it. */
+function originLevelNode(row: Row): Row {
+  const node = originMenuNode(row);
+  return node.leaf ? node : { ...node, children: [] };
+}
+
 /** Every menu entry as one tree ordered by sort number: the origin's menu screen loads it whole. */
 function originMenuTree(rows: Row[]): Row[] {
   const nodes = new Map(rows.map((r) => [r.id as string, originMenuNode(r)]));
@@ -133,12 +139,12 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
   registerEntity(app, permissionEntity, {
     routes: (routes) => {
       routes.get(OriginPermissionPath.getSystemMenuList, { schema: { tags, summary: 'Level-one menus' }, config: { permission: listPermission } }, async (request, reply) =>
-        reply.ok((await shownMenus(app, menuRows(app).where('menu_type', '=', MenuType.levelOne), request.lang)).map(originMenuNode)),
+        reply.ok((await shownMenus(app, menuRows(app).where('menu_type', '=', MenuType.levelOne), request.lang)).map(originLevelNode)),
       );
 
       const parentQuery = z.object({ parentId: z.string().regex(ID_PATTERN) });
       routes.get(OriginPermissionPath.getSystemSubmenu, { schema: { tags, summary: 'Entries right below a menu', querystring: parentQuery }, config: { permission: listPermission } }, async (request, reply) =>
-        reply.ok((await shownMenus(app, menuRows(app).where('parent_id', '=', (request.query as z.infer<typeof parentQuery>).parentId), request.lang)).map(originMenuNode)),
+        reply.ok((await shownMenus(app, menuRows(app).where('parent_id', '=', (request.query as z.infer<typeof parentQuery>).parentId), request.lang)).map(originLevelNode)),
       );
 
       const parentsQuery = z.object({ parentIds: z.string().max(70_000) });
@@ -146,11 +152,11 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
         const parentIds = splitIds((request.query as z.infer<typeof parentsQuery>).parentIds);
         if (parentIds.length > 1000 || parentIds.some((id) => !ID_PATTERN.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'parentIds' });
         const byParent: Record<string, Row[]> = {};
-        if (parentIds.length > 0) for (const row of await shownMenus(app, menuRows(app).where('parent_id', 'in', parentIds), request.lang)) (byParent[row.parent_id as string] ??= []).push(originMenuNode(row));
+        if (parentIds.length > 0) for (const row of await shownMenus(app, menuRows(app).where('parent_id', 'in', parentIds), request.lang)) (byParent[row.parent_id as string] ??= []).push(originLevelNode(row));
         return reply.ok(byParent);
       });
     },
-    columnsOnAdd: () => ({ is_leaf: 1, perms_type: '1' }),
+    columnsOnAdd: () => ({ is_leaf: 1 }),
     beforeAdd: ({ app: a, caller }, values) => assertMayAddPermissionEntry(a, caller, values),
     beforeEdit: ({ app: a, caller }, values, existing) => assertMayEditPermissionEntry(a, caller, values, existing),
     afterAdd: async ({ app: a, caller }, id, values) => {

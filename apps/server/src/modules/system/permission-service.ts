@@ -7,10 +7,11 @@ import { toWire } from '../../platform/wire-time.ts';
 
 type Row = Selectable<SysPermission>;
 
-function toAuthItem(row: Row): AuthItem {
+/** A button; with `lang`, its name as the reader reads it (the menu's permissionList shows it). */
+function toAuthItem(row: Row, lang?: Language): AuthItem {
   return {
     action: row.perms ?? '',
-    describe: row.name,
+    describe: lang ? String(shownSeededText(lang, 'permission', 'name', row)) : row.name,
     type: row.perms_type === '2' ? '2' : '1',
     status: row.status === '0' ? '0' : '1',
   };
@@ -25,8 +26,9 @@ function routeName(row: Row): string {
   return isExternal(path) ? row.id : path.replace(/^\//, '').replace(/[/:{}]+/g, '-');
 }
 
-function toMenuItem(row: Row, children: MenuItem[], lang: Language): MenuItem {
+function toMenuItem(row: Row, children: MenuItem[], buttons: AuthItem[], lang: Language): MenuItem {
   const external = isExternal(row.url);
+  const opensOutside = external && Number(row.internal_or_external) === 1;
   const item: MenuItem = {
     id: row.id,
     path: external ? `/${routeName(row)}` : (row.url ?? ''),
@@ -44,6 +46,9 @@ function toMenuItem(row: Row, children: MenuItem[], lang: Language): MenuItem {
       url: external ? row.url : null,
       keepAlive: Number(row.keep_alive) === 1,
       internalOrExternal: Number(row.internal_or_external) === 1,
+      // the origin's menu JSON: the buttons of the page held by the reader, and a new window for an outside address
+      ...(buttons.length > 0 ? { permissionList: buttons, permission: buttons.map((b) => b.action) } : {}),
+      ...(opensOutside ? { target: '_blank' } : {}),
       ...(row.component_name ? { componentName: row.component_name } : {}),
     },
   };
@@ -53,6 +58,13 @@ function toMenuItem(row: Row, children: MenuItem[], lang: Language): MenuItem {
 
 function menuTree(rows: Row[], lang: Language): MenuItem[] {
   const menus = rows.filter((r) => Number(r.menu_type) !== 2);
+  const buttonsOf = new Map<string, AuthItem[]>();
+  for (const row of rows) {
+    if (Number(row.menu_type) !== 2 || !row.perms || !row.parent_id) continue;
+    const list = buttonsOf.get(row.parent_id) ?? [];
+    list.push(toAuthItem(row, lang));
+    buttonsOf.set(row.parent_id, list);
+  }
   const ids = new Set(menus.map((r) => r.id));
   const byParent = new Map<string | null, Row[]>();
   for (const row of menus) {
@@ -66,7 +78,7 @@ function menuTree(rows: Row[], lang: Language): MenuItem[] {
   const build = (parent: string | null): MenuItem[] =>
     (byParent.get(parent) ?? [])
       .sort((a, b) => Number(a.sort_no) - Number(b.sort_no))
-      .map((row) => toMenuItem(row, build(row.id), lang));
+      .map((row) => toMenuItem(row, build(row.id), buttonsOf.get(row.id) ?? [], lang));
   return build(null);
 }
 
@@ -82,8 +94,8 @@ export async function permissionResultOf(app: FastifyInstance, user: { id: strin
     .execute();
   return {
     menu: menuTree(granted, lang),
-    auth: granted.filter((r) => Number(r.menu_type) === 2 && r.perms).map(toAuthItem),
-    allAuth: allButtons.filter((r) => r.perms).map(toAuthItem),
+    auth: granted.filter((r) => Number(r.menu_type) === 2 && r.perms).map((r) => toAuthItem(r)),
+    allAuth: allButtons.filter((r) => r.perms).map((r) => toAuthItem(r)),
   };
 }
 

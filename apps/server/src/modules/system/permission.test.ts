@@ -122,6 +122,23 @@ describe.each(await testDialects())('menus, permissions and data rules on %s', (
     expect((await grantRules(roleId, positions, ["x' or 1=1"])).statusCode).toBe(400);
   });
 
+  it('edits a menu entry’s authorization policy (permsType, required) and takes only a positive integer as its sort (SPEC section 5)', async () => {
+    const button = await add(permissionEntity, { menuType: 0, name: 'Policy probe', url: '/policy-probe', component: 'layouts/RouteView', sortNo: 3 });
+    const stored = async () => app.db.selectFrom('sys_permission').select(['perms_type', 'sort_no']).where('id', '=', button).executeTakeFirstOrThrow();
+    expect((await stored()).perms_type).toBe('1');
+    const edit = (values: Record<string, unknown>) => call(admin, 'PUT', crudPath(permissionEntity, 'edit'), { id: button, ...values });
+    expect((await edit({ permsType: '2' })).envelope.success).toBe(true);
+    expect((await stored()).perms_type).toBe('2');
+    expect((await call<Row>(admin, 'GET', `${crudPath(permissionEntity, 'queryById')}?id=${button}`)).envelope.result.permsType).toBe('2');
+    const blank = await edit({ permsType: '' });
+    expect(blank.envelope).toMatchObject({ success: false });
+    expect(blank.envelope.message).toBe(translate('en-US', 'validation.required', { field: 'Authorization policy' }));
+    expect((await edit({ permsType: '3' })).envelope.success).toBe(false);
+    for (const sortNo of [0, -1, 1.5]) expect((await edit({ sortNo })).envelope.success, String(sortNo)).toBe(false);
+    expect((await edit({ sortNo: 1 })).envelope.success).toBe(true);
+    expect(await stored()).toEqual({ perms_type: '2', sort_no: 1 });
+  });
+
   it("shows a group member only the address book rows of the member's own group", async () => {
     const salesId = await add(departEntity, { departName: 'Sales' });
     const serviceId = await add(departEntity, { departName: 'Service' });

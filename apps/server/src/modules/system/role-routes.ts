@@ -110,12 +110,17 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
     const body = request.body as z.infer<typeof saveBody>;
     const role = await roles.findById(caller, body.roleId);
     if (!role) throw new AppError('notFound', 'crud.notFound');
-    if (isAdminRole(role)) refuse('role.adminProtected');
     const [sent, last] = [splitIds(body.permissionIds), body.lastpermissionIds === undefined ? undefined : splitIds(body.lastpermissionIds)];
     if ([...sent, ...(last ?? [])].some((id) => !ID_PATTERN.test(id))) throw new AppError('badRequest', 'error.badRequest', { detail: 'permissionIds' });
     const current = new Set((await app.db.selectFrom('sys_role_permission').select('permission_id').where('role_id', '=', role.id as string).execute()).map((r) => r.permission_id));
     const wanted = editedPermissionIds(current, sent, last);
     const existing = wanted.length === 0 ? [] : (await app.db.selectFrom('sys_permission').select('id').where('id', 'in', wanted).where('del_flag', '=', 0).execute()).map((r) => r.id);
+    // the administrator role holds every permission: the origin's role screen saves it unchanged, which takes nothing away
+    if (isAdminRole(role)) {
+      if (!caller.systemAdmin) refuse('role.adminProtected');
+      const kept = new Set(existing);
+      if ([...current].some((id) => !kept.has(id))) refuse('role.adminProtected');
+    }
     await assertMayGivePermissions(app, caller, permissionChanges(current, existing));
     const now = new Date(app.clock()).toISOString();
     await app.db.transaction().execute(async (trx) => {

@@ -107,6 +107,17 @@ describe.each(await testDialects())('roles and their permissions on %s', (dialec
     expect((await call(admin, 'DELETE', `${crudPath(roleEntity, 'delete')}?id=${adminRole.id}`)).envelope.message).toBe(translate('en-US', 'role.adminProtected'));
     expect((await call(admin, 'PUT', crudPath(roleEntity, 'edit'), { id: adminRole.id, roleCode: 'root' })).envelope.message).toBe(translate('en-US', 'role.adminProtected'));
     expect((await call(admin, 'POST', RolePath.saveRolePermission, { roleId: adminRole.id, permissionIds: '' })).envelope.message).toBe(translate('en-US', 'role.adminProtected'));
+    // the origin's role screen saves the administrator role as it was: a save that takes nothing away succeeds
+    const adminHeld = (await call<string[]>(admin, 'GET', `${RolePath.queryRolePermission}?roleId=${adminRole.id}`)).envelope.result;
+    expect(adminHeld.length).toBeGreaterThan(10);
+    const unchanged = await call(admin, 'POST', RolePath.saveRolePermission, { roleId: adminRole.id, permissionIds: adminHeld.join(','), lastpermissionIds: adminHeld.join(',') });
+    expect(unchanged.envelope).toMatchObject({ success: true, message: translate('en-US', 'role.permissionsSaved') });
+    expect((await call(admin, 'POST', RolePath.saveRolePermission, { roleId: adminRole.id, permissionIds: adminHeld.join(',') })).envelope.success).toBe(true);
+    expect((await call<string[]>(admin, 'GET', `${RolePath.queryRolePermission}?roleId=${adminRole.id}`)).envelope.result.sort()).toEqual([...adminHeld].sort());
+    // one left out is taken away: refused, and the role keeps it
+    const fewer = await call(admin, 'POST', RolePath.saveRolePermission, { roleId: adminRole.id, permissionIds: adminHeld.slice(1).join(','), lastpermissionIds: adminHeld.join(',') });
+    expect(fewer.envelope.message).toBe(translate('en-US', 'role.adminProtected'));
+    expect((await call<string[]>(admin, 'GET', `${RolePath.queryRolePermission}?roleId=${adminRole.id}`)).envelope.result).toHaveLength(adminHeld.length);
     expect((await call(admin, 'GET', '/sys/position/list')).envelope.success).toBe(true);
   });
 

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { ApiPath, ID_PATTERN, loginBody, needsSecondFactor, selectDepartBody, updatePasswordBody, userLanguageBody } from '@isps/contract';
+import { ApiPath, DeclaredPath, ID_PATTERN, loginBody, needsSecondFactor, selectDepartBody, updatePasswordBody, userLanguageBody } from '@isps/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf } from '../../platform/access.ts';
-import { JSON_CONTENT_TYPE, okEnvelopeJson, refuse } from '../../platform/envelope.ts';
+import { AppError, JSON_CONTENT_TYPE, okEnvelopeJson, refuse } from '../../platform/envelope.ts';
 import { dictOptionsJson, keptDictOptionsJson } from './dict-service.ts';
 import { systemEntityRoutes } from './entity-routes.ts';
 import { roleRoutes } from './role-routes.ts';
@@ -67,6 +67,19 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       const caller = callerOf(request);
       const user = await findActiveUserById(app, caller.id);
       return reply.ok({ list: await userDeparts(app, caller.id), orgCode: user?.org_code ?? null });
+    },
+  );
+
+  app.get(
+    DeclaredPath.userInfo,
+    {
+      schema: { tags, summary: "The caller's userInfo", description: `Declared call of SPEC section 7: the userInfo of POST ${ApiPath.login}'s answer, for the caller of the token.` },
+      config: { permission: 'authenticated' },
+    },
+    async (request, reply) => {
+      const user = await findActiveUserById(app, callerOf(request).id);
+      if (!user) throw new AppError('unauthorized', 'error.unauthorized');
+      return reply.ok(toUserInfo(user, request.lang));
     },
   );
 

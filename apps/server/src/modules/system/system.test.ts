@@ -343,7 +343,7 @@ describe.each(dialects)('system API on %s', (dialect) => {
       const system = result.menu.find((m) => m.path === '/system');
       expect(system).toMatchObject({ hidden: false, route: '1' });
       expect(system?.children?.find((c) => c.path === '/system/user')).toMatchObject({ hidden: false, route: '1', component: 'system/UserList', meta: { pageKey: 'system/user' } });
-      expect(system?.children?.find((c) => c.path === '/system/attendanceRule')).toMatchObject({ hidden: true, route: '0', component: 'system/attendanceRule' });
+      expect(system?.children?.find((c) => c.path === '/system/userAgent')).toMatchObject({ hidden: true, route: '0', component: 'system/userAgent' });
       expect(system?.children?.find((c) => c.path === '/system/position')).toMatchObject({ hidden: false, route: '1', component: 'system/SysPositionList', meta: { pageKey: 'system/position' } });
       expect(result.auth).toContainEqual({ action: 'system:user:add', describe: expect.any(String), type: '1', status: '1' });
       expect(result.auth.map((a) => a.action)).toContain(Perm.dashboardView);
@@ -355,7 +355,7 @@ describe.each(dialects)('system API on %s', (dialect) => {
       const token = await login(app, 'sam', USER_PASSWORD);
       const result = (await get(token, ApiPath.userPermission)).envelope.result as PermissionResult;
       expect(result.menu.map((m) => m.path)).toEqual(['/dashboard']);
-      expect(result.menu[0]?.children?.map((c) => c.path)).toEqual(['/dashboard/analysis', '/dashboard/clock']);
+      expect(result.menu[0]?.children?.map((c) => c.path)).toEqual(['/dashboard/analysis', '/dashboard/clock', '/dashboard/panel']);
       expect(result.auth.map((a) => a.action)).toEqual([Perm.dashboardView]);
       expect(result.allAuth.length).toBeGreaterThan(100);
     });

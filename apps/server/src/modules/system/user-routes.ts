@@ -139,20 +139,20 @@ async function groupsOf(app: FastifyInstance, userIds: string[]): Promise<Map<st
 
 /**
  * User rows carry the origin console's fields beside ours: `orgCodeTxt` (the names of the user's groups),
- * `departIds` with `departIds_dictText` (the groups' ids and names) and `avatar` (null when none).
+ * `relTenantIds` (the user's tenants, one here), `userIdentity` (1 ordinary, 2 superior; with `departIds`, the groups a
+ * superior is responsible for, a field of their own) and `avatar` (null when none).
  */
 export async function withOriginUserFields(app: FastifyInstance, rows: Row[]): Promise<Row[]> {
   const ids = rows.map((r) => r.id as string).filter((id) => typeof id === 'string');
   if (ids.length === 0) return rows;
   const groups = await groupsOf(app, ids);
-  const reading = app.db.selectFrom('sys_user').select(['id', 'avatar']).where('id', 'in', ids);
-  const avatars = new Map((await app.listCache.read(reading.compile(), () => reading.execute())).map((r) => [r.id, r.avatar]));
+  const reading = app.db.selectFrom('sys_user').select(['id', 'avatar', 'tenant_id']).where('id', 'in', ids);
+  const stored = new Map((await app.listCache.read(reading.compile(), () => reading.execute())).map((r) => [r.id, r]));
   for (const row of rows) {
     const mine = groups.get(row.id as string) ?? [];
     row.orgCodeTxt = mine.map((g) => g.name).join(',');
-    row.departIds = mine.map((g) => g.id).join(',');
-    row.departIds_dictText = mine.map((g) => g.name).join(',');
-    row.avatar = avatars.get(row.id as string) ?? null;
+    row.relTenantIds = stored.get(row.id as string)?.tenant_id ?? '';
+    row.avatar = stored.get(row.id as string)?.avatar ?? null;
   }
   return rows;
 }

@@ -5,6 +5,10 @@ import { callerOf } from '../../platform/access.ts';
 import { OperationType, writeOperationLog } from '../../platform/audit-log.ts';
 import { registerEntity, type CrudContext } from '../../platform/crud/index.ts';
 import { AppError, refuse } from '../../platform/envelope.ts';
+import { assertMayBindDeviceTargets } from '../../platform/grants.ts';
+import { checkCardNo, checkPicture, removePalmTemplates } from '../../platform/person-credentials.ts';
+import { writeTenant } from '../../platform/tenancy.ts';
+import { linkIds } from '../../platform/crud/values.ts';
 
 const tags = ['visitor'];
 
@@ -24,6 +28,25 @@ function checkIdNumber(ctx: CrudContext, values: Record<string, unknown>, existi
   if (problem) throw new AppError('badRequest', problem, { field: entityLabel(ctx.lang, 'visitor.field.idCard') });
 }
 
+/**
+ * Giving a visitor a device role hands out what the role binds: the caller must be able to bind all of it
+ * (platform/grants.ts), for the roles added and the roles taken away alike.
+ */
+async function checkRoleGrants(ctx: CrudContext, values: Record<string, unknown>, existingId: string | null) {
+  if (!Object.hasOwn(values, 'roleIds')) return;
+  const db = ctx.app.db;
+  const before = existingId ? (await db.selectFrom('sys_device_role_visitor').select('role_id').where('visitor_id', '=', existingId).execute()).map((r) => r.role_id) : [];
+  const after = linkIds(values.roleIds);
+  const changed = [...after.filter((id) => !before.includes(id)), ...before.filter((id) => !after.includes(id))];
+  if (changed.length === 0) return;
+  const [areas, devices, doors] = await Promise.all([
+    db.selectFrom('sys_device_role_area').select('area_id as id').where('role_id', 'in', changed).execute(),
+    db.selectFrom('sys_device_role_device').select('device_id as id').where('role_id', 'in', changed).execute(),
+    db.selectFrom('sys_device_role_door').select('door_id as id').where('role_id', 'in', changed).execute(),
+  ]);
+  await assertMayBindDeviceTargets(ctx.app, ctx.caller, { areaIds: areas.map((r) => r.id), deviceIds: devices.map((r) => r.id), doorIds: doors.map((r) => r.id) });
+}
+
 const frozenBody = z.object({
   ids: z.string().max(70_000),
   status: z.union([z.literal(VisitorStatus.normal), z.literal(VisitorStatus.frozen), z.enum(['1', '2']).transform(Number)]),
@@ -38,6 +61,9 @@ export const visitorAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       checkIdNumber(ctx, values, null);
       const a = ctx.app;
       await checkLinkedUser(ctx, values);
+      await checkPicture(a, values);
+      await checkCardNo(a, values, writeTenant(ctx.caller), null);
+      await checkRoleGrants(ctx, values, null);
       values.password = await a.hasher.hash(String(values.password));
       values.status = VisitorStatus.normal;
     },
@@ -45,6 +71,9 @@ export const visitorAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       checkIdNumber(ctx, values, existing);
       const a = ctx.app;
       await checkLinkedUser(ctx, values);
+      await checkPicture(a, values);
+      await checkCardNo(a, values, (existing.tenant_id as string | null) ?? null, existing.id as string);
+      await checkRoleGrants(ctx, values, existing.id as string);
       if (typeof values.password === 'string' && values.password !== '') {
         values.password = await a.hasher.hash(values.password);
         // a new password ends the sessions opened with the old one
@@ -53,6 +82,14 @@ export const visitorAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     beforeDelete: async (_ctx, rows) => {
       await revokeSessions(rows.map((r) => r.id as string));
+    },
+    deleteLinked: async (trx, ids, complete) => {
+      if (!complete) return;
+      await removePalmTemplates(trx, ids);
+      const visits = (await trx.selectFrom('sys_visit').select('id').where('visitor_id', 'in', ids).execute()).map((v) => v.id);
+      if (visits.length > 0) await trx.deleteFrom('sys_visit_door').where('visit_id', 'in', visits).execute();
+      await trx.deleteFrom('sys_visit').where('visitor_id', 'in', ids).execute();
+      await trx.deleteFrom('sys_visitor_message').where('visitor_id', 'in', ids).execute();
     },
     routes: (routes, registered) => {
       routes.put(

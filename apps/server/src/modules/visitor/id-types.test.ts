@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IdType, LANGUAGES, VisitorPath, crudPath, entityLabel, maskCardNo, peopleEntity, translate, visitorEntity, type EntityDeclaration, type Page } from '@isps/contract';
+import { IdType, LANGUAGES, VisitorPath, crudPath, entityLabel, maskCardNo, peopleEntity, translate, visitorEntity, withIdCheck, type EntityDeclaration, type Page } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
 
 /** A resident ID card number with a valid check character. */
-function residentId(sequence: number): string {
-  const body = `11010519900307${String(sequence).padStart(3, '0')}`;
-  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-  const sum = weights.reduce((acc, w, i) => acc + w * Number(body[i]), 0);
-  return body + '10X98765432'[sum % 11];
-}
+const residentId = (sequence: number): string => withIdCheck(`11010519900307${String(sequence).padStart(3, '0')}`);
 
 type Row = Record<string, unknown> & { id: string };
 

@@ -2,7 +2,8 @@ import { TOKEN_HEADER, VisitorPath, visitorLoginBody, visitorRegisterBody } from
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../platform/envelope.ts';
-import { authenticateVisitor, findVisitor, registerVisitor, toVisitorInfo } from './visitor-service.ts';
+import { authenticateVisitor, findVisitor, recordVisitorLogin, registerVisitor, toVisitorInfo } from './visitor-service.ts';
+import { myVisitRoutes } from './visit-requests.ts';
 import { VisitorTokenService } from './visitor-tokens.ts';
 
 declare module 'fastify' {
@@ -45,7 +46,14 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
     VisitorPath.login,
     { schema: { tags, summary: 'Visitor login with phone or ID card number', body: visitorLoginBody }, config: { permission: 'public', rateLimit: limit } },
     async (request, reply) => {
-      const visitor = await authenticateVisitor(app, request.body);
+      let visitor: Awaited<ReturnType<typeof authenticateVisitor>>;
+      try {
+        visitor = await authenticateVisitor(app, request.body);
+      } catch (error) {
+        await recordVisitorLogin(app, request, request.body.account, null);
+        throw error;
+      }
+      await recordVisitorLogin(app, request, request.body.account, visitor);
       return reply.ok({ token: await tokens.issue(visitor.id), visitor: await toVisitorInfo(app, visitor) }, 'login.ok');
     },
   );
@@ -66,4 +74,6 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply.ok(await toVisitorInfo(app, visitor));
     },
   );
+  // the visitor's own visits, requests and messages: under the visitor-token hook above
+  await app.register(myVisitRoutes);
 };

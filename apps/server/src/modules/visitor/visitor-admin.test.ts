@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LANGUAGES, VisitorAdminPath, maskCardNo, entityLabel, VisitorPath, crudPath, translate, visitorEntity, type Page, type VisitorLoginResult } from '@isps/contract';
+import { LANGUAGES, VisitorAdminPath, maskCardNo, entityLabel, VisitorPath, crudPath, translate, visitorEntity, withIdCheck, type Page, type VisitorLoginResult } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { createRoleWith } from '../../test/crud-helpers.ts';
 import { adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
 
-function idCard(sequence: number): string {
-  const body = `11010519850214${String(sequence).padStart(3, '0')}`;
-  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-  const sum = weights.reduce((acc, w, i) => acc + w * Number(body[i]), 0);
-  return body + '10X98765432'[sum % 11];
-}
+/** A legal resident ID card number of a sequence number. */
+const idCard = (sequence: number): string => withIdCheck(`11010519850214${String(sequence).padStart(3, '0')}`);
 
 type Row = Record<string, unknown> & { id: string };
 

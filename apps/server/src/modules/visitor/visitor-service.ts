@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { IdType, VisitorStatus, isValidIdNumber, visitorIdRefusal, type VisitorCategory, type VisitorInfo, type VisitorLoginBody, type VisitorRegisterBody } from '@isps/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { SysVisitor } from '../../db/schema.ts';
 import { refuse } from '../../platform/envelope.ts';
@@ -54,6 +54,15 @@ export async function registerVisitor(app: FastifyInstance, body: VisitorRegiste
     status: VisitorStatus.normal,
     del_flag: 0,
     tenant_id: null,
+    // a self-registered visitor has no card, group or palm until the desk gives them
+    card_no: null,
+    card_no_masked: null,
+    user_no: null,
+    sex: null,
+    depart_id: null,
+    picture: null,
+    palm_left: 0,
+    palm_right: 0,
     create_by: 'visitor',
     create_time: now,
     update_by: null,
@@ -86,4 +95,41 @@ export async function authenticateVisitor(app: FastifyInstance, body: VisitorLog
   await passwordLock.clear(app, account.toUpperCase());
   if (Number(visitor.status) !== VisitorStatus.normal) refuse('visitor.frozen');
   return visitor;
+}
+
+/**
+ * One line of the API login list: each visitor sign-in, let in (`visitor`) or refused (null). The account typed is kept
+ * by its last four characters only. A sign-in from the visitor area's page carries the browser's Origin header; one
+ * without it is a program calling the API.
+ */
+export async function recordVisitorLogin(app: FastifyInstance, request: FastifyRequest, account: string, visitor: Selectable<SysVisitor> | null): Promise<void> {
+  const method = request.headers.origin ? 'login' : 'api';
+  const typed = account.trim();
+  // a refused sign-in of a known account is the visitor's (and his tenant's) too
+  const named =
+    visitor ??
+    (await app.db
+      .selectFrom('sys_visitor')
+      .select(['id', 'name', 'tenant_id'])
+      .where('del_flag', '=', 0)
+      .where((eb) => eb.or([eb('phone', '=', typed), eb('id_card', '=', typed.toUpperCase())]))
+      .executeTakeFirst()) ??
+    null;
+  await app.db
+    .insertInto('sys_visitor_login')
+    .values({
+      id: randomUUID(),
+      create_by: 'visitor',
+      create_time: new Date(app.clock()).toISOString(),
+      update_by: null,
+      update_time: null,
+      visitor_id: named?.id ?? null,
+      visitor_name: named?.name ?? null,
+      account_masked: maskIdCard(typed.slice(0, 64)),
+      ip: request.ip.slice(0, 64),
+      method,
+      result: visitor ? 1 : 0,
+      tenant_id: named?.tenant_id ?? null,
+    })
+    .execute();
 }

@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPath, LANGUAGES, Limits, VisitorPath, isValidIdCard, translate, type VisitorInfo, type VisitorLoginResult } from '@isps/contract';
+import { ApiPath, LANGUAGES, Limits, VisitorPath, isValidIdCard, translate, withIdCheck, type VisitorInfo, type VisitorLoginResult } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { USER_PASSWORD, api, buildTestApp, createTestUser, injectAs, login, testDialects, tryLogin, type TestApp } from '../../test/harness.ts';
 
 /** A legal 18-character ID card number: area, birth date, sequence and the GB 11643 check character. */
-function idCard(sequence: number): string {
-  const body = `11010519900307${String(sequence).padStart(3, '0')}`;
-  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-  const sum = weights.reduce((acc, w, i) => acc + w * Number(body[i]), 0);
-  return body + '10X98765432'[sum % 11];
-}
+const idCard = (sequence: number): string => withIdCheck(`11010519900307${String(sequence).padStart(3, '0')}`);
 
 describe('ID card check', () => {
   it('accepts legal numbers and refuses bad check characters and dates', () => {

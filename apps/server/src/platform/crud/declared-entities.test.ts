@@ -65,6 +65,18 @@ describe.each(dialects)('every declared screen on %s', (dialect) => {
     fx.deviceId = await fixtureDevice((await app.db.selectFrom('sys_depart').select('tenant_id').where('id', '=', fx.departId).executeTakeFirstOrThrow()).tenant_id, 'FIXTURE-0');
     fx.pluginCode = await fixturePlugin(0);
     fx.peopleIds = await fixturePeople(0);
+    Object.assign(fx, await fixturePatrol(0));
+    Object.assign(fx, await fixtureVisit(0, 'owner_a'));
+  });
+  /** a visitor and a host of the caller's tenant (visits name them) */
+  const fixtureVisit = async (n: number, host: string, token = admin, departId = fx.departId) => ({
+    visitorId: await added(entityDeclarations.find((e) => e.name === 'visitor') as EntityDeclaration, (samples.visitor as (n: number, f: Fixtures) => Row)(950 + n, { ...fx, departId }), token),
+    hostId: (await app.db.selectFrom('sys_user').select('id').where('username', '=', host).executeTakeFirstOrThrow()).id,
+  });
+  /** a patrol route and a patrol group of the caller's tenant (patrol points and missions name them) */
+  const fixturePatrol = async (n: number, token = admin) => ({
+    patrolRouteId: await added(entityDeclarations.find((e) => e.name === 'patrolRoute') as EntityDeclaration, { routeName: `Fixture route ${n}`, status: 1, weekDay: '1', tolerance: 10 }, token),
+    patrolGroupId: await added(entityDeclarations.find((e) => e.name === 'depart') as EntityDeclaration, { departName: `Fixture patrol group ${n}`, departOrder: 0, patrolGroup: 1 }, token),
   });
   /** a device plugin of the caller's tenant (plugin data names one by its code) */
   const fixturePlugin = async (n: number, token = admin) => {
@@ -232,7 +244,9 @@ describe.each(dialects)('every declared screen on %s', (dialect) => {
       for (const user of users) await createTestUser(app, user, { tenantId });
       await createTestUser(app, `${name.toLowerCase()}_manager`, { roles: ['tenant_manager'], tenantId });
       tokens[name] = await login(app, `${name.toLowerCase()}_manager`, USER_PASSWORD);
-      fixtures[name] = { ...fx, users, departId: await added(entityDeclarations.find((e) => e.name === 'depart') as EntityDeclaration, { departName: `Group of ${name}` }, tokens[name]), deviceId: await fixtureDevice(tenantId, `FIXTURE-${name}`), pluginCode: await fixturePlugin(name === 'A' ? 100 : 200, tokens[name]), peopleIds: await fixturePeople(name === 'A' ? 20 : 40, tokens[name]) };
+      const departId = await added(entityDeclarations.find((e) => e.name === 'depart') as EntityDeclaration, { departName: `Group of ${name}` }, tokens[name]);
+      // the tenant's visitor belongs to the tenant's own group
+      fixtures[name] = { ...fx, users, departId, deviceId: await fixtureDevice(tenantId, `FIXTURE-${name}`), pluginCode: await fixturePlugin(name === 'A' ? 100 : 200, tokens[name]), peopleIds: await fixturePeople(name === 'A' ? 20 : 40, tokens[name]), ...(await fixturePatrol(name === 'A' ? 1 : 2, tokens[name])), ...(await fixtureVisit(name === 'A' ? 1 : 2, users[0]!, tokens[name], departId)) };
     }
     for (const [name, token] of Object.entries(tokens)) {
       const n = name === 'A' ? 101 : 201;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { seededTextColumns, type EntityDeclaration, type Language } from '@isps/contract';
 import { showSeededRows } from '../seeded-texts.ts';
-import { tableOf } from './tables.ts';
+import { rowsOf, tableOf } from './tables.ts';
 import { nowIso, type AnyDb, type CrudContext, type EntityRuntime, type LinkField, type Row } from './runtime.ts';
 import { linkIds, readableFields } from './values.ts';
 
@@ -32,11 +32,22 @@ export function linkRow(rt: EntityRuntime, link: LinkField['link'], ownerId: str
   return { id: randomUUID(), [link.ownerColumn]: ownerId, [link.targetColumn]: targetId, create_by: by, create_time: nowIso(rt.app), update_by: null, update_time: null };
 }
 
+/**
+ * The link's rows whose target is a row of the target entity: one sharing its table with another (a device role and a
+ * key role) links through the same link table, and a field of one never reads or replaces the other's links.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function toTargetRows<Q extends { where: (...args: any[]) => Q }>(db: AnyDb, link: LinkField['link'], query: Q, column: string = link.targetColumn): Q {
+  const rows = rowsOf({ name: link.entity });
+  if (!rows) return query;
+  return query.where(column, 'in', db.selectFrom(tableOf(link.entity)).select('id').where(rows.column, 'in', [...rows.values]));
+}
+
 /** Replaces the links of one row for the link fields present in `values`. */
 export async function writeLinks(rt: EntityRuntime, trx: AnyDb, ownerId: string, values: Row, by: string): Promise<void> {
   for (const { name, link } of rt.links) {
     if (!Object.hasOwn(values, name)) continue;
-    await trx.deleteFrom(link.table).where(link.ownerColumn, '=', ownerId).execute();
+    await toTargetRows(trx, link, trx.deleteFrom(link.table).where(link.ownerColumn, '=', ownerId)).execute();
     for (const targetId of linkIds(values[name])) {
       await trx.insertInto(link.table).values(linkRow(rt, link, ownerId, targetId, by)).execute();
     }
@@ -65,12 +76,16 @@ export async function withLinks(rt: EntityRuntime, api: Row[], lang: Language): 
   for (const { name, link } of links) {
     const target = app.crudEntities.get(tableOf(link.entity));
     const labelColumn = target ? (readableFields(target.declaration).get(target.declaration.labelField)?.column ?? 'id') : 'id';
-    const reading = db
-      .selectFrom(`${link.table} as l`)
-      .leftJoin(`${target ? tableOf(target.declaration) : link.table} as t`, 't.id', `l.${link.targetColumn}`)
-      .select([`l.${link.ownerColumn} as owner`, `l.${link.targetColumn} as target`, `t.${labelColumn} as label`])
-      .where(`l.${link.ownerColumn}`, 'in', ids)
-      .orderBy(`t.${labelColumn}`);
+    const reading = toTargetRows(
+      db,
+      link,
+      db
+        .selectFrom(`${link.table} as l`)
+        .leftJoin(`${target ? tableOf(target.declaration) : link.table} as t`, 't.id', `l.${link.targetColumn}`)
+        .select([`l.${link.ownerColumn} as owner`, `l.${link.targetColumn} as target`, `t.${labelColumn} as label`])
+        .where(`l.${link.ownerColumn}`, 'in', ids),
+      `l.${link.targetColumn}`,
+    ).orderBy(`t.${labelColumn}`);
     const pairs = await app.listCache.read(reading.compile(), () => reading.execute());
     const shown = target ? await shownLabels(rt, target.declaration, labelColumn, [...new Set(pairs.map((p) => p.target as string))], lang) : new Map<string, unknown>();
     for (const row of api) {

@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { searchColumns } from '../../db/search-index.ts';
 import { callerOf, type CurrentUser } from '../access.ts';
 import { AppError, refuse } from '../envelope.ts';
-import { tenantScoped } from '../tenancy.ts';
+import { tenantScoped, tenantScopedAcross } from '../tenancy.ts';
 import type { Query } from './query.ts';
 import { rowsOf, tableOf } from './tables.ts';
 import { linkFields } from './values.ts';
@@ -147,7 +147,7 @@ export function applyScope<Q extends { where: (...args: never[]) => unknown }>(e
   let scoped = query as any;
   const rows = rowsOf(entity);
   if (rows) scoped = scoped.where(rows.column, 'in', rows.values);
-  if (entity.tenantScoped) scoped = tenantScoped(scoped, caller);
+  if (entity.tenantScoped) scoped = entity.acrossTenantsForSystemAdmin ? tenantScopedAcross(scoped, caller) : tenantScoped(scoped, caller);
   if (entity.softDelete) scoped = scoped.where('del_flag', '=', deleted ? 1 : 0);
   return scoped as Q;
 }

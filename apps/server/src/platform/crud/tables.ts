@@ -28,7 +28,11 @@ interface EntityTables {
 export const entityTables: Readonly<Record<string, EntityTables>> = {
   user: {
     table: 'sys_user',
-    links: { selectedroles: { table: 'sys_user_role', ownerColumn: 'user_id', targetColumn: 'role_id' }, selecteddeparts: { table: 'sys_user_depart', ownerColumn: 'user_id', targetColumn: 'dep_id' } },
+    links: {
+      selectedroles: { table: 'sys_user_role', ownerColumn: 'user_id', targetColumn: 'role_id' },
+      selecteddeparts: { table: 'sys_user_depart', ownerColumn: 'user_id', targetColumn: 'dep_id' },
+      departIds: { table: 'sys_user_depart_head', ownerColumn: 'user_id', targetColumn: 'dep_id' },
+    },
   },
   userAgent: { table: 'sys_user_agent' },
   role: { table: 'sys_role' },
@@ -50,7 +54,9 @@ export const entityTables: Readonly<Record<string, EntityTables>> = {
   quartzJob: { table: 'sys_quartz_job' },
   jobLog: { table: 'sys_quartz_job_log' },
   dataLog: { table: 'sys_data_log' },
-  visitor: { table: 'sys_visitor' },
+  visitor: { table: 'sys_visitor', links: { roleIds: { table: 'sys_device_role_visitor', ownerColumn: 'visitor_id', targetColumn: 'role_id' } } },
+  visitorLogin: { table: 'sys_visitor_login' },
+  visit: { table: 'sys_visit', links: { doorIds: { table: 'sys_visit_door', ownerColumn: 'visit_id', targetColumn: 'door_id' } } },
   deviceType: { table: 'sys_device_type' },
   area: { table: 'sys_area' },
   device: { table: 'sys_device' },
@@ -68,7 +74,7 @@ export const entityTables: Readonly<Record<string, EntityTables>> = {
       peopleIds: { table: 'sys_device_role_people', ownerColumn: 'role_id', targetColumn: 'people_id' },
     },
   },
-  people: { table: 'sys_people' },
+  people: { table: 'sys_people', links: { roleIds: { table: 'sys_device_role_people', ownerColumn: 'people_id', targetColumn: 'role_id' } } },
   accessEvent: { table: 'sys_access_event' },
   doorEvent: { table: 'sys_door_event' },
   softUpdate: { table: 'sys_soft_update' },
@@ -77,6 +83,7 @@ export const entityTables: Readonly<Record<string, EntityTables>> = {
   devicePlugin: { table: 'sys_device_plugin' },
   pluginData: { table: 'sys_plugin_data' },
   deviceLogFile: { table: 'sys_device_log_file' },
+  fileStorage: { table: 'sys_file' },
   alarmPackage: { table: 'sys_alarm_package' },
   cabinet: { table: 'sys_cabinet', links: { peopleIds: { table: 'sys_cabinet_people', ownerColumn: 'cabinet_id', targetColumn: 'people_id' } } },
   cabinetRecord: { table: 'sys_cabinet_record' },
@@ -84,7 +91,14 @@ export const entityTables: Readonly<Record<string, EntityTables>> = {
   storageAppDevice: { table: 'sys_storage_app_device' },
   storageCheckUpdate: { table: 'sys_storage_check_update' },
   key: { table: 'sys_key' },
+  patrolRoute: { table: 'sys_patrol_route' },
+  patrolPoint: { table: 'sys_patrol_point' },
+  patrolMission: { table: 'sys_patrol_mission' },
+  patrolTask: { table: 'sys_patrol_task' },
+  patrolQuest: { table: 'sys_patrol_quest' },
+  patrolRecord: { table: 'sys_patrol_record' },
   keyPeople: { table: 'sys_key_people' },
+  doorSchedule: { table: 'sys_door_schedule', links: { doorIds: { table: 'sys_door_schedule_door', ownerColumn: 'schedule_id', targetColumn: 'door_id' } } },
   // the device roles of the key kind: the same table as deviceRole, their rows apart (`rows`)
   keyRole: {
     table: 'sys_device_role',
@@ -96,6 +110,11 @@ export const entityTables: Readonly<Record<string, EntityTables>> = {
       userIds: { table: 'sys_device_role_user', ownerColumn: 'role_id', targetColumn: 'user_id' },
     },
   },
+  // attendance: the device area's rules and the system area's are one table
+  oaRule: { table: 'sys_attendance_rule', links: { departIds: { table: 'sys_attendance_rule_depart', ownerColumn: 'rule_id', targetColumn: 'depart_id' } } },
+  attendanceRule: { table: 'sys_attendance_rule', links: { departIds: { table: 'sys_attendance_rule_depart', ownerColumn: 'rule_id', targetColumn: 'depart_id' } } },
+  attendance: { table: 'sys_attendance_day' },
+  attendanceMonth: { table: 'sys_attendance_month' },
 };
 
 function tablesOf(name: string): EntityTables {

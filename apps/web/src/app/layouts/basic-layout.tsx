@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { EmergencyAlarm } from '../../features/emergency/index.ts';
 import { KeyOverdueNotices } from '../../features/keys/index.ts';
+import { PatrolMissedNotices } from '../../features/patrol/index.ts';
 import { ChangePasswordDialog, DepartSelectDialog, TwoFactorDialog } from '../../features/user/index.ts';
 import { storedLanguage, translateTitle } from '../../shared/i18n/index.ts';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, headerHidden, useLayoutSettings } from '../../shared/layout-settings/index.ts';
@@ -277,6 +278,7 @@ export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
       <DepartSelectDialog open={departOpen || departChoicePending} onClose={closeDepartDialog} />
       <EmergencyAlarm />
       <KeyOverdueNotices />
+      <PatrolMissedNotices />
     </>
   );
 }

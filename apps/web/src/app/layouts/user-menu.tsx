@@ -19,7 +19,7 @@ export interface UserMenuProps {
 /** The avatar with the welcome text of the time of day and the person's own actions. */
 export function UserMenu({ onSettings, onChangePassword, onSwitchDepart, onTwoFactor, compact }: UserMenuProps) {
   const { t, i18n } = useTranslation();
-  const { modal } = App.useApp();
+  const { modal, message } = App.useApp();
   const navigate = useNavigate();
   const user = useSession((s) => s.userInfo);
   // the seeded administrator's name in the language of now, not of the sign-in
@@ -34,8 +34,9 @@ export function UserMenu({ onSettings, onChangePassword, onSwitchDepart, onTwoFa
       okText: t('common.ok'),
       cancelText: t('common.cancel'),
       onOk: async () => {
-        await logout();
+        const failure = await logout();
         navigate('/', { replace: true });
+        if (failure) void message.error(failure);
       },
     });
   }

@@ -93,12 +93,12 @@ export function PageHost({ activeKey, activePathname, keepAlive }: PageHostProps
   return (
     <>
       {kept.map(({ key, pathname }) => (
-        <div key={`${key}#${refreshes[key] ?? 0}`} hidden={key !== activeKey}>
+        <div key={`${key}#${refreshes[key] ?? 0}`} hidden={key !== activeKey} data-page-path={pathname}>
           <MenuPage component={keepAlive.get(pathname) ?? ''} />
         </div>
       ))}
       {activeKept ? null : (
-        <div key={`${activeKey}#${refreshes[activeKey] ?? 0}`}>
+        <div key={`${activeKey}#${refreshes[activeKey] ?? 0}`} data-page-path={activePathname}>
           <Outlet />
         </div>
       )}

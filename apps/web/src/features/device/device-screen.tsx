@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { CrudScreen, type CrudExtension } from '../../shared/crud/index.ts';
 import { useCaptureDevices } from './api/capture-devices.ts';
 import { alarmExtension } from './alarm/alarm-actions.tsx';
+import { areaExtension } from './floor-plan/floor-plan-action.tsx';
 import { logFileExtension } from './log-file-actions.tsx';
 import { softUpdateExtension } from './soft-update/soft-update-actions.tsx';
 
@@ -19,7 +20,7 @@ function CaptureDeviceTag() {
   );
 }
 
-const extensions: Record<string, CrudExtension> = { device: { Toolbar: CaptureDeviceTag }, softUpdate: softUpdateExtension, deviceLogFile: logFileExtension, alarm: alarmExtension };
+const extensions: Record<string, CrudExtension> = { device: { Toolbar: CaptureDeviceTag }, softUpdate: softUpdateExtension, deviceLogFile: logFileExtension, alarm: alarmExtension, area: areaExtension };
 
 /** The device area's declared screens: the generic screen plus the device list's capture device and the soft update's upload and push. */
 export function DeviceEntityScreen({ entity }: { entity: EntityDeclaration }) {

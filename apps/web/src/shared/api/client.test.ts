@@ -138,6 +138,14 @@ describe('timeout', () => {
   });
 });
 
+describe('no answer', () => {
+  it("says 'Request exception:' with what the browser says when a call gets no answer", async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    await expect(http.get('/x')).rejects.toMatchObject({ status: 0, message: '请求出现异常：Failed to fetch' });
+    expect(notify.mock.calls[0]?.slice(0, 3)).toEqual(['error', '系统提示', '请求出现异常：Failed to fetch']);
+  });
+});
+
 describe('reactions', () => {
   it.each([
     [403, '拒绝访问'],

@@ -193,6 +193,12 @@ export async function request<T>(url: string, options: RequestOptions = {}): Pro
   return body as Envelope<T>;
 }
 
+/** 'Request exception: <reason>' for a call that got no answer. */
+export function requestException(error: unknown): string {
+  const reason = error instanceof Error && error.message ? error.message : i18n.t('request.failed');
+  return `${i18n.t('request.exception')}${reason}`;
+}
+
 async function send(url: string, options: RequestOptions): Promise<Response> {
   const method = options.method ?? 'GET';
   const controller = new AbortController();
@@ -218,8 +224,10 @@ async function send(url: string, options: RequestOptions): Promise<Response> {
       throw new ApiError(504, i18n.t('request.timeout'));
     }
     if (options.signal?.aborted) throw error;
-    if (!options.silent) feedback().notify('error', i18n.t('request.systemNotice'), i18n.t('request.failed'), NOTICE_SECONDS);
-    throw new ApiError(0, i18n.t('request.failed'));
+    // no answer at all (the network, a refused connection): the origin's 'Request exception:' with what the browser says
+    const text = requestException(error);
+    if (!options.silent) feedback().notify('error', i18n.t('request.systemNotice'), text, NOTICE_SECONDS);
+    throw new ApiError(0, text);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onCallerAbort);

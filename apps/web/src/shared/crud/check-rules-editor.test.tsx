@@ -1,4 +1,4 @@
-import { checkRuleEntity, translate } from '@isps/contract';
+import { RULE_LIBRARY, checkRuleEntity, translate } from '@isps/contract';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { Form, type FormInstance } from 'antd';
 import { I18nextProvider } from 'react-i18next';
@@ -45,6 +45,22 @@ const type = (input: HTMLElement, value: string) => {
 };
 
 describe('the check rule editor', () => {
+  it('says the component value must be a JSON string when the stored value is not one', async () => {
+    renderEditor('not json at all');
+    expect((await screen.findByRole('alert')).textContent).toBe('The component value must be a JSON string');
+    cleanup();
+    renderEditor('{"localRules":[],"globalRules":[]}');
+    expect(screen.queryByText('The component value must be a JSON string')).toBeNull();
+  });
+
+  it('adds a global rule picked from the shared rule library, with its name as the tip', async () => {
+    const { last } = renderEditor();
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Pick from the rule library' }));
+    fireEvent.click(await screen.findByTitle('Postcode'));
+    expect(last()).toEqual({ localRules: [], globalRules: [{ pattern: RULE_LIBRARY.postcode.pattern, message: 'Postcode', priority: 1 }] });
+    expect((table('Global rules').getByRole('textbox', { name: 'Expression 1' }) as HTMLInputElement).value).toBe(RULE_LIBRARY.postcode.pattern);
+  });
+
   it('adds local and global rows, edits them and produces the JSON the API stores', async () => {
     const { last } = renderEditor();
     expect(screen.getByText(translate('en-US', 'validation.checkRuleEmpty'))).toBeTruthy();

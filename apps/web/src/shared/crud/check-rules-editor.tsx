@@ -1,6 +1,6 @@
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { checkRuleSetSchema, issueText, localCheckRuleSchema, runCheckRules, translate, type Language } from '@isps/contract';
-import { Button, Form, Grid, Input, InputNumber, Space, Table, Typography } from 'antd';
+import { RULE_KEYS, RULE_LIBRARY, checkRuleSetSchema, entityLabel, issueText, localCheckRuleSchema, runCheckRules, translate, type Language, type RuleKey } from '@isps/contract';
+import { Button, Form, Grid, Input, InputNumber, Select, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -44,6 +44,15 @@ function toDraft(item: unknown): RuleDraft {
   const numberOf = (v: unknown) => (typeof v === 'number' ? v : null);
   const textOf = (v: unknown) => (typeof v === 'string' ? v : '');
   return { key: nextKey(), digits: numberOf(rule.digits), pattern: textOf(rule.pattern), message: textOf(rule.message), priority: numberOf(rule.priority) };
+}
+
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The rows of a stored rule set; text that is not a rule set gives empty tables. */
@@ -249,11 +258,33 @@ export function CheckRulesEditor({ id, value, onChange, disabled }: CheckRulesEd
   };
 
   const empty = drafts.localRules.length + drafts.globalRules.length === 0;
+  // stored text that is no JSON at all shows as empty tables, and says so: saving would replace it
+  const notJson = typeof value === 'string' && value.trim() !== '' && !isJsonText(value);
 
   return (
     <div id={id} style={{ width: '100%' }}>
+      {notJson ? (
+        <Typography.Text type="warning" role="alert" style={{ display: 'block', marginBottom: 8 }}>
+          {t('crud.componentValueNotJson')}
+        </Typography.Text>
+      ) : null}
       {tableOf('localRules')}
       {tableOf('globalRules')}
+      <Select<RuleKey>
+        size="small"
+        aria-label={entityLabel(lang, 'rule.library')}
+        placeholder={entityLabel(lang, 'rule.library')}
+        disabled={disabled}
+        value={null}
+        style={{ minWidth: 220, marginBottom: 8 }}
+        options={RULE_KEYS.map((key) => ({ value: key, label: entityLabel(lang, RULE_LIBRARY[key].label) }))}
+        onChange={(key) => {
+          // a library rule is a global rule: the whole value must match it
+          const nextPriority = Math.max(0, ...[...drafts.localRules, ...drafts.globalRules].map((r) => r.priority ?? 0)) + 1;
+          const rule = RULE_LIBRARY[key];
+          update({ ...drafts, globalRules: [...drafts.globalRules, { key: nextKey(), digits: null, pattern: rule.pattern, message: entityLabel(lang, rule.label), priority: Math.min(nextPriority, 9999) }] });
+        }}
+      />
       {empty ? (
         <Typography.Text type="secondary" style={{ display: 'block', marginBottom: 8 }}>
           {translate(lang, 'validation.checkRuleEmpty')}

@@ -13,11 +13,12 @@ const t = (key: string, params?: Record<string, unknown>) => i18n.t(key, params)
 
 const rows = [
   { id: 'a', code: 'P-01', name: 'Clerk', postRank: '1', postRank_dictText: 'Staff', createTime: '2024-03-01T08:00:00.000Z' },
-  { id: 'b', code: 'P-02', name: 'Boss', postRank: '3', postRank_dictText: 'Manager', createTime: '2024-03-02T08:00:00.000Z' },
+  { id: 'b', code: 'P-02', name: 'Head of the northern gate security team', postRank: '3', postRank_dictText: 'Manager', createTime: '2024-03-02T08:00:00.000Z' },
 ];
 
 let listUrls: URL[];
 let failList: boolean;
+let listTotal: number;
 
 function grant(codes: string[]) {
   const auth: AuthItem[] = codes.map((action) => ({ action, describe: action, type: '1' }));
@@ -35,6 +36,7 @@ beforeEach(() => {
   setFeedback({ notify: vi.fn(), modal: vi.fn() });
   listUrls = [];
   failList = false;
+  listTotal = 23;
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: string) => {
@@ -42,8 +44,9 @@ beforeEach(() => {
       if (url.pathname.endsWith('/sys/position/list')) {
         listUrls.push(url);
         if (failList) return Response.json({ success: false, message: 'boom', code: 500, result: null, timestamp: 1 }, { status: 500 });
-        return Response.json(ok({ records: rows, total: 23, size: 10, current: Number(url.searchParams.get('pageNo')), pages: 3 }));
+        return Response.json(ok({ records: rows, total: listTotal, size: 10, current: Number(url.searchParams.get('pageNo')), pages: 3 }));
       }
+      if (url.pathname.endsWith('/sys/position/delete')) return Response.json({ success: false, message: 'A person still holds this position', code: 500, result: null, timestamp: 1 });
       if (url.pathname.includes('/sys/dict/getDictItems/post_rank')) {
         return Response.json(ok([{ value: '1', text: 'Staff', label: 'Staff', title: 'Staff' }, { value: '3', text: 'Manager', label: 'Manager', title: 'Manager' }]));
       }
@@ -72,6 +75,17 @@ describe('the generic list page of a declaration', () => {
     expect(lastList().searchParams.get('pageNo')).toBe('1');
     expect(lastList().searchParams.get('pageSize')).toBe('10');
     for (const key of ['crud.add', 'crud.batchDelete', 'crud.export', 'crud.import', 'crud.superQuery']) expect(button(t(key))).toBeTruthy();
+  });
+
+  it('cuts a long text cell at 25 characters with an ellipsis, the whole text on hover, and separates the thousands of the total (SPEC section 9)', async () => {
+    listTotal = 12_345;
+    renderScreen();
+    const cut = await screen.findByText('Head of the northern gate...');
+    expect(cut.getAttribute('title')).toBe('Head of the northern gate security team');
+    expect(screen.queryByText('Head of the northern gate security team')).toBeNull();
+    // a short one stays as it is
+    expect(screen.getByText('Clerk').getAttribute('title')).toBeNull();
+    expect(screen.getByText('12,345 records in total')).toBeTruthy();
   });
 
   it('searches by a searchable field, sorts by a column and pages through the server', async () => {
@@ -104,6 +118,15 @@ describe('the generic list page of a declaration', () => {
     await screen.findByText('P-01');
     fireEvent.click(button(t('crud.batchDelete')));
     expect(await screen.findByText(t('crud.selectRecord'))).toBeTruthy();
+  });
+
+  it("says 'Delete failed!' with the server's reason when a delete is refused", async () => {
+    renderScreen();
+    await screen.findByText('P-01');
+    const row = screen.getByText('P-01').closest('tr')!;
+    fireEvent.click(within(row).getByText(t('crud.delete')));
+    fireEvent.click(await screen.findByRole('button', { name: t('common.ok') }));
+    expect(await screen.findByText('Delete failed! A person still holds this position')).toBeTruthy();
   });
 
   it('shows only the buttons the user holds', async () => {

@@ -1,5 +1,5 @@
 import { DeleteOutlined, DownloadOutlined, FilterOutlined, PlusOutlined, RestOutlined } from '@ant-design/icons';
-import { permissionCode, type EntityDeclaration, type ImportReport } from '@isps/contract';
+import { ellipsis, permissionCode, type EntityDeclaration, type ImportReport } from '@isps/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Badge, Button, Card, Flex, Popconfirm, Result, Space, type FormInstance } from 'antd';
 import { useState, type ComponentType } from 'react';
@@ -15,7 +15,7 @@ import { useTreeList } from './api/query-tree-list.ts';
 import { RowStateProvider } from './row-state.tsx';
 import { CrudTable, type CrudColumn } from './crud-table.tsx';
 import { DetailDrawer } from './detail-drawer.tsx';
-import { columnWidth, displayValue, fieldLabelKey, type CrudRow } from './entity-fields.ts';
+import { columnWidth, displayValue, fieldLabelKey, isFreeText, type CrudRow } from './entity-fields.ts';
 import { EntityFormModal } from './entity-form-modal.tsx';
 import { EntityLabel } from './entity-label.tsx';
 import { SearchControl } from './field-control.tsx';
@@ -80,6 +80,12 @@ function referenceOf(entity: EntityDeclaration, name: string, row: CrudRow): { e
   return { entityName: field.widget.entity, labelField: field.widget.labelField };
 }
 
+/** A long text cut at 25 characters with an ellipsis (SPEC section 9), the whole of it shown on hover. */
+function CutText({ text }: { text: string }) {
+  const cut = ellipsis(text);
+  return cut === text ? text : <span title={text}>{cut}</span>;
+}
+
 /** The list-and-form screen of an entity declaration: search, table, toolbar, modal form, details, recycle bin. */
 export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudScreenProps) {
   const { t } = useTranslation();
@@ -109,7 +115,8 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
   useReloadOn(entity);
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: crudKeys.all(entity) });
-  const fail = (error: unknown) => void message.error(error instanceof Error ? error.message : t('request.failed'));
+  // SPEC section 8's 'Delete failed!', then why
+  const failDelete = (error: unknown) => void message.error([t('crud.deleteFailed'), error instanceof Error ? error.message : ''].filter(Boolean).join(' '));
   const searchFields = Object.entries(entity.search).filter(([name]) => !(fixed && name in fixed));
 
   const applySearch = (values: Record<string, unknown>) => {
@@ -130,7 +137,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
       void message.success(envelope.message);
       setSelected((keys) => keys.filter((k) => k !== row.id));
     } catch (error) {
-      fail(error);
+      failDelete(error);
     }
   };
 
@@ -152,7 +159,7 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
           void message.success(envelope.message);
           setSelected([]);
         } catch (error) {
-          fail(error);
+          failDelete(error);
         }
       },
     });
@@ -180,6 +187,8 @@ export function CrudScreen({ entity, extension, fixed, embedded = false }: CrudS
           <IconByName name={String(row[name])} />
           {displayValue(entity, name, row, t)}
         </Space>
+      ) : isFreeText(entity, name) ? (
+        <CutText text={displayValue(entity, name, row, t)} />
       ) : (
         displayValue(entity, name, row, t)
       ),

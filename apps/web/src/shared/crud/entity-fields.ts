@@ -41,6 +41,13 @@ export function columnWidth(entity: EntityDeclaration, name: string): number | u
 
 type Translate = (key: string, params?: Record<string, unknown>) => string;
 
+/** A cell of free text a person wrote (not a picked value, a time or a number): long ones are cut in lists. */
+export function isFreeText(entity: EntityDeclaration, name: string): boolean {
+  const field = entity.fields[name];
+  if (!field || field.dict || field.link || field.references || field.translated) return false;
+  return field.kind === 'string' || field.kind === 'json' ? ['input', 'textarea', 'json'].includes(field.widget.kind) : false;
+}
+
 /** "2 local, 1 global": a stored check rule set in a list cell or a detail view. */
 export function checkRulesSummary(value: unknown, t: Translate): string {
   if (typeof value !== 'string' || value.trim() === '') return '';
@@ -85,6 +92,10 @@ export function displayValue(entity: EntityDeclaration, name: string, row: Recor
   const kind = fieldKind(entity, name);
   if (kind === 'datetime' || kind === 'date') return formatTime(value, kind);
   if (field?.translated && typeof value === 'string' && value !== '') return t(value);
+  if (field?.widget.kind === 'options' && field.widget.multiple && typeof value === 'string') {
+    const { options } = field.widget;
+    return value.split(',').filter(Boolean).map((v) => t(options.find((o) => o.value === v)?.label ?? v)).join(', ');
+  }
   if (field?.widget.kind === 'options') {
     const option = field.widget.options.find((o) => o.value === String(value));
     return option ? t(option.label) : value === null || value === undefined ? '' : String(value);

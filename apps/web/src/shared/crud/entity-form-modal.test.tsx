@@ -18,6 +18,8 @@ beforeEach(() => {
       if (url.includes('/sysVistor/queryById')) return Response.json(envelope({ id: 'v1', name: 'Guest', idType: IdType.passport, idCard: NUMBER, phone: '13700000001', category: 'general' }));
       if (url.includes('/id_type')) return Response.json(envelope([{ value: '1', text: '居民身份证', label: '居民身份证', title: '居民身份证' }, { value: '2', text: '护照', label: '护照', title: '护照' }, { value: '3', text: '其他', label: '其他', title: '其他' }]));
       if (url.includes('getDictItems') || url.includes('/sys/dict')) return Response.json(envelope([]));
+      // the visitor form's group picker reads the group tree (visitors have a group since they pass doors)
+      if (url.includes('/sysDepart/')) return Response.json(envelope([]));
       return Response.json(envelope({}));
     }),
   );

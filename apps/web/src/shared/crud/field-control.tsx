@@ -123,11 +123,15 @@ function EntityTreeSelect({ entity, multiple, ownTree, choosableFrom, ...props }
 
 function OptionsSelect({ field, ...props }: ControlProps & { field: FieldDeclaration & { widget: { kind: 'options' } } }) {
   const { t } = useTranslation();
+  const { options, multiple } = field.widget;
+  // several values keep the declared order (Monday before Friday), whatever order they were picked in
+  const order = (values: string[]) => [...values].sort((a, b) => options.findIndex((o) => o.value === a) - options.findIndex((o) => o.value === b));
   return (
-    <Select
+    <Select<string | string[]>
       id={props.id}
-      value={props.value as string | undefined}
-      onChange={props.onChange}
+      mode={multiple ? 'multiple' : undefined}
+      value={props.value as string | string[] | undefined}
+      onChange={(value) => props.onChange?.(Array.isArray(value) ? (value.length > 0 ? order(value) : undefined) : value)}
       disabled={props.disabled}
       allowClear
       placeholder={t('crud.select')}

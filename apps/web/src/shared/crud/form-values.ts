@@ -16,8 +16,10 @@ export function toFormValue(field: FieldDeclaration, value: unknown): unknown {
     case 'treeSelect':
       if (field.widget.multiple) return String(value).split(',').filter(Boolean);
       return value === '' ? undefined : String(value);
-    case 'select':
     case 'options':
+      if (field.widget.multiple) return String(value).split(',').filter(Boolean);
+      return value === '' ? undefined : String(value);
+    case 'select':
       return value === '' ? undefined : String(value);
     case 'switch':
       return value === 1 || value === '1' || value === true;

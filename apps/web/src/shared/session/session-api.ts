@@ -1,6 +1,7 @@
 import { ApiPath, TOKEN_HEADER, type PermissionResult } from '@isps/contract';
 import { http, unwrap } from '../api/client.ts';
 import { queryClient } from '../api/query-client.ts';
+import { i18n } from '../i18n/i18n.ts';
 import { setSiteTimeZone } from '../time/index.ts';
 import { useSession } from './session-store.ts';
 
@@ -20,19 +21,23 @@ export class EmptyMenuError extends Error {
   }
 }
 
-/** SPEC section 4: the local session goes first, the server is told afterwards and its failure is ignored. */
-export async function logout({ tellServer = true }: { tellServer?: boolean } = {}): Promise<void> {
+/**
+ * SPEC section 4: the local session goes first, the server is told afterwards; logging out goes on whatever it
+ * answers. A refusal or failure is returned as its message (SPEC section 8: a failed logout shows it), else null.
+ */
+export async function logout({ tellServer = true }: { tellServer?: boolean } = {}): Promise<string | null> {
   const token = useSession.getState().token;
   useSession.getState().clear();
   queryClient.clear();
-  if (!token || !tellServer) return;
+  if (!token || !tellServer) return null;
   try {
-    await http.post(ApiPath.logout, undefined, {
+    const answer = await http.post(ApiPath.logout, undefined, {
       silent: true,
       // The token was just removed from storage, so it is sent explicitly this once.
       headers: { [TOKEN_HEADER]: token },
     });
-  } catch {
-    // A server that cannot be reached cannot hold the session either.
+    return answer.success ? null : answer.message || i18n.t('request.failed');
+  } catch (error) {
+    return error instanceof Error && error.message ? error.message : i18n.t('request.failed');
   }
 }

@@ -30,7 +30,20 @@ beforeEach(() => {
   setFeedback({ notify: vi.fn(), modal: vi.fn() });
   reads = 0;
   summaryReads = 0;
-  figures = { devicesOnline: 4, devicesOffline: 1, doorsOpen: 0, openAlarms: 0, eventsByHour: Array.from({ length: 24 }, () => 0), emergencyActive: false };
+  const hours = () => Array.from({ length: 24 }, () => 0);
+  figures = {
+    devicesOnline: 4,
+    devicesOffline: 1,
+    doorsOpen: 0,
+    openAlarms: 0,
+    eventsByHour: hours(),
+    devicesBySystem: [{ system: 'access', online: 4, offline: 1 }],
+    accessByHour: { openings: hours(), denials: hours() },
+    alarmsByLevel: { L: 0, M: 0, H: 0 },
+    attendanceToday: { normal: 5, late: 1, absent: 0 },
+    cabinets: { occupied: 2, free: 6 },
+    emergencyActive: false,
+  };
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: string) => {
@@ -89,11 +102,16 @@ describe('home page device figures', () => {
 
 describe('home page figures by permission', () => {
   it('shows a device administrator the device figures only, and does not ask for the system counts', async () => {
-    holding(['dashboard:analysis:view', 'device:list:list', 'device:door:list', 'device:alarm:list', 'device:accessEvent:list']);
+    holding(['dashboard:analysis:view', 'device:list:list', 'device:door:list', 'device:alarm:list', 'device:accessEvent:list', 'device:cabinet:list']);
     renderInConsole(<AnalysisPage />);
     await waitFor(() => expect(figure('devicesOnline')).toContain('4'));
     for (const key of ['devicesOffline', 'doorsOpen', 'openAlarms']) expect(screen.getByTestId(`dashboard-${key}`)).toBeTruthy();
-    expect(screen.getByText(i18n.t('dashboard.eventsByHour'))).toBeTruthy();
+    expect(screen.getAllByText(i18n.t('dashboard.eventsByHour')).length).toBeGreaterThan(0);
+    // the device charts the permissions cover, with their figures to read; no attendance without its permission
+    for (const id of ['chart-access', 'chart-devices', 'chart-alarms', 'chart-cabinets']) expect(screen.getByTestId(id)).toBeTruthy();
+    expect(screen.getByTestId('chart-cabinets').textContent).toContain(i18n.t('dashboard.cabinets.occupied'));
+    expect(screen.queryByTestId('chart-attendance')).toBeNull();
+    expect(screen.queryByTestId('chart-logins')).toBeNull();
     for (const key of ['userCount', 'roleCount', 'departCount', 'onlineTokenCount', 'loginsToday', 'loginsLast7Days']) {
       expect(screen.queryByText(i18n.t(`dashboard.${key}`))).toBeNull();
     }

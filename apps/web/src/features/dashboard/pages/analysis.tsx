@@ -8,8 +8,7 @@ import { usePermissionCheck } from '../../../shared/permission/index.ts';
 import { useAppEvent } from '../../../shared/realtime/index.ts';
 import { dashboardDevicesKey, useDashboardDevices } from '../api/get-dashboard-devices.ts';
 import { useDashboardSummary } from '../api/get-dashboard-summary.ts';
-import { HourChart } from '../components/hour-chart.tsx';
-import { LoginChart } from '../components/login-chart.tsx';
+import { AccessHourChart, AlarmLevelChart, AttendanceChart, CabinetChart, DeviceSystemChart, LoginWeekChart } from '../components/dashboard-charts.tsx';
 
 const cards: { key: keyof Omit<DashboardSummary, 'loginsLast7Days'>; icon: ReactNode }[] = [
   { key: 'userCount', icon: <TeamOutlined /> },
@@ -19,7 +18,9 @@ const cards: { key: keyof Omit<DashboardSummary, 'loginsLast7Days'>; icon: React
   { key: 'loginsToday', icon: <LoginOutlined /> },
 ];
 
-const deviceCards: { key: keyof Omit<DashboardDevices, 'eventsByHour' | 'emergencyActive'>; icon: ReactNode; color?: string }[] = [
+type DeviceCard = 'devicesOnline' | 'devicesOffline' | 'doorsOpen' | 'openAlarms';
+
+const deviceCards: { key: DeviceCard; icon: ReactNode; color?: string }[] = [
   { key: 'devicesOnline', icon: <ApiOutlined />, color: '#389e0d' },
   { key: 'devicesOffline', icon: <DisconnectOutlined /> },
   { key: 'doorsOpen', icon: <UnlockOutlined />, color: '#1677ff' },
@@ -45,9 +46,23 @@ function useLiveDeviceFigures(): void {
   });
 }
 
+/** A chart in a card of its own, a skeleton while its figures load. */
+function ChartCard({ title, loading, children, lg = 8 }: { title: string; loading: boolean; children: () => ReactNode; lg?: number }) {
+  return (
+    <Col xs={24} lg={lg}>
+      <Card variant="borderless" title={title} styles={{ body: { paddingInline: 12 } }}>
+        <Skeleton active loading={loading} paragraph={{ rows: 5 }}>
+          {!loading && children()}
+        </Skeleton>
+      </Card>
+    </Col>
+  );
+}
+
 /**
- * The home page: devices online and offline, doors open, open alarms and today's events first, then the console's own
- * counts; each reader sees the figures their permissions cover (the server sends no others).
+ * The home page: devices online and offline, doors open and open alarms first, then charts of today's passages, the
+ * devices per system, the open alarms per level, today's attendance and the cabinets, then the console's own counts
+ * and the week's sign-ins; each reader sees the figures their permissions cover (the server sends no others).
  */
 export default function AnalysisPage() {
   const { t } = useTranslation();
@@ -56,12 +71,14 @@ export default function AnalysisPage() {
   const shownDeviceCards = deviceCards.filter(({ key }) => sees(key));
   const shownCards = cards.filter(({ key }) => sees(key));
   const seesEvents = sees('eventsByHour');
+  const seesAccess = sees('accessByHour');
   const seesLogins = sees('loginsLast7Days');
+  const deviceCharts = (['devicesBySystem', 'alarmsByLevel', 'attendanceToday', 'cabinets'] as const).filter((key) => sees(key));
   const summary = useDashboardSummary(shownCards.length > 0 || seesLogins);
-  const devices = useDashboardDevices(shownDeviceCards.length > 0 || seesEvents);
+  const devices = useDashboardDevices(shownDeviceCards.length > 0 || seesEvents || seesAccess || deviceCharts.length > 0);
   useLiveDeviceFigures();
 
-  if (shownDeviceCards.length + shownCards.length === 0 && !seesEvents && !seesLogins) {
+  if (shownDeviceCards.length + shownCards.length + deviceCharts.length === 0 && !seesEvents && !seesAccess && !seesLogins) {
     return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('dashboard.noFigures')} />;
   }
 
@@ -93,17 +110,18 @@ export default function AnalysisPage() {
           </Card>
         </Col>
       ))}
-      {seesEvents && (
-        <Col span={24}>
-          <Card variant="borderless" title={t('dashboard.eventsByHour')}>
-            <Skeleton active loading={!figures} paragraph={{ rows: 5 }}>
-              <HourChart hours={figures?.eventsByHour ?? []} />
-            </Skeleton>
-          </Card>
-        </Col>
+      {(seesEvents || seesAccess) && (
+        <ChartCard title={t('dashboard.eventsByHour')} loading={!figures} lg={24}>
+          {() => <AccessHourChart access={seesAccess ? figures?.accessByHour : undefined} events={seesEvents ? figures?.eventsByHour : undefined} />}
+        </ChartCard>
       )}
+      {deviceCharts.map((key) => (
+        <ChartCard key={key} title={t(`dashboard.${key}`)} loading={!figures} lg={deviceCharts.length === 4 ? 6 : 24 / deviceCharts.length}>
+          {() => chartOf(key, figures!)}
+        </ChartCard>
+      ))}
       {shownCards.map(({ key, icon }) => (
-        <Col key={key} xs={24} sm={12} lg={8} xl={{ flex: '20%' }}>
+        <Col key={key} xs={12} lg={8} xl={{ flex: '20%' }}>
           <Card variant="borderless">
             <Skeleton active loading={!data} paragraph={{ rows: 1 }}>
               <Statistic title={t(`dashboard.${key}`)} value={data?.[key] ?? 0} prefix={icon} groupSeparator="," />
@@ -112,14 +130,23 @@ export default function AnalysisPage() {
         </Col>
       ))}
       {seesLogins && (
-        <Col span={24}>
-          <Card variant="borderless" title={t('dashboard.loginsLast7Days')}>
-            <Skeleton active loading={!data} paragraph={{ rows: 6 }}>
-              <LoginChart days={data?.loginsLast7Days ?? []} />
-            </Skeleton>
-          </Card>
-        </Col>
+        <ChartCard title={t('dashboard.loginsLast7Days')} loading={!data} lg={24}>
+          {() => <LoginWeekChart days={data?.loginsLast7Days ?? []} />}
+        </ChartCard>
       )}
     </Row>
   );
+}
+
+function chartOf(key: 'devicesBySystem' | 'alarmsByLevel' | 'attendanceToday' | 'cabinets', figures: DashboardDevices): ReactNode {
+  switch (key) {
+    case 'devicesBySystem':
+      return <DeviceSystemChart systems={figures.devicesBySystem ?? []} />;
+    case 'alarmsByLevel':
+      return <AlarmLevelChart levels={figures.alarmsByLevel ?? { L: 0, M: 0, H: 0 }} />;
+    case 'attendanceToday':
+      return <AttendanceChart attendance={figures.attendanceToday ?? { normal: 0, late: 0, absent: 0 }} />;
+    case 'cabinets':
+      return <CabinetChart cabinets={figures.cabinets ?? { occupied: 0, free: 0 }} />;
+  }
 }

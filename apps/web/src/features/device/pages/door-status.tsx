@@ -1,6 +1,7 @@
 import { DOOR_STATE_NAMES, DoorPerm, DoorState, doorEntity, type DevicePresenceNotice, type DoorStateNotice, type DoorStatusRow } from '@isps/contract';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { Badge, Card, Col, Empty, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
+import { Badge, Card, Col, Empty, Row, Segmented, Skeleton, Statistic, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { usePermission } from '../../../shared/permission/index.ts';
@@ -8,6 +9,7 @@ import { useAppEvent } from '../../../shared/realtime/index.ts';
 import { formatTime } from '../../../shared/time/index.ts';
 import { doorStatusKey, useDoorStatus } from '../api/door-status.ts';
 import { DoorOpenAction } from '../door-open-action.tsx';
+import { DoorPlanView } from '../floor-plan/door-plan-view.tsx';
 import { LoadFailed } from '../../../shared/ui/index.ts';
 
 const stateColors: Record<DoorState, string> = { [DoorState.closed]: 'default', [DoorState.open]: 'green', [DoorState.alarm]: 'red' };
@@ -105,6 +107,7 @@ export default function DoorStatusPage() {
   const { t } = useTranslation();
   const status = useDoorStatus();
   const client = useQueryClient();
+  const [view, setView] = useState<'cards' | 'plan'>('cards');
   useLiveDoors();
   const refresh = () => void client.invalidateQueries({ queryKey: doorStatusKey });
 
@@ -139,13 +142,28 @@ export default function DoorStatusPage() {
           </Col>
         ))}
       </Row>
-      <Row gutter={[12, 12]}>
-        {doors.map((door) => (
-          <Col key={door.id} xs={24} sm={12} lg={8} xxl={6}>
-            <DoorCard door={door} refresh={refresh} />
-          </Col>
-        ))}
-      </Row>
+      <Segmented
+        style={{ marginBottom: 12 }}
+        aria-label={t('floorPlan.view')}
+        value={view}
+        onChange={(value) => setView(value as 'cards' | 'plan')}
+        options={[
+          { value: 'cards', label: t('floorPlan.cards') },
+          { value: 'plan', label: t('floorPlan.plan') },
+        ]}
+        data-testid="door-status-view"
+      />
+      {view === 'plan' ? (
+        <DoorPlanView doors={doors} refresh={refresh} />
+      ) : (
+        <Row gutter={[12, 12]}>
+          {doors.map((door) => (
+            <Col key={door.id} xs={24} sm={12} lg={8} xxl={6}>
+              <DoorCard door={door} refresh={refresh} />
+            </Col>
+          ))}
+        </Row>
+      )}
     </div>
   );
 }

@@ -31,12 +31,14 @@ function addresses(value: string | null | undefined): string[] {
   return (value ?? '').split(',').map((s) => s.trim()).filter((s) => SHOWN_ADDRESS.test(s));
 }
 
-/** SPEC section 2 announcement detail: 60% wide, full-screen toggle, Close, and a handle button for url notices. */
+/** SPEC section 2 announcement detail: 60% wide, full-screen toggle, Close, a handle button for url notices and the page of a component notice. */
 export function AnnouncementDetailModal({ notice, onClose }: { notice: NoticeDetail | null; onClose: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [fullScreen, setFullScreen] = useState(false);
   const canHandle = !!notice && notice.openType === 'url' && notice.readFlag !== 1 && !!notice.openPage;
+  // 'component': the notice is about a console page, which it opens (the origin opens the component openPage names)
+  const opensPage = !!notice && notice.openType === 'component' && !!notice.openPage?.startsWith('/');
 
   const handle = () => {
     if (!notice?.openPage) return;
@@ -72,6 +74,11 @@ export function AnnouncementDetailModal({ notice, onClose }: { notice: NoticeDet
           {canHandle && (
             <Button type="primary" onClick={handle}>
               {t('notices.handle')}
+            </Button>
+          )}
+          {opensPage && (
+            <Button type="primary" onClick={handle}>
+              {t('notices.openPage')}
             </Button>
           )}
           <Button onClick={onClose}>{t('notices.close')}</Button>

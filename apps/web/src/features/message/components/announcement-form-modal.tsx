@@ -220,9 +220,9 @@ export function AnnouncementFormModal({ open, row, onClose }: { open: boolean; r
               <Radio.Group options={OPEN_TYPES.map((v) => ({ value: v, label: t(`announcement.openType.${v}`) }))} />
             </Form.Item>
           </Col>
-          {openType === 'url' && (
+          {(openType === 'url' || openType === 'component') && (
             <Col xs={24} md={12}>
-              <Form.Item name="openPage" label={t('announcement.field.openPage')}>
+              <Form.Item name="openPage" label={t('announcement.field.openPage')} extra={openType === 'component' ? t('announcement.openPageComponentHint') : undefined}>
                 <Input maxLength={255} />
               </Form.Item>
             </Col>

@@ -19,6 +19,7 @@ import { AnnouncementDetailModal } from '../components/announcement-detail-modal
 import { TIME_COLUMN_WIDTH, formatTime } from '../components/format-time.ts';
 import { AnnouncementFormModal } from '../components/announcement-form-modal.tsx';
 
+const validityBadge = { unspecified: 'default', inEffect: 'processing', expired: 'error' } as const;
 const statusBadge = { [SendStatus.draft]: 'default', [SendStatus.released]: 'success', [SendStatus.revoked]: 'warning' } as const;
 
 /** system/announcement: write, release, revoke and delete announcements. */
@@ -70,6 +71,12 @@ export default function AnnouncementPage() {
       dataIndex: 'sendStatus',
       width: 110,
       render: (v: Announcement['sendStatus']) => <Badge status={statusBadge[v] ?? 'default'} text={t(`announcement.status.${v}`)} />,
+    },
+    {
+      title: t('announcement.validity'),
+      dataIndex: 'validity',
+      width: 110,
+      render: (v: Announcement['validity']) => (v ? <Badge status={validityBadge[v]} text={t(`announcement.validity.${v}`)} /> : null),
     },
     { title: t('notices.sender'), dataIndex: 'sender', width: 120 },
     { title: t('notices.sendTime'), dataIndex: 'sendTime', width: TIME_COLUMN_WIDTH, render: (v: string | null) => formatTime(v) },

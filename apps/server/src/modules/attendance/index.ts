@@ -1,0 +1,2 @@
+export { attendancePlugin, type AttendanceOptions } from './plugin.ts';
+export { attendanceRoutes } from './routes.ts';

@@ -1,0 +1,2 @@
+export { reportPlugin } from './plugin.ts';
+export { reportRoutes } from './routes.ts';

@@ -1,0 +1,278 @@
+import { clockTimeSchema } from '../access/time-setting.ts';
+import { PatrolPath, MAX_PATROL_TOLERANCE_MIN, DEFAULT_PATROL_TOLERANCE_MIN, PATROL_QUEST_RESULTS, PATROL_RECORD_RESULTS, PATROL_TASK_STATES, PATROL_WEEK_DAYS } from '../patrol.ts';
+import type { EntityDeclaration, FieldDeclaration } from './declaration.ts';
+import * as z from 'zod';
+import { field, timeSchema } from './fields.ts';
+import { deviceRef, entityRef } from './storage-entities.ts';
+
+const weekDaysSchema = z.string().regex(/^[1-7](,[1-7]){0,6}$/, { error: 'validation.invalid' });
+const options = (prefix: string, values: readonly string[]) => values.map((value) => ({ value, label: `${prefix}.${value}` }));
+const readOnlyText = (label: string, max: number): FieldDeclaration => ({ ...field.text(label, max), readOnly: true });
+const dayField = (label: string): FieldDeclaration => ({ label, kind: 'date', schema: timeSchema, widget: { kind: 'date' }, readOnly: true });
+
+/**
+ * Patrol routes (menu watch/watch; SPEC section 3 "Patrol route"): routeName, description, status (1 enabled, 0
+ * disabled), delStatus (0 normal, 1 deleted: a delete marks it), the weekdays it walks, whether its points go in order,
+ * and the tolerance in minutes either side of each point's watch time.
+ */
+export const patrolRouteEntity: EntityDeclaration = {
+  name: 'patrolRoute',
+  title: 'patrolRoute.title',
+  basePath: '/watch/route',
+  permissionPrefix: 'watch:watch',
+  component: 'watch/watch',
+  labelField: 'routeName',
+  fields: {
+    routeName: field.text('patrolRoute.field.routeName', 50, { required: true }),
+    status: field.dictInteger('patrolRoute.field.status', 'route_status', { required: true, defaultValue: 1 }),
+    weekDay: { label: 'patrolRoute.field.weekDay', kind: 'string', schema: weekDaysSchema, widget: { kind: 'options', options: options('patrol.weekDay', PATROL_WEEK_DAYS), multiple: true }, required: true, defaultValue: '1,2,3,4,5,6,7' },
+    inOrder: field.integer('patrolRoute.field.inOrder', 0, 1, { widget: { kind: 'switch' }, defaultValue: 0 }),
+    tolerance: field.integer('patrolRoute.field.tolerance', 1, MAX_PATROL_TOLERANCE_MIN, { required: true, defaultValue: DEFAULT_PATROL_TOLERANCE_MIN }),
+    description: field.text('patrolRoute.field.description', 500),
+    // the spec's name for the soft-delete mark: always 0 in lists (a deleted route is gone from them)
+    delStatus: { ...field.integer('patrolRoute.field.delStatus', 0, 1), column: 'del_flag', readOnly: true },
+  },
+  columns: ['routeName', 'status', 'weekDay', 'inOrder', 'tolerance', 'description', 'createTime'],
+  phoneColumns: ['routeName', 'status'],
+  search: { routeName: 'contains', status: 'exact' },
+  sortable: ['routeName', 'status', 'createTime'],
+  defaultSort: { field: 'createTime', order: 'desc' },
+  tenantScoped: true,
+  softDelete: { recycleBin: false },
+};
+
+/** Patrol points (menu watch/position; SPEC "Patrol device"): a patrol device of a route with its watch time (HH:mm, site zone). */
+export const patrolPointEntity: EntityDeclaration = {
+  name: 'patrolPoint',
+  title: 'patrolPoint.title',
+  basePath: '/watch/position',
+  permissionPrefix: 'watch:position',
+  component: 'watch/position',
+  labelField: 'placeName',
+  fields: {
+    routeId: entityRef('patrolPoint.field.routeId', 'patrolRoute', 'routeName', { required: true }),
+    placeName: field.text('patrolPoint.field.placeName', 100, { required: true }),
+    deviceId: deviceRef('patrolPoint.field.deviceId', { required: true }),
+    watchTime: { label: 'patrolPoint.field.watchTime', kind: 'string', schema: clockTimeSchema, widget: { kind: 'input' }, required: true },
+    sortNo: field.integer('patrolPoint.field.sortNo', 1, 999, { required: true, defaultValue: 1 }),
+    description: field.text('patrolPoint.field.description', 500),
+  },
+  columns: ['routeId', 'sortNo', 'placeName', 'deviceId', 'watchTime', 'description'],
+  phoneColumns: ['placeName', 'watchTime'],
+  search: { routeId: 'exact', deviceId: 'exact', placeName: 'contains' },
+  sortable: ['sortNo', 'watchTime', 'placeName'],
+  defaultSort: { field: 'sortNo', order: 'asc' },
+  unique: [{ field: 'sortNo', within: ['routeId'], message: 'duplicate.patrolPointOrder' }],
+  tenantScoped: true,
+};
+
+/** Patrol missions (menu watch/mission): a route walked by a patrol group, on the route's weekdays within the group's time setting. */
+export const patrolMissionEntity: EntityDeclaration = {
+  name: 'patrolMission',
+  title: 'patrolMission.title',
+  basePath: '/watch/mission',
+  permissionPrefix: 'watch:mission',
+  component: 'watch/mission',
+  labelField: 'missionName',
+  fields: {
+    missionName: field.text('patrolMission.field.missionName', 50, { required: true }),
+    routeId: entityRef('patrolMission.field.routeId', 'patrolRoute', 'routeName', { required: true }),
+    // only patrol groups walk missions: the picker offers them alone (the server refuses any other)
+    departId: { ...entityRef('patrolMission.field.departId', 'depart', 'departName', { required: true }), choosableFrom: PatrolPath.patrolGroups },
+    status: field.dictInteger('patrolMission.field.status', 'route_status', { required: true, defaultValue: 1 }),
+    remark: field.text('patrolMission.field.remark', 500),
+  },
+  columns: ['missionName', 'routeId', 'departId', 'status', 'remark', 'createTime'],
+  phoneColumns: ['missionName', 'status'],
+  search: { missionName: 'contains', routeId: 'exact', departId: 'exact', status: 'exact' },
+  sortable: ['missionName', 'createTime'],
+  defaultSort: { field: 'createTime', order: 'desc' },
+  unique: [{ field: 'missionName', message: 'duplicate.patrolMission' }],
+  tenantScoped: true,
+};
+
+/** Patrol tasks (menu watch/task): one per mission and day, made by the server; progress and state from the check-ins. */
+export const patrolTaskEntity: EntityDeclaration = {
+  name: 'patrolTask',
+  title: 'patrolTask.title',
+  basePath: '/watch/task',
+  permissionPrefix: 'watch:task',
+  component: 'watch/task',
+  labelField: 'taskDate',
+  fields: {
+    taskDate: dayField('patrolTask.field.taskDate'),
+    missionId: entityRef('patrolTask.field.missionId', 'patrolMission', 'missionName', { readOnly: true }),
+    routeId: entityRef('patrolTask.field.routeId', 'patrolRoute', 'routeName', { readOnly: true }),
+    departId: entityRef('patrolTask.field.departId', 'depart', 'departName', { readOnly: true }),
+    state: { ...readOnlyText('patrolTask.field.state', 16), widget: { kind: 'options', options: options('patrol.taskState', PATROL_TASK_STATES) } },
+    doneCount: { ...field.integer('patrolTask.field.doneCount', 0, 9999), readOnly: true },
+    totalCount: { ...field.integer('patrolTask.field.totalCount', 0, 9999), readOnly: true },
+    missedCount: { ...field.integer('patrolTask.field.missedCount', 0, 9999), readOnly: true },
+    startTime: field.datetime('patrolTask.field.startTime', { readOnly: true }),
+    endTime: field.datetime('patrolTask.field.endTime', { readOnly: true }),
+  },
+  columns: ['taskDate', 'missionId', 'routeId', 'departId', 'state', 'doneCount', 'totalCount', 'missedCount', 'startTime', 'endTime'],
+  phoneColumns: ['taskDate', 'missionId', 'state'],
+  search: { taskDate: 'range', missionId: 'exact', routeId: 'exact', state: 'exact' },
+  sortable: ['taskDate', 'startTime', 'state'],
+  defaultSort: { field: 'startTime', order: 'desc' },
+  actions: ['list', 'delete', 'export'],
+  tenantScoped: true,
+  // a check-in or a missed point shows in an open list without a reload
+  reloadOn: ['patrolState'],
+  deleteWarning: 'patrolTask.deleteWarning',
+};
+
+/** Patrol quests (menu watch/quest): each point of each task, with its expected time, window and result. */
+export const patrolQuestEntity: EntityDeclaration = {
+  name: 'patrolQuest',
+  title: 'patrolQuest.title',
+  basePath: '/watch/quest',
+  permissionPrefix: 'watch:quest',
+  component: 'watch/quest',
+  labelField: 'placeName',
+  fields: {
+    taskId: entityRef('patrolQuest.field.taskId', 'patrolTask', 'taskDate', { readOnly: true }),
+    sortNo: { ...field.integer('patrolQuest.field.sortNo', 1, 999), readOnly: true },
+    placeName: readOnlyText('patrolQuest.field.placeName', 100),
+    deviceId: deviceRef('patrolQuest.field.deviceId', { readOnly: true }),
+    expectedTime: field.datetime('patrolQuest.field.expectedTime', { readOnly: true }),
+    windowStart: field.datetime('patrolQuest.field.windowStart', { readOnly: true }),
+    windowEnd: field.datetime('patrolQuest.field.windowEnd', { readOnly: true }),
+    lateUntil: field.datetime('patrolQuest.field.lateUntil', { readOnly: true }),
+    result: { ...readOnlyText('patrolQuest.field.result', 16), widget: { kind: 'options', options: options('patrol.questResult', PATROL_QUEST_RESULTS) } },
+    outOfOrder: { ...field.integer('patrolQuest.field.outOfOrder', 0, 1, { widget: { kind: 'switch' } }), readOnly: true },
+    checkTime: field.datetime('patrolQuest.field.checkTime', { readOnly: true }),
+    userNo: readOnlyText('patrolQuest.field.userNo', 64),
+    peopleId: entityRef('patrolQuest.field.peopleId', 'people', 'name', { readOnly: true }),
+  },
+  columns: ['taskId', 'sortNo', 'placeName', 'deviceId', 'expectedTime', 'windowStart', 'windowEnd', 'result', 'outOfOrder', 'checkTime', 'peopleId'],
+  phoneColumns: ['placeName', 'expectedTime', 'result'],
+  detailFields: ['lateUntil', 'userNo'],
+  search: { taskId: 'exact', deviceId: 'exact', result: 'exact', expectedTime: 'range' },
+  sortable: ['expectedTime', 'sortNo', 'result'],
+  defaultSort: { field: 'expectedTime', order: 'desc' },
+  actions: ['list', 'export'],
+  tenantScoped: true,
+  reloadOn: ['patrolState'],
+};
+
+/** Patrol records (menu watch/record): every check-in of a patrol device, as judged against the day's tasks. */
+export const patrolRecordEntity: EntityDeclaration = {
+  name: 'patrolRecord',
+  title: 'patrolRecord.title',
+  basePath: '/watch/record',
+  permissionPrefix: 'watch:record',
+  component: 'watch/record',
+  labelField: 'checkTime',
+  fields: {
+    checkTime: field.datetime('patrolRecord.field.checkTime', { readOnly: true }),
+    deviceId: deviceRef('patrolRecord.field.deviceId', { readOnly: true }),
+    pointId: entityRef('patrolRecord.field.pointId', 'patrolPoint', 'placeName', { readOnly: true }),
+    point: readOnlyText('patrolRecord.field.point', 64),
+    userNo: readOnlyText('patrolRecord.field.userNo', 64),
+    peopleId: entityRef('patrolRecord.field.peopleId', 'people', 'name', { readOnly: true }),
+    result: { ...readOnlyText('patrolRecord.field.result', 16), widget: { kind: 'options', options: options('patrol.recordResult', PATROL_RECORD_RESULTS) } },
+    // device role type 4: when patrol roles name the device, a check-in by someone they do not name is no guard's
+    guard: { ...field.integer('patrolRecord.field.guard', 0, 1, { widget: { kind: 'switch' } }), readOnly: true },
+    taskId: entityRef('patrolRecord.field.taskId', 'patrolTask', 'taskDate', { readOnly: true }),
+  },
+  columns: ['checkTime', 'deviceId', 'pointId', 'userNo', 'peopleId', 'result', 'guard'],
+  phoneColumns: ['checkTime', 'pointId', 'result'],
+  detailFields: ['point', 'taskId'],
+  search: { deviceId: 'exact', peopleId: 'exact', result: 'exact', checkTime: 'range' },
+  sortable: ['checkTime', 'result'],
+  defaultSort: { field: 'checkTime', order: 'desc' },
+  actions: ['list', 'export'],
+  tenantScoped: true,
+  reloadOn: ['patrolState'],
+};
+
+export const patrolEntities: readonly EntityDeclaration[] = [patrolRouteEntity, patrolPointEntity, patrolMissionEntity, patrolTaskEntity, patrolQuestEntity, patrolRecordEntity];
+
+/** Texts of the patrol screens, merged into `entityLabels`. */
+export const patrolLabels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]> = {
+  'patrolRoute.title': ['Patrol routes', '巡更路线', '巡回ルート'],
+  'patrolRoute.field.routeName': ['Route name', '路线名称', 'ルート名'],
+  'patrolRoute.field.status': ['Status', '状态', '状態'],
+  'patrolRoute.field.weekDay': ['Weekdays', '巡更日', '巡回曜日'],
+  'patrolRoute.field.inOrder': ['In order', '按顺序', '順番どおり'],
+  'patrolRoute.field.tolerance': ['Tolerance (min)', '允许误差(分钟)', '許容誤差(分)'],
+  'patrolRoute.field.description': ['Description', '描述', '説明'],
+  'patrolRoute.field.delStatus': ['Deleted', '已删除', '削除済み'],
+  'patrol.weekDay.1': ['Monday', '周一', '月曜日'],
+  'patrol.weekDay.2': ['Tuesday', '周二', '火曜日'],
+  'patrol.weekDay.3': ['Wednesday', '周三', '水曜日'],
+  'patrol.weekDay.4': ['Thursday', '周四', '木曜日'],
+  'patrol.weekDay.5': ['Friday', '周五', '金曜日'],
+  'patrol.weekDay.6': ['Saturday', '周六', '土曜日'],
+  'patrol.weekDay.7': ['Sunday', '周日', '日曜日'],
+  'patrolPoint.title': ['Patrol points', '巡更点位', '巡回ポイント'],
+  'patrolPoint.field.routeId': ['Route', '路线', 'ルート'],
+  'patrolPoint.field.placeName': ['Place', '位置名称', '場所'],
+  'patrolPoint.field.deviceId': ['Patrol device', '巡更设备', '巡回デバイス'],
+  'patrolPoint.field.watchTime': ['Watch time (HH:mm)', '巡更时间(HH:mm)', '巡回時刻(HH:mm)'],
+  'patrolPoint.field.sortNo': ['Order', '顺序', '順番'],
+  'patrolPoint.field.description': ['Description', '描述', '説明'],
+  'patrolMission.title': ['Patrol missions', '巡更计划', '巡回計画'],
+  'patrolMission.field.missionName': ['Mission name', '计划名称', '計画名'],
+  'patrolMission.field.routeId': ['Route', '路线', 'ルート'],
+  'patrolMission.field.departId': ['Patrol group', '巡更部门', '巡回グループ'],
+  'patrolMission.field.status': ['Status', '状态', '状態'],
+  'patrolMission.field.remark': ['Remark', '备注', '備考'],
+  'patrolTask.title': ['Patrol tasks', '巡更任务', '巡回タスク'],
+  'patrolTask.field.taskDate': ['Date', '日期', '日付'],
+  'patrolTask.field.missionId': ['Mission', '计划', '計画'],
+  'patrolTask.field.routeId': ['Route', '路线', 'ルート'],
+  'patrolTask.field.departId': ['Patrol group', '巡更部门', '巡回グループ'],
+  'patrolTask.field.state': ['State', '状态', '状態'],
+  'patrolTask.field.doneCount': ['Points done', '已巡点数', '完了ポイント'],
+  'patrolTask.field.totalCount': ['Points', '总点数', 'ポイント数'],
+  'patrolTask.field.missedCount': ['Missed', '漏巡', '未巡回'],
+  'patrolTask.field.startTime': ['Starts', '开始时间', '開始'],
+  'patrolTask.field.endTime': ['Ends', '结束时间', '終了'],
+  'patrolTask.deleteWarning': ['Deleting a task also deletes its point checks.', '删除任务会同时删除其巡更点检查。', 'タスクを削除すると、そのポイントチェックも削除されます。'],
+  'patrolTask.progress': ['Progress', '进度', '進捗'],
+  'patrolTask.generate': ['Make today’s tasks', '生成今日任务', '本日のタスクを作成'],
+  'patrolTask.generated': ['New tasks: {{count}}', '新增任务：{{count}}', '新しいタスク：{{count}} 件'],
+  'patrol.taskState.pending': ['Not started', '未开始', '未開始'],
+  'patrol.taskState.inProgress': ['In progress', '进行中', '進行中'],
+  'patrol.taskState.done': ['Done', '已完成', '完了'],
+  'patrol.taskState.incomplete': ['Incomplete', '未完成', '未完了'],
+  'patrolQuest.title': ['Point checks', '巡更检查', 'ポイントチェック'],
+  'patrolQuest.field.taskId': ['Task', '任务', 'タスク'],
+  'patrolQuest.field.sortNo': ['Order', '顺序', '順番'],
+  'patrolQuest.field.placeName': ['Place', '位置名称', '場所'],
+  'patrolQuest.field.deviceId': ['Patrol device', '巡更设备', '巡回デバイス'],
+  'patrolQuest.field.expectedTime': ['Expected at', '应巡时间', '予定時刻'],
+  'patrolQuest.field.windowStart': ['Window from', '时间窗开始', '許容開始'],
+  'patrolQuest.field.windowEnd': ['Window to', '时间窗结束', '許容終了'],
+  'patrolQuest.field.lateUntil': ['Late until', '迟到截止', '遅刻の期限'],
+  'patrolQuest.field.result': ['Result', '结果', '結果'],
+  'patrolQuest.field.outOfOrder': ['Out of order', '顺序错误', '順番違い'],
+  'patrolQuest.field.checkTime': ['Checked at', '打卡时间', 'チェック時刻'],
+  'patrolQuest.field.userNo': ['User number', '人员编号', '人員番号'],
+  'patrolQuest.field.peopleId': ['Checked by', '巡更人', 'チェック者'],
+  'patrol.questResult.pending': ['Pending', '待巡', '未チェック'],
+  'patrol.questResult.onTime': ['On time', '准时', '定刻'],
+  'patrol.questResult.early': ['Early', '早到', '早着'],
+  'patrol.questResult.late': ['Late', '迟到', '遅刻'],
+  'patrol.questResult.missed': ['Missed', '漏巡', '未巡回'],
+  'patrolRecord.title': ['Patrol records', '巡更记录', '巡回記録'],
+  'patrolRecord.field.checkTime': ['Checked at', '打卡时间', 'チェック時刻'],
+  'patrolRecord.field.deviceId': ['Patrol device', '巡更设备', '巡回デバイス'],
+  'patrolRecord.field.pointId': ['Point', '点位', 'ポイント'],
+  'patrolRecord.field.point': ['Device point label', '设备点位标识', 'デバイスのポイント名'],
+  'patrolRecord.field.userNo': ['User number', '人员编号', '人員番号'],
+  'patrolRecord.field.peopleId': ['Person', '人员', '人員'],
+  'patrolRecord.field.result': ['Judged', '判定', '判定'],
+  'patrolRecord.field.guard': ['Guard of this point', '本点位巡更员', 'このポイントの巡回員'],
+  'patrolRecord.field.taskId': ['Task', '任务', 'タスク'],
+  'patrol.recordResult.onTime': ['On time', '准时', '定刻'],
+  'patrol.recordResult.early': ['Early', '早到', '早着'],
+  'patrol.recordResult.late': ['Late', '迟到', '遅刻'],
+  'patrol.recordResult.missed': ['After the point was missed', '点位已漏巡', '未巡回の後'],
+  'patrol.recordResult.unmatched': ['No point due', '无匹配点位', '該当ポイントなし'],
+  'depart.field.patrolGroup': ['Patrol group', '巡更部门', '巡回グループ'],
+  'depart.field.timeSetting': ['Time setting', '时间设置', '時間設定'],
+};
