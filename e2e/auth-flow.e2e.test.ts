@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiPath } from '@isps/contract';
 import { text } from './catalogues.ts';
 import { ADMIN_PASSWORD, api, launchBrowser, newContext, passSliderCaptcha, screenshot, startServer, type RunningServer } from './harness.ts';
 import { SHELL_MARK } from '../apps/web/src/features/user/login-shell.ts';
@@ -100,9 +101,13 @@ describe('signing in, the first password change, deep links and signing out', ()
     expect(await storedToken(page)).toBe(token);
     await page.getByRole('button', { name: en('header.userMenu') }).click();
     await page.getByRole('menuitem', { name: en('header.logout') }).click();
+    // The console leaves for the login page at once and tells the server in the background: the check below waits
+    // for the server's answer, not only for the page.
+    const loggedOut = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith(ApiPath.logout));
     await page.getByRole('button', { name: en('common.ok') }).click();
     await page.waitForURL(/\/user\/login/);
     await expect.poll(() => storedToken(page)).toBeNull();
+    expect((await loggedOut).status()).toBe(200);
 
     // The server revoked the old token.
     const { status, body } = await api(server, 'GET', '/sys/permission/getUserPermissionByToken', { token: token! });
