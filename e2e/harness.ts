@@ -1,12 +1,12 @@
 /** Starts the real server (built console + compiled API) on a free port with a fresh data folder, and Debian's Chromium. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Response } from 'playwright-core';
 import { AccountPath, Limits } from '../packages/contract/src/index.ts';
+import { freePort } from '../apps/server/src/test/free-port.ts';
 import { SHELL_MARK } from '../apps/web/src/features/user/login-shell.ts';
 import { STORAGE_PREFIX, StorageKey } from '../apps/web/src/shared/storage/local-store.ts';
 
@@ -15,17 +15,7 @@ export const screenshotDir = join(root, 'e2e', 'screenshots');
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ADMIN_PASSWORD = 'Initial#Pass1';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface RunningServer {
   url: string;
