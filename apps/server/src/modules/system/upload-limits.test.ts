@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnnouncementPerm, FilePath, SoftUpdatePath, SoftUpdatePerm, translate } from '@isps/contract';
+import { AnnouncementPerm, crudPath, FilePath, permissionCode, positionEntity, SoftUpdatePath, SoftUpdatePerm, translate } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
-import { createRoleWith } from '../../test/crud-helpers.ts';
+import { createRoleWith, uploadFile, workbookOf } from '../../test/crud-helpers.ts';
 import { zipOf } from '../../test/software-packages.ts';
 import { api, buildInstancePair, buildTestApp, createTestUser, injectAs, login, redisReachable, testDialects, USER_PASSWORD, type TestApp } from '../../test/harness.ts';
 
@@ -46,9 +46,10 @@ describe.each(await testDialects())('upload permissions, rates and quotas on %s'
     await createRoleWith(app, 'editor', [AnnouncementPerm.list, AnnouncementPerm.add, AnnouncementPerm.edit]);
     await createRoleWith(app, 'reader', [AnnouncementPerm.list]);
     await createRoleWith(app, 'packager', [SoftUpdatePerm.list, SoftUpdatePerm.add]);
+    await createRoleWith(app, 'importer', [permissionCode(positionEntity, 'list'), permissionCode(positionEntity, 'import')]);
     const quotaTenant = randomUUID();
     await app.db.insertInto('sys_tenant').values({ id: quotaTenant, name: 'Small', code: 'small-uploads', begin_date: null, end_date: null, status: 1, create_by: 'test', create_time: null, update_by: null, update_time: null }).execute();
-    for (const [name, roles, tenantId] of [['nobody', [], undefined], ['reader', ['reader'], undefined], ['editor', ['editor'], undefined], ['sender', ['editor'], undefined], ['filler', ['editor'], quotaTenant], ['packager', ['packager'], quotaTenant]] as const) {
+    for (const [name, roles, tenantId] of [['nobody', [], undefined], ['reader', ['reader'], undefined], ['editor', ['editor'], undefined], ['sender', ['editor'], undefined], ['filler', ['editor'], quotaTenant], ['packager', ['packager'], quotaTenant], ['importer', ['importer'], undefined]] as const) {
       await createTestUser(app, name, { roles: [...roles], ...(tenantId ? { tenantId } : {}) });
       tokens[name] = await login(app, name, USER_PASSWORD);
     }
@@ -123,6 +124,14 @@ describe.each(await testDialects())('upload permissions, rates and quotas on %s'
     expect([await packages(), storedFiles(app)]).toEqual(before);
     for (let i = 2; i < limits.perMinute; i++) await sendPackage(`1.0.${i}`, KB);
     expect((await sendPackage('1.1.0', KB)).statusCode).toBe(429);
+  });
+
+  it('counts spreadsheet imports against the same rate', async () => {
+    const sheet = (i: number) => workbookOf(['Position code', 'Position name'], [[`rate-${dialect}-${i}`, `Rate ${i}`]]);
+    for (let i = 0; i < limits.perMinute; i++) expect((await uploadFile(app, tokens.importer!, crudPath(positionEntity, 'importExcel'), await sheet(i))).envelope.success).toBe(true);
+    const over = await uploadFile(app, tokens.importer!, crudPath(positionEntity, 'importExcel'), await sheet(limits.perMinute), 'ja-JP');
+    expect(over.statusCode).toBe(429);
+    expect(over.envelope).toMatchObject({ success: false, code: 429, message: translate('ja-JP', 'upload.tooManyUploads', { count: limits.perMinute, mb: limits.mbPerMinute }) });
   });
 });
 

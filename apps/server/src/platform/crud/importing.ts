@@ -4,7 +4,7 @@ import { callerOf } from '../access.ts';
 import { OperationType } from '../audit-log.ts';
 import { importDictionaryOptions } from '../dictionaries.ts';
 import { AppError, refuse } from '../envelope.ts';
-import { uploadRoutes } from '../uploads.ts';
+import { countUpload, tooManyUploads, uploadRoutes } from '../uploads.ts';
 import { log } from './audit.ts';
 import { openWorkbook, refusedRowsWorkbook, type SheetRow } from './excel.ts';
 import { importJobsOf, type ImportJobRun } from './import-jobs.ts';
@@ -110,6 +110,8 @@ export function importRoutes(rt: EntityRuntime, routes: FastifyInstance): void {
     uploads.post(crudPath(entity, 'importExcel'), routeOptions(rt, 'import', `Import ${entity.name} from xlsx as a background job`), async (request, reply) => {
       const started = performance.now();
       const ctx = contextOf(rt, request);
+      // a spreadsheet is an upload like any other: it counts against its user's files and bytes of the minute
+      if (!(await countUpload(app, request, ctx.caller))) return tooManyUploads(app, request, reply);
       const file = request.isMultipart() ? await request.file() : undefined;
       if (!file) refuse('crud.importNoFile');
       const initial = initialValues(rt, ctx, file.fields);
