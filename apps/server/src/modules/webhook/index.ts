@@ -1,0 +1,3 @@
+export { webhookPlugin, WEBHOOKS_CHANGED } from './plugin.ts';
+export { webhookRoutes } from './routes.ts';
+export { webhookSignature } from './delivery.ts';
