@@ -1,5 +1,6 @@
 import { lookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import { withDeadline } from '../../platform/outbound.ts';
 
 /**
  * Addresses a webhook may reach only when a system administrator allowed it: this machine's loopback, the unspecified
@@ -37,8 +38,11 @@ export function hostOf(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '');
 }
 
+/** A name that does not resolve within this long is taken as unresolved (a form must not hang on a slow resolver). */
+const LOOKUP_TIMEOUT_MS = 3000;
+
 function resolveAll(host: string): Promise<LookupAddress[]> {
-  return new Promise((resolve, reject) => lookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  return withDeadline(LOOKUP_TIMEOUT_MS, () => new Promise((resolve, reject) => lookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)))));
 }
 
 /**
