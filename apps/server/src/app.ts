@@ -27,7 +27,7 @@ import { attendancePlugin, attendanceRoutes, type AttendanceOptions } from './mo
 import { doorSchedulePlugin, doorScheduleRoutes, type DoorScheduleOptions } from './modules/door-schedule/index.ts';
 import { checkCaptcha, createUser, findActiveUserById, findActiveUserByName, jobSchedulerPlugin, startSession, systemRoutes } from './modules/system/index.ts';
 import { visitorAdminRoutes, visitorRoutes, visitRoutes, visitsPlugin } from './modules/visitor/index.ts';
-import { webhookPlugin, webhookRoutes } from './modules/webhook/index.ts';
+import { webhookApiTag, webhookPlugin, webhookRoutes } from './modules/webhook/index.ts';
 import { accessPlugin } from './platform/access.ts';
 import { apiDocs } from './platform/api-docs.ts';
 import { listCachePlugin } from './platform/crud/list-cache.ts';
@@ -228,6 +228,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       info: { title: 'ISPS Console API', version: '0.1.0' },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Access-Token' } } },
       security: [{ token: [] }],
+      tags: [webhookApiTag],
     },
     transform: jsonSchemaTransform,
   });

@@ -184,6 +184,14 @@ describe.each(await testDialects())('webhooks on %s', (dialect) => {
     expect((await call('POST', WebhookPath.resend, { id: '00000000-0000-4000-8000-000000000000' })).envelope.success).toBe(false);
   });
 
+  it('documents the routes, the delivery and its headers in the API description', () => {
+    const document = t.app.swagger() as { tags?: Array<{ name: string; description?: string }>; paths: Record<string, unknown> };
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/sys/webhook/list', '/api/sys/webhook/add', '/api/sys/webhook/edit', '/api/sys/webhook/deliveries', '/api/sys/webhook/resend', '/api/sys/webhook/test']));
+    const tag = document.tags?.find((tag) => tag.name === 'webhook')?.description ?? '';
+    for (const text of Object.values(WebhookHeader)) expect(tag).toContain(text);
+    expect(tag).toMatch(/HMAC-SHA256/);
+  });
+
   it('refuses URLs that are not http(s) or lead to this machine without the leave to', async () => {
     const add = (url: string, allowLoopback = 0) => call('POST', '/sys/webhook/add', { name: 'Refused', url, events: 'opening', secret: SECRET, allowLoopback });
     const ftp = await add('ftp://203.0.113.7/hook');
