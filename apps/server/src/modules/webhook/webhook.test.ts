@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeviceEventKind, WebhookDeliveryStatus, WebhookHeader, WebhookPath, type Page, type WebhookDeliveryRow, type WebhookPayload } from '@isps/contract';
+import { DeviceEventKind, EmergencyPath, WebhookDeliveryStatus, WebhookHeader, WebhookPath, type Page, type WebhookDeliveryRow, type WebhookPayload } from '@isps/contract';
 import { SimDevice } from '@isps/device-sim';
 import { approvedKey, buildLinkedApp, uniqueSn, until } from '../../gateway/test-support.ts';
 import { freePort } from '../../test/free-port.ts';
@@ -182,6 +182,29 @@ describe.each(await testDialects())('webhooks on %s', (dialect) => {
     expect((await deliveries(id))[0]?.status).toBe(WebhookDeliveryStatus.delivered);
     // a delivery being waited for cannot be "sent again"; another tenant's or an unknown one is not found
     expect((await call('POST', WebhookPath.resend, { id: '00000000-0000-4000-8000-000000000000' })).envelope.success).toBe(false);
+  });
+
+  it('tells of emergencies starting and ending and of a device going offline, in that order', async () => {
+    const other = new Receiver(await freePort());
+    await other.open();
+    try {
+      const added = await call('POST', '/sys/webhook/add', { name: 'Site', url: other.url, events: 'emergencyStart,emergencyEnd,deviceOffline,deviceOnline', secret: SECRET, allowLoopback: 1 });
+      expect(added.envelope.success, added.envelope.message).toBe(true);
+      const drill = await call<{ id: string }>('POST', EmergencyPath.drill, {});
+      expect(drill.envelope.success, drill.envelope.message).toBe(true);
+      expect((await call('POST', EmergencyPath.end, { id: drill.envelope.result.id })).envelope.success).toBe(true);
+      await sim.stop();
+      await until(() => other.received.length >= 3, 15_000, 'three site events');
+      expect(other.received.map((r) => [r.payload.seq, r.payload.kind])).toEqual([
+        [1, 'emergencyStart'],
+        [2, 'emergencyEnd'],
+        [3, 'deviceOffline'],
+      ]);
+      expect(other.received[0]?.payload.data).toMatchObject({ scenarioId: drill.envelope.result.id, drill: true });
+      expect(other.received.every((r) => signatureMatches(SECRET, r.headers, r.raw))).toBe(true);
+    } finally {
+      await other.close();
+    }
   });
 
   it('documents the routes, the delivery and its headers in the API description', () => {
