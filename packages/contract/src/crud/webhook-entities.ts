@@ -94,5 +94,4 @@ export const webhookLabels: Record<string, readonly [enUS: string, zhCN: string,
   'webhook.delivery.deliveredTime': ['Delivered at', '送达时间', '配信日時'],
   'webhook.generateSecret': ['Generate', '生成', '生成'],
   'webhook.secretShownOnce': ['Copy this secret now: it is never shown again.', '请立即复制此密钥：之后不会再显示。', 'このシークレットを今すぐコピーしてください。再表示されません。'],
-  'webhook.secretKeep': ['Leave empty to keep the stored secret.', '留空则保留已保存的密钥。', '空欄のままにすると保存済みのシークレットを保持します。'],
 };
