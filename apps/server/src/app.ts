@@ -27,6 +27,7 @@ import { attendancePlugin, attendanceRoutes, type AttendanceOptions } from './mo
 import { doorSchedulePlugin, doorScheduleRoutes, type DoorScheduleOptions } from './modules/door-schedule/index.ts';
 import { checkCaptcha, createUser, findActiveUserById, findActiveUserByName, jobSchedulerPlugin, startSession, systemRoutes } from './modules/system/index.ts';
 import { visitorAdminRoutes, visitorRoutes, visitRoutes, visitsPlugin } from './modules/visitor/index.ts';
+import { webhookApiTag, webhookPlugin, webhookRoutes } from './modules/webhook/index.ts';
 import { accessPlugin } from './platform/access.ts';
 import { apiDocs } from './platform/api-docs.ts';
 import { listCachePlugin } from './platform/crud/list-cache.ts';
@@ -42,6 +43,7 @@ import { realtimePlugin } from './platform/realtime/index.ts';
 import { SecretBox } from './platform/secret-box.ts';
 import { servicesPlugin } from './platform/services.ts';
 import { staticConsole } from './platform/static-console.ts';
+import { WebhookOutbox } from './platform/webhook-outbox.ts';
 import { envelopeToWire } from './platform/wire-time.ts';
 
 declare module 'fastify' {
@@ -193,6 +195,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(listCachePlugin);
   await app.register(realtimePlugin);
   await app.register(jobSchedulerPlugin);
+  // the webhook outbox: modules with events queue deliveries through it; the webhook plugin sends them
+  app.decorate('webhooks', new WebhookOutbox(clock, () => app.settings.webhooks.retryWindowMs));
   await app.register(gatewayPlugin, options.gateway ?? {});
   await app.register(accessSyncPlugin, options.accessSync ?? {});
   // the message center's port: modules tell users things through it, the message module delivers (its routes register it)
@@ -203,6 +207,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(attendancePlugin, options.attendance ?? {});
   await app.register(doorSchedulePlugin, options.doorSchedule ?? {});
   await app.register(visitsPlugin);
+  await app.register(webhookPlugin);
   // request trace, runtime samples and /metrics: at the root, so every request of every context is seen
   await app.register(monitorPlugin);
   await app.register(reportPlugin);
@@ -223,6 +228,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       info: { title: 'ISPS Console API', version: '0.1.0' },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Access-Token' } } },
       security: [{ token: [] }],
+      tags: [webhookApiTag],
     },
     transform: jsonSchemaTransform,
   });
@@ -259,6 +265,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(attendanceRoutes);
       await api.register(doorScheduleRoutes);
       await api.register(reportRoutes);
+      await api.register(webhookRoutes);
       if (options.extraRoutes) await api.register(options.extraRoutes);
     },
     { prefix: config.apiPrefix },

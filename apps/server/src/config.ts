@@ -49,6 +49,11 @@ export interface Config {
   uploads: { perMinute: number; mbPerMinute: number; tenantQuotaMb: number };
   /** METRICS_TOKEN: a scraper sends it as `Authorization: Bearer …` to read /metrics without a session; null: sessions only */
   metricsToken: string | null;
+  /**
+   * webhook deliveries: how often the queue is looked at (WEBHOOK_POLL_MS), the first retry wait (WEBHOOK_RETRY_BASE_MS;
+   * later ones grow from it, at most an hour apart), how long a delivery is retried, and each attempt's deadline
+   */
+  webhooks: { pollMs: number; retryBaseMs: number; retryWindowMs: number; timeoutMs: number };
 }
 
 export class ConfigError extends Error {
@@ -97,6 +102,8 @@ const rules = {
   UPLOAD_MB_PER_MINUTE: { schema: z.coerce.number().int().min(1).max(1_000_000), allowed: 'an integer from 1 to 1000000 (MiB)' } as Rule<number>,
   TENANT_UPLOAD_QUOTA_MB: { schema: z.coerce.number().int().min(1).max(100_000_000), allowed: 'an integer from 1 to 100000000 (MiB)' } as Rule<number>,
   METRICS_TOKEN: { schema: z.string().min(16).max(200).regex(/^[\x21-\x7e]+$/), allowed: 'a random string of 16 to 200 printable characters without spaces' } as Rule<string>,
+  WEBHOOK_POLL_MS: { schema: z.coerce.number().int().min(10).max(60_000), allowed: 'an integer from 10 to 60000 (ms)' } as Rule<number>,
+  WEBHOOK_RETRY_BASE_MS: { schema: z.coerce.number().int().min(10).max(3_600_000), allowed: 'an integer from 10 to 3600000 (ms)' } as Rule<number>,
   PUBLIC_URL: { schema: z.string().refine(isPublicUrl), allowed: 'an absolute http(s):// URL such as https://console.example.com, without user, password, query or fragment' } as Rule<string>,
 };
 
@@ -161,6 +168,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tenantUploadQuotaMb: read('TENANT_UPLOAD_QUOTA_MB', '1024'),
     publicUrl: read('PUBLIC_URL') ?? null,
     metricsToken: read('METRICS_TOKEN') ?? null,
+    webhookPollMs: read('WEBHOOK_POLL_MS', '1000'),
+    webhookRetryBaseMs: read('WEBHOOK_RETRY_BASE_MS', '5000'),
   };
   if (config.smsProvider === 'webhook' && !config.smsWebhookUrl) problems.push('SMS_WEBHOOK_URL must be set when SMS_PROVIDER is webhook');
   if (problems.length > 0) throw new ConfigError(problems);
@@ -194,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploads: { perMinute: config.uploadsPerMinute as number, mbPerMinute: config.uploadMbPerMinute as number, tenantQuotaMb: config.tenantUploadQuotaMb as number },
     publicUrl: config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : null,
     metricsToken: config.metricsToken,
+    webhooks: { pollMs: config.webhookPollMs as number, retryBaseMs: config.webhookRetryBaseMs as number, retryWindowMs: 24 * 3_600_000, timeoutMs: 10_000 },
   };
 }
 

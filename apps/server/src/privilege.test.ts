@@ -30,6 +30,8 @@ const MENU_MANAGER_CODES = [
   'system:permission:list', 'system:permission:add', 'system:permission:edit', 'system:permission:delete', 'system:permission:import',
   'system:role:list', 'system:role:add', 'system:role:edit', 'system:role:delete', 'system:role:import', 'system:role:authorize',
 ];
+// a tenant's administrator looks after its webhooks too; only the loopback leave is not his
+const WEBHOOK_CODES = ['system:webhook:list', 'system:webhook:add', 'system:webhook:edit', 'system:webhook:delete', 'system:webhook:resend', 'system:webhook:test'];
 const DATA_SOURCE_CODES = ['system:dataSource:list', 'system:dataSource:add', 'system:dataSource:edit', 'system:dataSource:export', 'system:dataSource:test'];
 
 /** What a probe tries: one request that would widen someone's rights, and a check that nothing widened. */
@@ -131,6 +133,10 @@ const NOT_A_GRANT: Record<string, string> = {
       ]),
     ),
   ),
+  'DELETE /api/sys/webhook/delete': 'removing a webhook stops deliveries; it grants nothing',
+  'DELETE /api/sys/webhook/deleteBatch': 'removing webhooks stops deliveries; it grants nothing',
+  'POST /api/sys/webhook/resend': 'queues one of the tenant’s own deliveries again, to the address its webhook holds (checked at each attempt)',
+  'POST /api/sys/webhook/test': 'queues a test event to one of the tenant’s own webhooks, to the address it holds (checked at each attempt)',
   'POST /api/sys/logout': 'ends the caller’s own session',
   'POST /api/sys/selectDepart': 'chooses among the caller’s own groups (group roles only count in groups the user belongs to)',
   'PUT /api/sys/user/language': 'keeps the caller’s own console language (user-language.test.ts); it changes no one’s rights',
@@ -253,6 +259,8 @@ function privilegeRoutes(app: FastifyInstance): string[] {
     /^\/report\//,
     // floor plans: where doors are drawn, and the plan the door status page opens doors from
     /^\/sysArea\/floorPlan/,
+    // webhooks: only a system administrator lets one reach the console's own loopback
+    /^\/sys\/webhook\//,
   ];
   return app.routeCatalogue
     .filter((r) => r.method !== 'GET' && r.method !== 'HEAD' && r.url.startsWith(prefix))
@@ -297,7 +305,7 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('privilege bo
     ids.adminRole = await roleId('admin');
     ids.sysadminId = (await app.db.selectFrom('sys_user').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()).id;
 
-    await createRoleWith(app, 'useradmin', USER_ADMIN_CODES);
+    await createRoleWith(app, 'useradmin', [...USER_ADMIN_CODES, ...WEBHOOK_CODES]);
     await createRoleWith(app, 'menumanager', MENU_MANAGER_CODES);
     await createRoleWith(app, 'dstester', DATA_SOURCE_CODES);
     await createRoleWith(app, 'clerk', ['system:position:list']);
@@ -352,6 +360,13 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('privilege bo
     ids.foreignPermission = await permissionId('system:quartzJob:execute');
     ids.userListPermission = await permissionId('system:user:list');
     ids.positionListPermission = await permissionId('system:position:list');
+
+    // two webhooks of the first tenant: one to a public address, one a system administrator let reach the loopback
+    for (const [key, url, allow] of [['publicHook', 'https://203.0.113.7/hook', 0], ['loopbackHook', 'http://127.0.0.1:9/allowed', 1]] as const) {
+      const hook = await call(tokens.sysadmin, 'POST', '/sys/webhook/add', { name: key, url, events: 'opening', secret: 'probe-secret-0123456789', allowLoopback: allow });
+      expect(hook.envelope.success, hook.envelope.message).toBe(true);
+      ids[key] = (hook.envelope.result as { id: string }).id;
+    }
 
     buildProbes();
   });
@@ -572,6 +587,32 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('privilege bo
         adminMay: false,
         attempt: (token) => call(token, 'DELETE', `/sys/role/delete?id=${ids.adminRole}`),
         held: async () => Boolean(await app.db.selectFrom('sys_role').select('id').where('id', '=', ids.adminRole!).executeTakeFirst()),
+      },
+      {
+        route: 'POST /api/sys/webhook/add',
+        what: 'adds a webhook allowed to reach the console’s own loopback',
+        adminMay: true,
+        attempt: (token) => call(token, 'POST', '/sys/webhook/add', { name: (lastName = `probe-hook-${++added}`), url: 'http://127.0.0.1:9/hook', events: 'opening', secret: 'probe-secret-0123456789', allowLoopback: 1 }),
+        held: async () => !(await app.db.selectFrom('sys_webhook').select('id').where('name', '=', lastName).where('allow_loopback', '=', 1).executeTakeFirst()),
+      },
+      {
+        route: 'PUT /api/sys/webhook/edit',
+        what: 'lets a webhook reach the console’s own loopback',
+        adminMay: true,
+        attempt: (token) => call(token, 'PUT', '/sys/webhook/edit', { id: ids.publicHook, url: 'http://127.0.0.1:6379/', allowLoopback: 1 }),
+        held: async () => (await app.db.selectFrom('sys_webhook').select('allow_loopback').where('id', '=', ids.publicHook!).executeTakeFirstOrThrow()).allow_loopback === 0,
+        reset: async () => void (await app.db.updateTable('sys_webhook').set({ url: 'https://203.0.113.7/hook', allow_loopback: 0 }).where('id', '=', ids.publicHook!).execute()),
+      },
+      {
+        route: 'PUT /api/sys/webhook/edit',
+        what: 'points a webhook a system administrator let reach the loopback at another loopback port',
+        adminMay: true,
+        attempt: (token) => call(token, 'PUT', '/sys/webhook/edit', { id: ids.loopbackHook, url: 'http://127.0.0.1:6379/' }),
+        held: async () => {
+          const row = await app.db.selectFrom('sys_webhook').select(['url', 'allow_loopback']).where('id', '=', ids.loopbackHook!).executeTakeFirstOrThrow();
+          return !(row.url === 'http://127.0.0.1:6379/' && row.allow_loopback === 1);
+        },
+        reset: async () => void (await app.db.updateTable('sys_webhook').set({ url: 'http://127.0.0.1:9/allowed', allow_loopback: 1 }).where('id', '=', ids.loopbackHook!).execute()),
       },
       {
         route: 'POST /api/sys/permission/importExcel',

@@ -87,6 +87,7 @@ export const MENU_TITLE_KEYS = [
   'menu.system.addressBook',
   'menu.system.attendanceRule',
   'menu.system.userAnnouncement',
+  'menu.system.webhook',
   'menu.monitor',
   'menu.monitor.disk',
   'menu.monitor.httpTrace',

@@ -1156,6 +1156,8 @@ export interface Database {
   sys_report_schedule: SysReportSchedule;
   sys_door_schedule_door: Audited & { schedule_id: string; door_id: string };
   sys_floor_plan_item: SysFloorPlanItem;
+  sys_webhook: SysWebhook;
+  sys_webhook_delivery: SysWebhookDelivery;
 }
 
 // Attendance (migration 1620) ---------------------------------------------------------------------------------------
@@ -1260,5 +1262,47 @@ export interface SysFloorPlanItem extends Audited {
   item_id: string;
   x: number;
   y: number;
+  tenant_id: string | null;
+}
+
+// Webhooks (migration 1760) -----------------------------------------------------------------------------------------
+
+/** A webhook subscription of a tenant. */
+export interface SysWebhook extends Audited {
+  name: string;
+  url: string;
+  /** event kinds joined by commas */
+  events: string;
+  /** the HMAC key, encrypted with the data-source key (SecretBox) */
+  secret: string;
+  enabled: number;
+  /** 1: its URL may point at the console's own loopback (set by a system administrator only) */
+  allow_loopback: number;
+  /** the seq of its last queued delivery */
+  last_seq: number;
+  /** delivered, retrying or failed: how its last attempt went */
+  last_status: string | null;
+  last_error: string | null;
+  last_time: string | null;
+  tenant_id: string | null;
+}
+
+/** One event queued for one subscription. */
+export interface SysWebhookDelivery extends Audited {
+  webhook_id: string;
+  seq: number;
+  event_kind: string;
+  /** the JSON body sent, as it is signed */
+  body: string;
+  /** WebhookDeliveryStatus */
+  status: string;
+  attempts: number;
+  /** pending: when due; sending: when the claim lapses; null once delivered or failed */
+  next_attempt_time: string | null;
+  /** retried until then (24 h after it was queued or queued again) */
+  give_up_time: string;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_time: string | null;
   tenant_id: string | null;
 }

@@ -33,7 +33,7 @@ import { recordHelloInventory } from './device-inventory.ts';
 import { eventsOf, withinDataCap } from './event-message.ts';
 import { EventWriter, type DeviceEvents, type EventStep, type EventWriterOptions } from './event-writer.ts';
 import { GroupCommit } from './group-commit.ts';
-import { PresenceNotifier } from './presence-notifier.ts';
+import { PresenceNotifier, type PresenceChange } from './presence-notifier.ts';
 
 export interface GatewayLog {
   info(obj: object, msg: string): void;
@@ -104,6 +104,8 @@ export interface DeviceObserver {
   ack?(device: { id: string; sn: string; tenantId: string | null }, ack: DeviceAck): Promise<void>;
   /** a message on `up/enroll` (palm-vein templates), unparsed: the reader checks it */
   enroll?(device: { id: string; sn: string; tenantId: string | null }, body: unknown): Promise<void>;
+  /** a device went online or offline (its row is written; told by the one server whose write changed it) */
+  presence?(change: PresenceChange): Promise<void>;
 }
 
 interface KnownDevice {
@@ -263,7 +265,7 @@ export class DeviceGateway {
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) continue;
         count += 1;
-        this.presence.changed({ id: device.id, sn: device.sn, name: device.device_name, tenantId: device.tenant_id, online: false });
+        this.presenceChanged({ id: device.id, sn: device.sn, name: device.device_name, tenantId: device.tenant_id, online: false });
       }
       return count;
     } catch (error) {
@@ -325,6 +327,12 @@ export class DeviceGateway {
   private expiryOf(kind: string, createdMs: number): string | null {
     const ttl = commandTtlMs(kind, this.options.commandTtlMs);
     return ttl === null ? null : new Date(createdMs + ttl).toISOString();
+  }
+
+  /** The console's device readers are told (coalesced), and the observers of presence. */
+  private presenceChanged(change: PresenceChange): void {
+    this.presence.changed(change);
+    if (this.observers.some((o) => o.presence)) this.track(this.tellObservers((observer) => observer.presence?.(change)));
   }
 
   /** Adds a reader of device events and acknowledgements (soft update progress, run logs, alarms). */
@@ -556,7 +564,7 @@ export class DeviceGateway {
         .execute(),
     );
     this.lastSeenWritten.set(device.id, this.deps.clock());
-    this.presence.changed({ id: device.id, sn, name: device.name, tenantId: device.tenantId, online: true });
+    this.presenceChanged({ id: device.id, sn, name: device.name, tenantId: device.tenantId, online: true });
     await this.deliverQueued(device.id, sn);
     await this.tellObservers((observer) => observer.hello?.({ id: device.id, sn, tenantId: device.tenantId }));
   }
@@ -603,7 +611,7 @@ export class DeviceGateway {
         .where('online', '=', 1)
         .executeTakeFirst(),
     );
-    if (Number(result.numUpdatedRows) > 0) this.presence.changed({ id: device.id, sn, name: device.name, tenantId: device.tenantId, online: false });
+    if (Number(result.numUpdatedRows) > 0) this.presenceChanged({ id: device.id, sn, name: device.name, tenantId: device.tenantId, online: false });
   }
 
   private async onEvents(sn: string, body: unknown, bytes: number): Promise<void> {

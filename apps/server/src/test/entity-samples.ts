@@ -111,6 +111,8 @@ export const samples: Record<string, (n: number, fx: Fixtures) => Row> = {
   // attendance: the two rule screens share one table, so their names differ
   oaRule: (n) => attendanceRuleSample(`Sample OA rule ${n}`),
   attendanceRule: (n) => attendanceRuleSample(`Sample attendance rule ${n}`),
+  // a public test address (RFC 5737): no name to resolve, nothing of this machine
+  webhook: (n) => ({ name: `Sample hook ${n}`, url: `https://203.0.113.${(n % 200) + 1}/hook`, events: 'opening,alarm', secret: 'sample-secret-0123456789' }),
   visit: (n, fx) => ({ visitorId: fx.visitorId, hostId: fx.hostId, startTime: wireTimeAt(Date.UTC(2026, 0, 1, 8) + n * 60_000), endTime: wireTimeAt(Date.UTC(2026, 0, 1, 18) + n * 60_000), remark: `Sample visit ${n}` }),
 };
 

@@ -166,6 +166,7 @@ export const menuDefinition: readonly AreaDefinition[] = [
       { key: 'addressBook', actions: ['list', 'export'], visible: true },
       { key: 'attendanceRule', actions: CRUD, visible: true },
       { key: 'userAnnouncement', actions: ['list', 'read'], visible: true },
+      { key: 'webhook', actions: ['list', 'add', 'edit', 'delete', 'resend', 'test'], visible: true },
     ],
   },
   {

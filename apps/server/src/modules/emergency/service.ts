@@ -6,6 +6,7 @@ import {
   StorageCommandKind,
   EMERGENCY_DEFAULT_THRESHOLD,
   RealtimeCmd,
+  WebhookEventKind,
   type DeviceEvent,
   type EmergencyNotice,
   type EmergencyRelease,
@@ -191,12 +192,18 @@ async function startScenario(app: FastifyInstance, tenantId: string, start: Scen
     .execute();
   const state = await currentEmergency(app, tenantId);
   if (state.active) await notify(app, tenantId, state);
+  await app.webhooks.enqueue(app.db, tenantId, [{ kind: WebhookEventKind.emergencyStart, time: app.clock(), data: scenarioEvent(id, start.drill, start.deviceId, start.deviceName, start.intensity, start.startBy) }]);
   if (start.drill) await start.log({ key: 'log.drillStarted', params: { user: start.startBy, doors: doors.length } });
   else await start.log({ key: 'log.emergencyStarted', params: { device: start.deviceName, intensity: start.intensity, doors: doors.length } });
   for (const { door, command } of held) await start.log({ key: start.drill ? 'log.drillDoorHeld' : 'log.emergencyDoorHeld', params: { door, command } });
   await takeRollCall(app, tenantId, id);
   const row = await app.db.selectFrom('sys_emergency').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   return scenarioOf(row);
+}
+
+/** What a webhook is told of a scenario starting or ending. */
+function scenarioEvent(id: string, drill: boolean, deviceId: string, deviceName: string, intensity: number, startBy: string): Record<string, unknown> {
+  return { scenarioId: id, drill, deviceId: deviceId || null, deviceName: deviceName || null, intensity, startBy };
 }
 
 /** Numbers grouped by device, in device order. */
@@ -295,6 +302,7 @@ export async function endEmergency(app: FastifyInstance, caller: CurrentUser, sc
   if (Number(ended.numUpdatedRows) === 0) refuse('emergency.notActive');
   const row = await app.db.selectFrom('sys_emergency').selectAll().where('id', '=', scenarioId).executeTakeFirstOrThrow();
   const scenario = scenarioOf(row);
+  await app.webhooks.enqueue(app.db, tenantId, [{ kind: WebhookEventKind.emergencyEnd, time: app.clock(), data: { ...scenarioEvent(row.id, row.drill === 1, row.device_id, row.device_name, row.intensity, row.start_by ?? ''), endBy: caller.username } }]);
   const log = callerLog(app, caller, tenantId, ip);
   if (scenario.drill) await log({ key: 'log.drillEnded', params: { user: row.start_by ?? '' } });
   else await log({ key: 'log.emergencyEnded', params: { device: row.device_name } });

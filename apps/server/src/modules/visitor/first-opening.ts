@@ -1,4 +1,4 @@
-import { answerLanguage, DeviceEventKind, translate, VisitState, type DeviceEvent } from '@isps/contract';
+import { answerLanguage, DeviceEventKind, translate, VisitState, WebhookEventKind, type DeviceEvent } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { visitorOfEvent } from '../../gateway/event-people.ts';
 import { formatWireTime } from '../../platform/wire-time.ts';
@@ -21,6 +21,10 @@ export async function tellHostsOfFirstOpenings(app: FastifyInstance, device: { i
     for (const visit of visits) {
       const marked = await app.db.updateTable('sys_visit').set({ first_open_time: at }).where('id', '=', visit.id).where('first_open_time', 'is', null).executeTakeFirst();
       if (Number(marked.numUpdatedRows) !== 1) continue;
+      // the visit's first opening is the visitor's arrival: marked once, so told once
+      await app.webhooks.enqueue(app.db, visit.tenant_id, [
+        { kind: WebhookEventKind.visitorArrival, time: event.time, data: { visitId: visit.id, visitorId, hostId: visit.host_id, deviceId: device.id, door: typeof event.data.door === 'number' ? event.data.door : null, doorId: door?.id ?? null, doorName: door?.door_name ?? null } },
+      ]);
       const [host, visitor] = await Promise.all([
         app.db.selectFrom('sys_user').select(['id', 'lang']).where('id', '=', visit.host_id).executeTakeFirst(),
         app.db.selectFrom('sys_visitor').select('name').where('id', '=', visitorId).executeTakeFirstOrThrow(),

@@ -115,6 +115,7 @@ export const entityTables: Readonly<Record<string, EntityTables>> = {
   attendanceRule: { table: 'sys_attendance_rule', links: { departIds: { table: 'sys_attendance_rule_depart', ownerColumn: 'rule_id', targetColumn: 'depart_id' } } },
   attendance: { table: 'sys_attendance_day' },
   attendanceMonth: { table: 'sys_attendance_month' },
+  webhook: { table: 'sys_webhook' },
 };
 
 function tablesOf(name: string): EntityTables {

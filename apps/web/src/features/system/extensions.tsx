@@ -14,6 +14,7 @@ import { GroupUsersDialog } from './components/group-users.tsx';
 import { GroupPermissionsDrawer, GroupRolesDialog } from './components/group-roles.tsx';
 import { jobExtension } from './components/job-actions.tsx';
 import { userExtension } from './components/user-actions.tsx';
+import { webhookExtension } from './components/webhook-actions.tsx';
 
 type RowProps = CrudExtensionProps & { row: CrudRow };
 
@@ -190,6 +191,7 @@ export const systemExtensions: Readonly<Record<string, CrudExtension>> = {
   user: userExtension,
   quartzJob: jobExtension,
   dataLog: dataLogExtension,
+  webhook: webhookExtension,
   depart: { RowActions: GroupActions },
 };
 
