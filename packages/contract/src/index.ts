@@ -30,3 +30,4 @@ export * from './door-schedule.ts';
 export * from './monitor.ts';
 export * from './report.ts';
 export * from './floor-plan.ts';
+export * from './api-keys.ts';
