@@ -198,6 +198,13 @@ describe.each(await testDialects())('API keys on %s', (dialect) => {
     expect(everyLog.filter((r) => `${r.content} ${r.log_params ?? ''}`.includes(secretPart))).toEqual([]);
   });
 
+  it('the API description declares the X-Api-Key scheme beside the session token', async () => {
+    const docs = await app.inject({ method: 'GET', url: api(app, '/docs/json'), headers: { 'X-Access-Token': admin } });
+    const description = docs.json<{ components: { securitySchemes: Record<string, unknown> }; security: unknown[] }>();
+    expect(description.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: API_KEY_HEADER });
+    expect(description.security).toContainEqual({ apiKey: [] });
+  });
+
   it('a key over its rate hears 429 in the reader’s language, and another key is not held back', async () => {
     const limited = await buildTestApp(dialect, { config: { rateLimit: { loginPerMinute: 10_000, captchaPerMinute: 10_000, apiKeyPerMinute: 3 } } });
     try {
