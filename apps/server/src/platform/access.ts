@@ -35,8 +35,11 @@ export interface CurrentUser {
   orgCode: string | null;
   /** holds the system administrator role: may choose the tenant he works in, no data rules */
   systemAdmin: boolean;
-  /** set when the caller is an API key (issue 32), not a signed-in user: `id` is then the key's, `username` `api-key:<name>` */
-  apiKey?: { id: string; name: string };
+  /**
+   * set when the caller is an API key (issue 32), not a signed-in user: `id` is then the key's, `username`
+   * `api-key:<name>`; `creator` is whose data rules narrow the rows it reads (a key never sees more than he does)
+   */
+  apiKey?: { id: string; name: string; creator: { id: string; username: string; orgCode: string | null; systemAdmin: boolean } };
 }
 
 /** Holders of this role work across tenants. */
@@ -283,7 +286,7 @@ function keyCallerOf(record: ApiKeyRecord, creator: AccessProfile): CurrentUser 
           tenantScope: record.tenantId,
           orgCode: null,
           systemAdmin: false,
-          apiKey: { id: record.id, name: record.name },
+          apiKey: { id: record.id, name: record.name, creator: { id: creator.id, username: creator.username, orgCode: creator.orgCode, systemAdmin: creator.systemAdmin } },
         });
   keyCallers.set(record, { creator, caller });
   return caller;
