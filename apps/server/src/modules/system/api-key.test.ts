@@ -83,8 +83,8 @@ describe.each(await testDialects())('API keys on %s', (dialect) => {
     const managed = await withKey(manager, 'GET', ApiKeyPath.list);
     expect([managed.statusCode, managed.envelope.message]).toEqual([403, 'This call needs a signed-in user: an API key cannot make it']);
     // the websocket handshake is a signed-in user's too
-    const socket = await withKey(key, 'GET', `/websocket/${ids.maker}`);
-    expect(socket.statusCode).toBe(403);
+    const socket = await withKey(key, 'GET', `/websocket/${ids.maker}`, { connection: 'upgrade', upgrade: 'websocket' });
+    expect([socket.statusCode, socket.envelope.message]).toEqual([403, 'This call needs a signed-in user: an API key cannot make it']);
   });
 
   it('unknown, malformed, revoked and expired keys are refused alike, with one localised message', async () => {
