@@ -231,7 +231,7 @@ describe('route declarations', () => {
   });
 
   it('limits the login rate with an envelope', async () => {
-    const limited = await buildTestApp('sqlite', { config: { rateLimit: { loginPerMinute: 2, captchaPerMinute: 2 } } });
+    const limited = await buildTestApp('sqlite', { config: { rateLimit: { loginPerMinute: 2, captchaPerMinute: 2, apiKeyPerMinute: 10_000 } } });
     try {
       const attempt = () => injectAs(limited.app, null, { method: 'POST', url: '/api/sys/login', payload: { username: 'x', password: 'y' }, headers: { lang: 'en-US' } });
       await attempt();

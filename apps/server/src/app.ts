@@ -29,6 +29,7 @@ import { checkCaptcha, createUser, findActiveUserById, findActiveUserByName, job
 import { visitorAdminRoutes, visitorRoutes, visitRoutes, visitsPlugin } from './modules/visitor/index.ts';
 import { webhookApiTag, webhookPlugin, webhookRoutes } from './modules/webhook/index.ts';
 import { accessPlugin } from './platform/access.ts';
+import { apiKeyCallsPlugin } from './platform/api-keys.ts';
 import { apiDocs } from './platform/api-docs.ts';
 import { listCachePlugin } from './platform/crud/list-cache.ts';
 import { closeRedis, connectRedis, createCache } from './platform/cache.ts';
@@ -223,11 +224,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     skipOnError: true,
     ...(rateLimitRedis ? { redis: rateLimitRedis, nameSpace: `${config.cacheKeyPrefix}rate:` } : {}),
   });
+  // after the access hook: limits and logs the calls an API key made
+  await app.register(apiKeyCallsPlugin);
   await app.register(swagger, {
     openapi: {
       info: { title: 'ISPS Console API', version: '0.1.0' },
-      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Access-Token' } } },
-      security: [{ token: [] }],
+      // a console session's token, or an integration's API key (issue 32) on routes that name a permission code
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Access-Token' }, apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } } },
+      security: [{ token: [] }, { apiKey: [] }],
       tags: [webhookApiTag],
     },
     transform: jsonSchemaTransform,

@@ -44,6 +44,12 @@ describe('configuration', () => {
     for (const bad of ['0', '3', '1.5', 'big', '70000']) expect(problemsOf({ MQTT_MAX_PACKET_KB: bad }), bad).toEqual([`MQTT_MAX_PACKET_KB must be an integer from 4 to 65536 (KiB); got ${JSON.stringify(bad)}`]);
   });
 
+  it('takes API_KEY_RATE_PER_MINUTE as the calls each API key may make a minute, 600 by default', () => {
+    expect(loadConfig({}).rateLimit.apiKeyPerMinute).toBe(600);
+    expect(loadConfig({ API_KEY_RATE_PER_MINUTE: '60' }).rateLimit.apiKeyPerMinute).toBe(60);
+    expect(problemsOf({ API_KEY_RATE_PER_MINUTE: '0' })).toEqual(['API_KEY_RATE_PER_MINUTE must be an integer from 1 to 1000000; got "0"']);
+  });
+
   it('reads the optional SMTP settings of the message center and never echoes a rejected SMTP_URL', () => {
     expect(loadConfig({}).smtp).toEqual({ url: null, from: 'ISPS Console <no-reply@localhost>' });
     expect(loadConfig({ SMTP_URL: 'smtps://mailer:secret@mail.example.com:465', SMTP_FROM: 'Console <c@example.com>' }).smtp).toEqual({

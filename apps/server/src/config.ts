@@ -27,7 +27,8 @@ export interface Config {
   tokenPepper: string | null;
   /** argon2id cost; tests lower it, production keeps the OWASP baseline */
   passwordHashing: { memoryCost: number; timeCost: number };
-  rateLimit: { loginPerMinute: number; captchaPerMinute: number };
+  /** apiKeyPerMinute: calls each API key may make a minute (API_KEY_RATE_PER_MINUTE) */
+  rateLimit: { loginPerMinute: number; captchaPerMinute: number; apiKeyPerMinute: number };
   /** namespace of every cache key, so several consoles (or test runs) can share one Redis */
   cacheKeyPrefix: string;
   webDistDir: string;
@@ -98,6 +99,7 @@ const rules = {
   CAS_SERVER_URL: { schema: z.string().regex(/^https?:\/\/[^?#]+$/), allowed: 'the http(s):// base URL of the CAS server, without query' } as Rule<string>,
   TIME_ZONE: { schema: z.string().refine(isTimeZone), allowed: 'an IANA time zone name such as Asia/Shanghai, Europe/Berlin or UTC' } as Rule<string>,
   CAS_SERVICE_URL: { schema: z.string().regex(/^https?:\/\/[^#\s]+$/), allowed: "the http(s):// URL of the console's CAS login page" } as Rule<string>,
+  API_KEY_RATE_PER_MINUTE: { schema: z.coerce.number().int().min(1).max(1_000_000), allowed: 'an integer from 1 to 1000000' } as Rule<number>,
   UPLOADS_PER_MINUTE: { schema: z.coerce.number().int().min(1).max(100_000), allowed: 'an integer from 1 to 100000' } as Rule<number>,
   UPLOAD_MB_PER_MINUTE: { schema: z.coerce.number().int().min(1).max(1_000_000), allowed: 'an integer from 1 to 1000000 (MiB)' } as Rule<number>,
   TENANT_UPLOAD_QUOTA_MB: { schema: z.coerce.number().int().min(1).max(100_000_000), allowed: 'an integer from 1 to 100000000 (MiB)' } as Rule<number>,
@@ -163,6 +165,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     casServerUrl: read('CAS_SERVER_URL') ?? null,
     casServiceUrl: read('CAS_SERVICE_URL') ?? null,
     timeZone: read('TIME_ZONE') ?? machineTimeZone(),
+    apiKeyPerMinute: read('API_KEY_RATE_PER_MINUTE', '600'),
     uploadsPerMinute: read('UPLOADS_PER_MINUTE', '30'),
     uploadMbPerMinute: read('UPLOAD_MB_PER_MINUTE', '50'),
     tenantUploadQuotaMb: read('TENANT_UPLOAD_QUOTA_MB', '1024'),
@@ -191,7 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: config.logLevel as LogLevel,
     tokenPepper: config.tokenPepper,
     passwordHashing: { memoryCost: 19_456, timeCost: 2 },
-    rateLimit: { loginPerMinute: 20, captchaPerMinute: 30 },
+    rateLimit: { loginPerMinute: 20, captchaPerMinute: 30, apiKeyPerMinute: config.apiKeyPerMinute as number },
     cacheKeyPrefix: 'isps:',
     webDistDir: resolve(serverSrcDir, '../../web/dist'),
     smtp: { url: config.smtpUrl, from: config.smtpFrom as string },

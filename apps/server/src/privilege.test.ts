@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountPath, ApiPath, AttendancePath, MetricsPath, MonitorPath, REPORT_SCREENS, reportPath, cabinetEntity, keyEntity, patrolEntities, PatrolPath, StoragePath, storageCheckUpdateEntity, VisitorPath, entityActions, entityDeclarations, importJobPath } from '@isps/contract';
+import { API_KEY_HEADER, AccountPath, ApiKeyPath, ApiPath, AttendancePath, MetricsPath, MonitorPath, REPORT_SCREENS, reportPath, cabinetEntity, keyEntity, patrolEntities, PatrolPath, StoragePath, storageCheckUpdateEntity, VisitorPath, entityActions, entityDeclarations, importJobPath } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { createRoleWith, uploadFile, workbookOf } from './test/crud-helpers.ts';
 import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, type Answer, type TestApp } from './test/harness.ts';
@@ -13,18 +13,21 @@ import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs,
  * the route catalogue, so a new one is either probed here, proven in a named test file, or fails this suite.
  */
 
-type Seat = 'sysadmin' | 'secondAdmin' | 'userAdminA' | 'userAdminB' | 'menuManager' | 'dataSourceTester' | 'selfRegistered' | 'visitor';
+// adminKey: an API key a system administrator made with every code he holds; it is a caller of its own kind, never a
+// system administrator, so it reaches no grant a holder of those codes could not (issue 32)
+type Seat = 'sysadmin' | 'secondAdmin' | 'userAdminA' | 'userAdminB' | 'menuManager' | 'dataSourceTester' | 'selfRegistered' | 'visitor' | 'adminKey';
 const SEATS: Seat[] = ['sysadmin', 'secondAdmin', 'userAdminA', 'userAdminB', 'menuManager', 'dataSourceTester', 'selfRegistered', 'visitor'];
 /** holders of the system administrator role */
 const AUDIT = { create_by: 'test', create_time: null, update_by: null, update_time: null };
 const SYSTEM_ADMINS: Seat[] = ['sysadmin', 'secondAdmin'];
-const ATTACKERS = SEATS.filter((s) => !SYSTEM_ADMINS.includes(s));
+const ATTACKERS: Seat[] = [...SEATS.filter((s) => !SYSTEM_ADMINS.includes(s)), 'adminKey'];
 
 const USER_ADMIN_CODES = [
   'system:user:list', 'system:user:add', 'system:user:edit', 'system:user:delete', 'system:user:import', 'system:user:export',
   'system:user:frozen', 'system:user:resetPassword', 'system:user:recycleBin', 'system:role:list', 'system:depart:list',
   'system:departUser:delete', 'system:userAgent:list', 'system:userAgent:add', 'system:userAgent:edit', 'system:userAgent:delete',
   'system:departRole:list', 'system:departRole:user', 'system:departRole:authorize', 'system:depart:authorize',
+  'system:apiKey:list', 'system:apiKey:add', 'system:apiKey:rotate',
 ];
 const MENU_MANAGER_CODES = [
   'system:permission:list', 'system:permission:add', 'system:permission:edit', 'system:permission:delete', 'system:permission:import',
@@ -138,6 +141,8 @@ const NOT_A_GRANT: Record<string, string> = {
   'POST /api/sys/webhook/resend': 'queues one of the tenant’s own deliveries again, to the address its webhook holds (checked at each attempt)',
   'POST /api/sys/webhook/test': 'queues a test event to one of the tenant’s own webhooks, to the address it holds (checked at each attempt)',
   'POST /api/sys/logout': 'ends the caller’s own session',
+  'PUT /api/sys/apiKey/revoke': 'revoking an API key takes rights away, never gives any (modules/system/api-key.test.ts)',
+  'DELETE /api/sys/apiKey/delete': 'deleting an API key takes rights away, never gives any (modules/system/api-key.test.ts)',
   'POST /api/sys/selectDepart': 'chooses among the caller’s own groups (group roles only count in groups the user belongs to)',
   'PUT /api/sys/user/language': 'keeps the caller’s own console language (user-language.test.ts); it changes no one’s rights',
   'POST /api/vistor/register': 'creates a visitor account, which holds no console rights',
@@ -261,6 +266,8 @@ function privilegeRoutes(app: FastifyInstance): string[] {
     /^\/sysArea\/floorPlan/,
     // webhooks: only a system administrator lets one reach the console's own loopback
     /^\/sys\/webhook\//,
+    // API keys act with permission codes in a tenant: making or rotating one is granting them
+    /^\/sys\/apiKey\//,
   ];
   return app.routeCatalogue
     .filter((r) => r.method !== 'GET' && r.method !== 'HEAD' && r.url.startsWith(prefix))
@@ -275,8 +282,11 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('privilege bo
   const ids: Record<string, string> = {};
   const probes: Probe[] = [];
 
+  // an API key seat sends its key instead of a session token
   const call = (token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: Record<string, unknown>) =>
-    injectAs(app, token, { method, url: api(app, path), ...(payload ? { payload } : {}), headers: { lang: 'en-US' } });
+    token.startsWith('isps_')
+      ? injectAs(app, null, { method, url: api(app, path), ...(payload ? { payload } : {}), headers: { lang: 'en-US', [API_KEY_HEADER]: token } })
+      : injectAs(app, token, { method, url: api(app, path), ...(payload ? { payload } : {}), headers: { lang: 'en-US' } });
   const userRow = (id: string) => app.db.selectFrom('sys_user').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const rolesOf = async (userId: string) => (await app.db.selectFrom('sys_user_role').select('role_id').where('user_id', '=', userId).execute()).map((r) => r.role_id);
   const permissionsOfRole = async (roleId: string) => (await app.db.selectFrom('sys_role_permission').select('permission_id').where('role_id', '=', roleId).execute()).map((r) => r.permission_id).sort();
@@ -285,7 +295,7 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('privilege bo
 
   /** A seat's token, signed in again when a system administrator's probe ended its sessions (freeze, password reset). */
   async function tokenOf(seat: Seat): Promise<string> {
-    if (seat === 'visitor' || seat === 'sysadmin') return tokens[seat];
+    if (seat === 'visitor' || seat === 'sysadmin' || seat === 'adminKey') return tokens[seat];
     const alive = await injectAs(app, tokens[seat], { method: 'GET', url: api(app, ApiPath.currentUserDeparts) });
     if (alive.statusCode === 401) tokens[seat] = await login(app, (await userRow(ids[seat]!)).username, USER_PASSWORD);
     return tokens[seat];
@@ -367,6 +377,21 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('privilege bo
       expect(hook.envelope.success, hook.envelope.message).toBe(true);
       ids[key] = (hook.envelope.result as { id: string }).id;
     }
+    // a tenant none of the seats belongs to, for the API key probes
+    ids.tenantC = randomUUID();
+    await app.db.insertInto('sys_tenant').values({ id: ids.tenantC, name: 'Tenant C', code: 'tenant-c', begin_date: null, end_date: null, status: 1, ...AUDIT }).execute();
+    const adminCodes = (await call(tokens.sysadmin, 'GET', ApiPath.userPermission)).envelope.result as { auth: { action: string }[] };
+    const adminKey = await call(tokens.sysadmin, 'POST', ApiKeyPath.add, {
+      name: 'admin-everything',
+      tenantId: ids.tenantA,
+      permCodes: [...new Set(adminCodes.auth.map((a) => a.action))].slice(0, 500),
+      expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    });
+    expect(adminKey.envelope.success).toBe(true);
+    tokens.adminKey = (adminKey.envelope.result as { secret: string }).secret;
+    // a key only a system administrator could make (a code no other seat holds), for the rotation probe
+    const rotatable = await call(tokens.sysadmin, 'POST', ApiKeyPath.add, { name: 'job-runner', tenantId: ids.tenantA, permCodes: ['system:quartzJob:execute'], expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString() });
+    ids.rotatableKey = (rotatable.envelope.result as { id: string }).id;
 
     buildProbes();
   });
@@ -385,7 +410,40 @@ describe.each((await testDialects()).filter((d) => d !== 'mysql'))('privilege bo
     const noUserNamed = (name: () => string) => async () => !(await app.db.selectFrom('sys_user').select('id').where('username', '=', name()).executeTakeFirst());
     let lastName = '';
 
+    const keyNamed = (name: () => string) => async () => !(await app.db.selectFrom('sys_api_key').select('id').where('name', '=', name()).executeTakeFirst());
+    const dropKeyNamed = (name: () => string) => async () => void (await app.db.deleteFrom('sys_api_key').where('name', '=', name()).execute());
+    const inAMonth = () => new Date(Date.now() + 30 * 86_400_000).toISOString();
+    let keys = 0;
+    let lastKey = '';
+
     probes.push(
+      {
+        route: 'POST /api/sys/apiKey/add',
+        what: 'creates an API key holding a code the caller does not hold',
+        adminMay: true,
+        attempt: (token) => call(token, 'POST', ApiKeyPath.add, { name: (lastKey = `probe-key-${++keys}`), tenantId: ids.tenantA, permCodes: ['system:quartzJob:execute'], expiresAt: inAMonth() }),
+        held: keyNamed(() => lastKey),
+        reset: dropKeyNamed(() => lastKey),
+      },
+      {
+        route: 'POST /api/sys/apiKey/add',
+        what: 'creates an API key for a tenant that is not the caller’s',
+        adminMay: true,
+        attempt: (token) => call(token, 'POST', ApiKeyPath.add, { name: (lastKey = `probe-key-${++keys}`), tenantId: ids.tenantC, permCodes: ['system:user:list'], expiresAt: inAMonth() }),
+        held: keyNamed(() => lastKey),
+        reset: dropKeyNamed(() => lastKey),
+      },
+      {
+        route: 'POST /api/sys/apiKey/rotate',
+        what: 'rotates a key holding a code the caller does not hold into a successor of his own',
+        adminMay: true,
+        attempt: (token) => call(token, 'POST', ApiKeyPath.rotate, { id: ids.rotatableKey, overlapHours: 1 }),
+        held: async () => !(await app.db.selectFrom('sys_api_key').select('id').where('rotated_from', '=', ids.rotatableKey!).executeTakeFirst()),
+        reset: async () => {
+          await app.db.deleteFrom('sys_api_key').where('rotated_from', '=', ids.rotatableKey!).execute();
+          await app.db.updateTable('sys_api_key').set({ valid_until: null }).where('id', '=', ids.rotatableKey!).execute();
+        },
+      },
       {
         route: 'POST /api/sys/user/add',
         what: 'creates a user holding the system administrator role',

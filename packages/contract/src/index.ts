@@ -31,3 +31,4 @@ export * from './monitor.ts';
 export * from './report.ts';
 export * from './floor-plan.ts';
 export * from './webhook.ts';
+export * from './api-keys.ts';

@@ -84,6 +84,7 @@ export const MENU_TITLE_KEYS = [
   'menu.system.position',
   'menu.system.vendor',
   'menu.system.tenant',
+  'menu.system.apiKey',
   'menu.system.addressBook',
   'menu.system.attendanceRule',
   'menu.system.userAnnouncement',

@@ -25,6 +25,8 @@ export const ApiPath = {
   dataSourceKinds: '/sys/dataSource/kinds',
   /** spelled as the origin console's callers spell it */
   dictRefreshCache: '/sys/dict/refleshCache',
+  /** GET ?ids=: enabled tenants for selectors (the caller's own unless he is a system administrator) */
+  tenantQueryList: '/sys/tenant/queryList',
 } as const;
 
 export function randomImagePath(key: string): string {

@@ -81,6 +81,7 @@ export const buttonTitles: Readonly<Record<string, Texts>> = {
   align: ['Align', '校准', '整合'],
   correct: ['Correct', '更正', '訂正'],
   recompute: ['Recompute', '重新计算', '再計算'],
+  rotate: ['Rotate', '轮换', 'ローテーション'],
 };
 
 const dictionaries = [...seededDictionaries, ...migratedDictionaries];

@@ -1158,6 +1158,8 @@ export interface Database {
   sys_floor_plan_item: SysFloorPlanItem;
   sys_webhook: SysWebhook;
   sys_webhook_delivery: SysWebhookDelivery;
+  sys_api_key: SysApiKey;
+  sys_api_key_use: SysApiKeyUse;
 }
 
 // Attendance (migration 1620) ---------------------------------------------------------------------------------------
@@ -1305,4 +1307,25 @@ export interface SysWebhookDelivery extends Audited {
   last_error: string | null;
   delivered_time: string | null;
   tenant_id: string | null;
+/** An API key (1750): found by its prefix, checked against the peppered hash of the whole key; codes as a JSON list. */
+export interface SysApiKey extends Audited {
+  name: string;
+  key_prefix: string;
+  key_hash: string;
+  tenant_id: string;
+  /** JSON array of permission codes */
+  perm_codes: string;
+  expires_at: string;
+  revoked_at: string | null;
+  /** a rotated key's overlap end: refused after it */
+  valid_until: string | null;
+  rotated_from: string | null;
+  /** the user who made it: the key holds its codes only as far as he still does */
+  created_by_id: string;
+}
+
+/** When and from where a key was last used (1750); the id is the key's. */
+export interface SysApiKeyUse extends Audited {
+  last_used_at: string | null;
+  last_used_ip: string | null;
 }

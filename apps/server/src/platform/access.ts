@@ -4,6 +4,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fast
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { onCommittedWrite } from '../db/database.ts';
 import type { Database, SysPermission } from '../db/schema.ts';
+import { ApiKeyUses, apiKeyPrefix, apiKeyUsable, findApiKey, headerApiKey, type ApiKeyRecord } from './api-keys.ts';
 import { InvalidatedMemo } from './cache.ts';
 import { AppError } from './envelope.ts';
 import { tenantScopeOf } from './tenancy.ts';
@@ -34,6 +35,11 @@ export interface CurrentUser {
   orgCode: string | null;
   /** holds the system administrator role: may choose the tenant he works in, no data rules */
   systemAdmin: boolean;
+  /**
+   * set when the caller is an API key (issue 32), not a signed-in user: `id` is then the key's, `username`
+   * `api-key:<name>`; `creator` is whose data rules narrow the rows it reads (a key never sees more than he does)
+   */
+  apiKey?: { id: string; name: string; creator: { id: string; username: string; orgCode: string | null; systemAdmin: boolean } };
 }
 
 /** Holders of this role work across tenants. */
@@ -56,6 +62,8 @@ declare module 'fastify' {
     permission?: RouteAccess;
     /** reachable while the caller still has to replace an initial password */
     allowWhilePasswordChangeDue?: boolean;
+    /** for signed-in users only, never an API key (every 'authenticated' route is, as it serves the caller's own identity) */
+    userOnly?: boolean;
   }
   interface FastifyRequest {
     currentUser: CurrentUser | null;
@@ -122,6 +130,7 @@ const ACCESS_TABLES = new Set([
   'sys_tenant',
 ]);
 const SESSION_TABLES = new Set(['sys_user_token']);
+const API_KEY_TABLES = new Set(['sys_api_key']);
 const ACCESS_CHANGED = 'access:changed';
 // bounds how long a write made outside every server (a script on the database) goes unseen
 const KEEP_MS = 5_000;
@@ -139,6 +148,9 @@ export class AccessCache {
   readonly profiles: InvalidatedMemo<AccessProfile | null>;
   /** a system administrator's chosen tenant, by user and `tenant-id` header */
   readonly scopes: InvalidatedMemo<{ scope: string | null }>;
+  /** API keys by the key as sent, like sessions: emptied on every write to the keys or to access */
+  readonly apiKeys: InvalidatedMemo<ApiKeyRecord | null>;
+  readonly apiKeyUses: ApiKeyUses;
   /** set once the bus subscription is live; writes before it (start-up) are only forgotten here */
   broadcasting = false;
 
@@ -146,20 +158,28 @@ export class AccessCache {
     this.sessions = new InvalidatedMemo(app.clock, KEEP_MS);
     this.profiles = new InvalidatedMemo(app.clock, KEEP_MS);
     this.scopes = new InvalidatedMemo(app.clock, KEEP_MS);
+    this.apiKeys = new InvalidatedMemo(app.clock, KEEP_MS);
+    this.apiKeyUses = new ApiKeyUses(app);
   }
 
-  forget(what: { sessions?: boolean; profiles?: boolean }): void {
+  forget(what: { sessions?: boolean; profiles?: boolean; apiKeys?: boolean }): void {
     if (what.sessions) this.sessions.clear();
     if (what.profiles) {
       this.profiles.clear();
       this.scopes.clear();
     }
+    // a key's tenant and creator are read with it
+    if (what.apiKeys || what.profiles) this.apiKeys.clear();
   }
 
   /** Called after each committed write: forgets here, then tells every instance and waits until the bus delivered it. */
   async written(tables: ReadonlySet<string>): Promise<void> {
-    const what = { sessions: [...tables].some((t) => SESSION_TABLES.has(t)), profiles: [...tables].some((t) => ACCESS_TABLES.has(t)) };
-    if (!what.sessions && !what.profiles) return;
+    const what = {
+      sessions: [...tables].some((t) => SESSION_TABLES.has(t)),
+      profiles: [...tables].some((t) => ACCESS_TABLES.has(t)),
+      apiKeys: [...tables].some((t) => API_KEY_TABLES.has(t)),
+    };
+    if (!what.sessions && !what.profiles && !what.apiKeys) return;
     this.forget(what);
     if (!this.broadcasting) return;
     try {
@@ -197,6 +217,28 @@ export class AccessCache {
     return scope === undefined ? undefined : sharedCaller(profile, scope.scope);
   }
 
+  /** The caller an API key is, or null for an unknown, expired, revoked or superseded key or a creator who lost his seat. */
+  async keyCaller(key: string): Promise<CurrentUser | null> {
+    const kept = this.keptKeyCaller(key);
+    if (kept !== undefined) return kept;
+    if (!apiKeyPrefix(key)) return null;
+    const record = await this.apiKeys.get(key, () => findApiKey(this.app, key));
+    if (!record || !apiKeyUsable(record, this.app.clock())) return null;
+    const creator = await this.profiles.get(record.createdById, () => loadProfile(this.app.db, record.createdById));
+    return creator ? keyCallerOf(record, creator) : null;
+  }
+
+  /** As keyCaller from what this instance keeps, without waiting; undefined when something has to be read. */
+  keptKeyCaller(key: string): CurrentUser | null | undefined {
+    if (!apiKeyPrefix(key)) return null;
+    const record = this.apiKeys.peek(key);
+    if (record === undefined) return undefined;
+    if (record === null || !apiKeyUsable(record, this.app.clock())) return null;
+    const creator = this.profiles.peek(record.createdById);
+    if (creator === undefined) return undefined;
+    return creator ? keyCallerOf(record, creator) : null;
+  }
+
   private async scopeOf(request: FastifyRequest, profile: AccessProfile): Promise<string | null> {
     if (!profile.systemAdmin) return profile.tenantId;
     return (await this.scopes.get(scopeKey(request, profile), async () => ({ scope: await tenantScopeOf(this.app, request, profile) }))).scope;
@@ -218,6 +260,35 @@ function sharedCaller(profile: AccessProfile, tenantScope: string | null): Curre
     caller = Object.freeze({ ...profile, tenantScope });
     byScope.set(tenantScope, caller);
   }
+  return caller;
+}
+
+/** The caller of a key with a creator's profile, made once per pair (both are replaced, never changed). */
+const keyCallers = new WeakMap<ApiKeyRecord, { creator: AccessProfile; caller: CurrentUser | null }>();
+
+/**
+ * An API key acts with its codes as far as its creator still holds them, in its own tenant, which must still be one
+ * its creator could give (his own, unless he is a system administrator). It is never a system administrator itself:
+ * it does not choose a tenant, and grants it could reach are refused by the rules of platform/grants.ts.
+ */
+function keyCallerOf(record: ApiKeyRecord, creator: AccessProfile): CurrentUser | null {
+  const kept = keyCallers.get(record);
+  if (kept && kept.creator === creator) return kept.caller;
+  const caller =
+    !creator.systemAdmin && creator.tenantId !== record.tenantId
+      ? null
+      : Object.freeze({
+          id: record.id,
+          username: `api-key:${record.name}`,
+          mustChangePassword: false,
+          permissions: new Set(record.codes.filter((code) => creator.permissions.has(code))),
+          tenantId: record.tenantId,
+          tenantScope: record.tenantId,
+          orgCode: null,
+          systemAdmin: false,
+          apiKey: { id: record.id, name: record.name, creator: { id: creator.id, username: creator.username, orgCode: creator.orgCode, systemAdmin: creator.systemAdmin } },
+        });
+  keyCallers.set(record, { creator, caller });
   return caller;
 }
 
@@ -284,8 +355,8 @@ export const accessPlugin = fp(
     const stopListening = onCommittedWrite(app.db, (tables) => cache.written(tables));
     // the bus is registered after this plugin; until its subscription is live a change could be missed, so start empty
     app.addHook('onReady', async () => {
-      await app.eventBus.subscribe(ACCESS_CHANGED, (payload) => cache.forget((payload ?? {}) as { sessions?: boolean; profiles?: boolean }));
-      cache.forget({ sessions: true, profiles: true });
+      await app.eventBus.subscribe(ACCESS_CHANGED, (payload) => cache.forget((payload ?? {}) as { sessions?: boolean; profiles?: boolean; apiKeys?: boolean }));
+      cache.forget({ sessions: true, profiles: true, apiKeys: true });
       cache.broadcasting = true;
     });
     app.addHook('onClose', async () => stopListening());
@@ -313,6 +384,19 @@ export const accessPlugin = fp(
       return null;
     }
 
+    /** The verdict on an API key's caller (or none): keys reach only routes that name a permission code they hold. */
+    function admitKey(request: FastifyRequest, config: FastifyContextConfig, user: CurrentUser | null): AppError | null {
+      // never which part was wrong: unknown, expired, revoked, superseded and disowned keys sound alike
+      if (!user?.apiKey) return new AppError('unauthorized', 'apiKey.invalid');
+      request.currentUser = user;
+      cache.apiKeyUses.note(user.apiKey.id, request.ip);
+      const access = config.permission as RouteAccess;
+      if (access === 'authenticated' || config.userOnly) return new AppError('forbidden', 'apiKey.userOnly');
+      const codes = accessCodes(access);
+      if (!codes.some((code) => user.permissions.has(code))) return new AppError('forbidden', 'error.forbidden', { code: codes.join(' | ') });
+      return null;
+    }
+
     /** The gates from the `from`th on, in order; the first error ends it. */
     function passGates(request: FastifyRequest, from: number, done: (error?: Error) => void): void {
       const gate = gates[from];
@@ -323,6 +407,12 @@ export const accessPlugin = fp(
     /** The verdict on the caller, then the gates of an admitted one. */
     function decide(request: FastifyRequest, config: FastifyContextConfig, token: string | null, user: CurrentUser | null, done: (error?: Error) => void): void {
       const refused = admit(request, config, token, user);
+      if (refused) return done(refused);
+      passGates(request, 0, done);
+    }
+
+    function decideKey(request: FastifyRequest, config: FastifyContextConfig, user: CurrentUser | null, done: (error?: Error) => void): void {
+      const refused = admitKey(request, config, user);
       if (refused) return done(refused);
       passGates(request, 0, done);
     }
@@ -339,6 +429,17 @@ export const accessPlugin = fp(
         return done(new AppError('forbidden', 'error.forbidden', { code: 'undeclared' }));
       }
       const token = headerToken(request);
+      // a session token wins; an API key is the caller only of a request without one
+      const apiKey = token ? null : headerApiKey(request);
+      if (apiKey) {
+        const keptKey = app.accessCache.keptKeyCaller(apiKey);
+        if (keptKey !== undefined) return decideKey(request, config, keptKey, done);
+        app.accessCache.keyCaller(apiKey).then(
+          (user) => decideKey(request, config, user, done),
+          (error: Error) => done(error),
+        );
+        return;
+      }
       const kept = token ? app.accessCache.keptCaller(request, token) : null;
       if (kept !== undefined) return decide(request, config, token, kept, done);
       app.accessCache.caller(request, token as string).then(

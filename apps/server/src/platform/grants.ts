@@ -376,3 +376,19 @@ export async function assertMayHandKeys(app: FastifyInstance, caller: CurrentUse
   const keys = await app.db.selectFrom('sys_key').select('device_id').where('id', 'in', unique([...keyIds])).execute();
   if (keys.some((k) => !managed.has(k.device_id))) refuse('grant.keyNotHeld');
 }
+
+// API keys (issue 32): a key acts with permission codes in a tenant, so making one is granting them. Anyone, a system
+// administrator included, gives a key only codes he holds; a key goes only to the caller's own tenant, unless he is
+// a system administrator, who names any existing tenant. A key keeps holding its codes only while its creator does
+// (platform/access.ts).
+
+/** Refuses ('grant.apiKeyCodeNotHeld' / 'grant.apiKeyTenantNotHeld') a key with a code or tenant the caller cannot give. */
+export async function assertMayGiveApiKey(app: FastifyInstance, caller: CurrentUser, key: { permCodes: readonly string[]; tenantId: string }): Promise<void> {
+  const missing = key.permCodes.find((code) => !caller.permissions.has(code));
+  if (missing !== undefined) refuse('grant.apiKeyCodeNotHeld', { code: missing });
+  if (!caller.systemAdmin) {
+    if (caller.tenantId === null || key.tenantId !== caller.tenantId) refuse('grant.apiKeyTenantNotHeld');
+    return;
+  }
+  if (!(await app.db.selectFrom('sys_tenant').select('id').where('id', '=', key.tenantId).executeTakeFirst())) refuse('tenant.unknown');
+}

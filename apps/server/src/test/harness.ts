@@ -161,7 +161,7 @@ export function testConfig(namespace: TestNamespace, options: TestAppOptions = {
   return {
     ...config,
     passwordHashing: { memoryCost: 1024, timeCost: 1 },
-    rateLimit: { loginPerMinute: 10_000, captchaPerMinute: 10_000 },
+    rateLimit: { loginPerMinute: 10_000, captchaPerMinute: 10_000, apiKeyPerMinute: 10_000 },
     // a test's user uploads and imports far more than a person in a minute; the upload-limit tests set their own
     uploads: { ...config.uploads, perMinute: 10_000, mbPerMinute: 10_000 },
     cacheKeyPrefix: `isps-test:${randomBytes(6).toString('hex')}:`,

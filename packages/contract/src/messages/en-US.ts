@@ -557,6 +557,23 @@ export const enUS = {
   'report.reason.unknown': 'Unknown card or person',
   'report.reason.outsideTime': 'Outside the allowed time',
   'report.none': '(none)',
+  'apiKey.invalid': 'Invalid or expired API key',
+  'apiKey.userOnly': 'This call needs a signed-in user: an API key cannot make it',
+  'apiKey.callLog': 'API key call {{method}} {{path}}: HTTP {{status}}',
+  'apiKey.notFound': 'No such API key',
+  'apiKey.expiryPast': 'The expiry of an API key must lie in the future',
+  'apiKey.expiryTooFar': 'An API key expires at most {{days}} days from now',
+  'apiKey.notRotatable': 'Only an active API key can be rotated (this one is revoked, expired or already rotated)',
+  'apiKey.created': 'The API key is created: copy it now, it is not shown again',
+  'apiKey.rotated': 'The successor key is created: copy it now, it is not shown again',
+  'apiKey.revoked': 'The API key is revoked',
+  'apiKey.deleted': 'The API key is deleted',
+  'apiKey.createdLog': 'Created API key {{name}} ({{prefix}})',
+  'apiKey.revokedLog': 'Revoked API key {{name}} ({{prefix}})',
+  'apiKey.rotatedLog': 'Rotated API key {{name}} ({{prefix}}), successor {{successor}}',
+  'apiKey.deletedLog': 'Deleted API key {{name}} ({{prefix}})',
+  'grant.apiKeyCodeNotHeld': 'You cannot give an API key the permission {{code}}: you do not hold it',
+  'grant.apiKeyTenantNotHeld': 'An API key can only be made for your own tenant',
 } as const;
 
 export type MessageKey = keyof typeof enUS;

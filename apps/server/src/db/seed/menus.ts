@@ -163,6 +163,7 @@ export const menuDefinition: readonly AreaDefinition[] = [
       { key: 'position', actions: CRUD, visible: true },
       { key: 'vendor', actions: CRUD, visible: true },
       { key: 'tenant', actions: CRUD, visible: true },
+      { key: 'apiKey', actions: ['list', 'add', 'revoke', 'rotate', 'delete'], visible: true, icon: 'api' },
       { key: 'addressBook', actions: ['list', 'export'], visible: true },
       { key: 'attendanceRule', actions: CRUD, visible: true },
       { key: 'userAnnouncement', actions: ['list', 'read'], visible: true },

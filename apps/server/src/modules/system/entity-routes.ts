@@ -43,7 +43,7 @@ const OriginPath = {
   /** GET ?dictId=&itemValue=&id= : refused while another item of the dictionary holds the value */
   dictItemCheck: '/sys/dictItem/dictItemCheck',
   /** GET ?ids= : enabled tenants */
-  tenantQueryList: '/sys/tenant/queryList',
+  tenantQueryList: ApiPath.tenantQueryList,
   /** GET: a page of the root categories, each with `hasChild` ('1' or '0') */
   categoryRootList: '/sys/category/rootList',
 } as const;

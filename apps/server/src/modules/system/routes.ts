@@ -11,6 +11,7 @@ import { departRoleRoutes } from './depart-role-routes.ts';
 import { permissionRoutes } from './permission-routes.ts';
 import { jobRoutes } from './job-routes.ts';
 import { fileRoutes } from './file-routes.ts';
+import { apiKeyRoutes } from './api-key-routes.ts';
 import { issueCaptcha, login, logout, updateOwnPassword } from './login-service.ts';
 import { permissionResultJson } from './permission-service.ts';
 import { findActiveUserById, saveUserLanguage, setCurrentOrgCode, toUserInfo, userDeparts } from './user-service.ts';
@@ -152,4 +153,5 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(permissionRoutes);
   await app.register(jobRoutes);
   await app.register(fileRoutes);
+  await app.register(apiKeyRoutes);
 };

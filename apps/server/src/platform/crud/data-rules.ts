@@ -26,7 +26,9 @@ export function resolveRuleValue(value: string, caller: Pick<CurrentUser, 'usern
  * The valid data rules the caller's roles (and group roles in their current group) hold on the menu that shows this entity (its `component`), with values
  * resolved. Rules naming a field the entity does not have are ignored: nothing but declared columns reaches SQL.
  */
-export async function activeDataRules(app: FastifyInstance, entity: EntityDeclaration, caller: CurrentUser): Promise<ActiveRule[]> {
+export async function activeDataRules(app: FastifyInstance, entity: EntityDeclaration, who: CurrentUser): Promise<ActiveRule[]> {
+  // an API key reads rows as its creator does: his rules, his variables, in the key's tenant
+  const caller = who.apiKey ? { ...who, ...who.apiKey.creator } : who;
   // the system administrators see everything, as with tenants
   if (caller.systemAdmin) return [];
   const byRoles = app.db
