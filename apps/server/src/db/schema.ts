@@ -1307,6 +1307,10 @@ export interface SysWebhookDelivery extends Audited {
   last_error: string | null;
   delivered_time: string | null;
   tenant_id: string | null;
+}
+
+// API keys (migration 1750) -------------------------------------------------------------------------------------
+
 /** An API key (1750): found by its prefix, checked against the peppered hash of the whole key; codes as a JSON list. */
 export interface SysApiKey extends Audited {
   name: string;
