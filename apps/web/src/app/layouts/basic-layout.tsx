@@ -1,7 +1,7 @@
 import { MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
 import { ProLayout } from '@ant-design/pro-components';
 import type { MenuItem } from '@isps/contract';
-import { Breadcrumb, Button, Tooltip } from 'antd';
+import { Breadcrumb, Button, Tooltip, theme } from 'antd';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
@@ -123,6 +123,7 @@ export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
   const top = settings.layoutMode === 'topmenu';
   const dark = settings.navTheme === 'dark';
   const hidden = useHeaderHidden(settings);
+  const surface = theme.useToken().token.colorBgContainer;
   const withTabs = settings.multipage && !mobile;
 
   const menuData = useMemo(() => withIcons(sideMenu(menu)), [menu]);
@@ -235,8 +236,8 @@ export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
         pageTitleRender={() => documentTitle}
         contentStyle={{ padding: 0 }}
         token={{
-          sider: siderTokens(dark, settings.primaryColor),
-          header: headerTokens(headerOnDark, settings.primaryColor),
+          sider: siderTokens(dark, settings.primaryColor, surface),
+          header: headerTokens(headerOnDark, settings.primaryColor, surface),
           pageContainer: { paddingInlinePageContainerContent: 24, paddingBlockPageContainerContent: 24 },
         }}
         headerContentRender={(_props, defaultDom) =>

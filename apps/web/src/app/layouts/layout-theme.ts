@@ -1,10 +1,11 @@
 /** ProLayout tokens of the navigation: the dark and light styles of the settings drawer, in the primary colour. */
 const translucent = (hex: string, alpha: string) => `${hex}${alpha}`;
 
-export function siderTokens(dark: boolean, primary: string) {
+/** `surface` is the light navigation's background: white, or the container colour of the dark console. */
+export function siderTokens(dark: boolean, primary: string, surface = '#fff') {
   if (!dark) {
     return {
-      colorMenuBackground: '#fff',
+      colorMenuBackground: surface,
       colorTextMenuSelected: primary,
       colorTextSubMenuSelected: primary,
       colorBgMenuItemSelected: translucent(primary, '1a'),
@@ -30,10 +31,10 @@ export function siderTokens(dark: boolean, primary: string) {
 }
 
 /** The header carries the navigation only with the top menu; there it takes the navigation style. */
-export function headerTokens(dark: boolean, primary: string) {
+export function headerTokens(dark: boolean, primary: string, surface = '#fff') {
   const base = { heightLayoutHeader: 56 };
   if (!dark) {
-    return { ...base, colorBgHeader: '#fff', colorTextMenuSelected: primary, colorBgMenuItemSelected: translucent(primary, '1a') };
+    return { ...base, colorBgHeader: surface, colorTextMenuSelected: primary, colorBgMenuItemSelected: translucent(primary, '1a') };
   }
   return {
     ...base,

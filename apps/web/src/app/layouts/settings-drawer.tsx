@@ -2,7 +2,7 @@ import { CheckOutlined } from '@ant-design/icons';
 import { App, Divider, Drawer, Radio, Switch, Tooltip, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PRIMARY_COLORS, isHexColor, useLayoutSettings, type LayoutSettings } from '../../shared/layout-settings/index.ts';
+import { CONTENT_THEMES, PRIMARY_COLORS, isHexColor, useLayoutSettings, type LayoutSettings } from '../../shared/layout-settings/index.ts';
 import styles from './settings-drawer.module.css';
 
 type BooleanSetting = 'fixedHeader' | 'autoHideHeader' | 'fixSiderbar' | 'colorWeak' | 'multipage';
@@ -63,6 +63,21 @@ export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () =
 
   return (
     <Drawer open={open} onClose={onClose} title={t('settings.title')} size={300} destroyOnHidden={false}>
+      <section aria-labelledby="settings-content-theme">
+        <Typography.Title level={5} id="settings-content-theme" className={styles.heading}>
+          {t('settings.contentTheme')}
+        </Typography.Title>
+        <Radio.Group
+          optionType="button"
+          buttonStyle="solid"
+          aria-labelledby="settings-content-theme"
+          className={styles.choice}
+          value={settings.contentTheme}
+          onChange={(e) => update({ contentTheme: e.target.value as LayoutSettings['contentTheme'] })}
+          options={CONTENT_THEMES.map((value) => ({ value, label: t(`settings.contentTheme.${value}`) }))}
+        />
+      </section>
+      <Divider />
       <section aria-labelledby="settings-nav-theme">
         <Typography.Title level={5} id="settings-nav-theme" className={styles.heading}>
           {t('settings.navTheme')}

@@ -111,3 +111,28 @@ describe("the drawn login page's own script", () => {
     expect(root.hasAttribute(SHELL_PART.submit)).toBe(false);
   });
 });
+
+describe("the drawn login page's light or dark", () => {
+  afterEach(() => {
+    delete document.documentElement.dataset.theme;
+    document.documentElement.style.colorScheme = '';
+    localStorage.clear();
+  });
+
+  it('marks the page dark before it is drawn when the settings drawer kept dark, and leaves it light otherwise', () => {
+    const run = (stored: string | null) => {
+      delete document.documentElement.dataset.theme;
+      localStorage.clear();
+      if (stored !== null) localStorage.setItem('pro__layout-settings', stored);
+      window.history.replaceState(null, '', '/user/login');
+      vi.stubGlobal('fetch', vi.fn(async () => Response.json(envelope(settings))));
+      new Function(script)();
+      return document.documentElement.dataset.theme;
+    };
+    expect(run(JSON.stringify({ value: { contentTheme: 'dark' }, expire: null }))).toBe('dark');
+    expect(document.documentElement.style.colorScheme).toBe('dark');
+    expect(run(JSON.stringify({ value: { contentTheme: 'light' }, expire: null }))).toBeUndefined();
+    expect(run('not json')).toBeUndefined();
+    expect(run(null)).toBeUndefined();
+  });
+});

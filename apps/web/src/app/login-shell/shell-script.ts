@@ -14,6 +14,7 @@
  * - never ignores a submit: Enter, the button or a password manager's `form.submit()` is held (the page marks it and
  *   the button shows busy), the console's script starts at once, and the console sends the form when it has drawn the
  *   page (login.tsx).
+ * A dark console (the settings drawer's stored choice) is marked dark at once, the drawn page's colours following it.
  * It starts the console's script: at once on any other address, and on the drawn page when the person first presses a
  * key, points or types, or after `waitMs`.
  */
@@ -55,6 +56,9 @@ export function loginShellScript(o: ShellScriptOptions): string {
     `{const s=${j(o.shells)},r=document.getElementById('root');let l=${BROWSER_LANGUAGE_JS},v=null,t=null,d=false;` +
     `try{t=localStorage.getItem('pro__Access-Token');v=JSON.parse(localStorage.getItem('pro__lang')).value}catch{}` +
     `if(s[v])l=v;` +
+    // the stored dark choice of the settings drawer (applyContentTheme) before anything is drawn, on every address
+    `try{const p=JSON.parse(localStorage.getItem('pro__layout-settings')).value.contentTheme;` +
+    `if(p==='dark'||(p==='system'&&matchMedia('(prefers-color-scheme: dark)').matches)){const e=document.documentElement;e.dataset.theme='dark';e.style.colorScheme='dark'}}catch{}` +
     // the console's script, once
     `let g=false;const c=()=>{if(g)return;g=true;for(const e of ${j(o.events)})removeEventListener(e,c,true);` +
     `const m=document.createElement('script');m.type='module';m.crossOrigin='';m.src=${j(o.entry)};document.head.append(m)};` +

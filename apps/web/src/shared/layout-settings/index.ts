@@ -1,4 +1,5 @@
 export {
+  CONTENT_THEMES,
   HIDE_HEADER_SCROLL_PX,
   MOBILE_MAX_WIDTH,
   NARROW_MAX_WIDTH,
@@ -8,9 +9,11 @@ export {
   defaultLayoutSettings,
   deviceClassOf,
   headerHidden,
+  isDarkContent,
   isHexColor,
   normaliseSettings,
   sidebarOpensAt,
+  type ContentTheme,
   type ContentWidth,
   type DeviceClass,
   type LayoutMode,
@@ -18,3 +21,4 @@ export {
   type NavTheme,
 } from './layout-settings.ts';
 export { LAYOUT_SETTINGS_KEY, loadLayoutSettings, useLayoutSettings, type LayoutSettingsState } from './layout-settings-store.ts';
+export { applyContentTheme, initialDarkContent, useDarkContent } from './content-theme.ts';

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_PREFIX } from '../storage/index.ts';
-import { defaultLayoutSettings, deviceClassOf, headerHidden, normaliseSettings, PRIMARY_COLORS, sidebarOpensAt } from './layout-settings.ts';
+import { defaultLayoutSettings, deviceClassOf, headerHidden, isDarkContent, normaliseSettings, PRIMARY_COLORS, sidebarOpensAt } from './layout-settings.ts';
 import { LAYOUT_SETTINGS_KEY, loadLayoutSettings, useLayoutSettings } from './layout-settings-store.ts';
 
 const storedRaw = () => JSON.parse(localStorage.getItem(STORAGE_PREFIX + LAYOUT_SETTINGS_KEY) ?? 'null') as { value: unknown; expire: unknown } | null;
@@ -75,6 +75,14 @@ describe('layout settings', () => {
     refuse.mockRestore();
     expect(useLayoutSettings.getState().settings.primaryColor).toBe('#13C2C2');
     expect(storedRaw()?.value).toMatchObject({ primaryColor: '#13C2C2' });
+  });
+
+  it('keeps the light, dark or system theme of the whole console, light when the stored one is unknown', () => {
+    expect(defaultLayoutSettings.contentTheme).toBe('light');
+    expect(useLayoutSettings.getState().update({ contentTheme: 'dark' }).contentTheme).toBe('dark');
+    expect(storedRaw()?.value).toMatchObject({ contentTheme: 'dark', navTheme: 'dark' });
+    expect(normaliseSettings({ contentTheme: 'realDark' }).contentTheme).toBe('light');
+    expect([isDarkContent('light', true), isDarkContent('dark', false), isDarkContent('system', false), isDarkContent('system', true)]).toEqual([false, true, false, true]);
   });
 
   it('classes devices and opens the sidebar by the SPEC breakpoints', () => {

@@ -1,11 +1,15 @@
 /** SPEC sections 2, 4 and 9: every layout preference in one typed object, with its defaults and constraints. */
 export type NavTheme = 'dark' | 'light';
+/** The colours of the whole console: light, dark, or whatever the operating system asks for. */
+export type ContentTheme = 'light' | 'dark' | 'system';
+export const CONTENT_THEMES = ['light', 'dark', 'system'] as const satisfies readonly ContentTheme[];
 export type LayoutMode = 'sidemenu' | 'topmenu';
 export type ContentWidth = 'Fixed' | 'Fluid';
 export type DeviceClass = 'mobile' | 'desktop';
 
 export interface LayoutSettings {
   navTheme: NavTheme;
+  contentTheme: ContentTheme;
   primaryColor: string;
   layoutMode: LayoutMode;
   contentWidth: ContentWidth;
@@ -34,6 +38,7 @@ export const PRIMARY_COLORS = [
 // The origin console's defaults; SPEC section 9 names colour, navigation, menu, width and multipage.
 export const defaultLayoutSettings: Readonly<LayoutSettings> = Object.freeze({
   navTheme: 'dark',
+  contentTheme: 'light',
   primaryColor: '#1890FF',
   layoutMode: 'sidemenu',
   contentWidth: 'Fixed',
@@ -72,6 +77,7 @@ export function normaliseSettings(input: unknown): LayoutSettings {
   const fixedHeader = bool(raw.fixedHeader, d.fixedHeader);
   return {
     navTheme: pick(raw.navTheme, ['dark', 'light'], d.navTheme),
+    contentTheme: pick(raw.contentTheme, CONTENT_THEMES, d.contentTheme),
     primaryColor: isHexColor(raw.primaryColor) ? raw.primaryColor.toUpperCase() : d.primaryColor,
     layoutMode,
     contentWidth: top ? pick(raw.contentWidth, ['Fixed', 'Fluid'], d.contentWidth) : 'Fixed',
@@ -97,4 +103,9 @@ export function sidebarOpensAt(width: number): boolean {
 /** Whether a header that hides on scroll is hidden at this scroll position. */
 export function headerHidden(settings: Pick<LayoutSettings, 'fixedHeader' | 'autoHideHeader'>, scrollY: number): boolean {
   return settings.fixedHeader && settings.autoHideHeader && scrollY > HIDE_HEADER_SCROLL_PX;
+}
+
+/** Whether the console is drawn dark: by the person's choice, or by the system's when they follow it. */
+export function isDarkContent(contentTheme: ContentTheme, systemDark: boolean): boolean {
+  return contentTheme === 'dark' || (contentTheme === 'system' && systemDark);
 }

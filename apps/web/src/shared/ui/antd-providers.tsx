@@ -1,11 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider } from 'antd';
+import { App as AntApp, ConfigProvider, theme as antdTheme, type ThemeConfig } from 'antd';
 import { useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { addNoticeCloser, hasFeedback, queryClient, setFeedback } from '../api/index.ts';
 import { i18n, loadedAntdLocale } from '../i18n/index.ts';
-import { useLayoutSettings } from '../layout-settings/index.ts';
+import { useDarkContent, useLayoutSettings } from '../layout-settings/index.ts';
 
 // antd's context: loaded by route (every screen but the login page) and by the login page's rarer parts (the phone
 // tab, the second step, a notice); antd's and dayjs's texts are in before it draws (loadWidgetTexts).
@@ -26,16 +26,22 @@ function usePrefersReducedMotion(): boolean {
 }
 
 /**
- * The antd theme follows the primary colour of the layout settings (SPEC section 9 default #1890FF). Dialogs,
- * drawers, menus and notices appear without animation for people whose system asks for reduced motion (WCAG 2.3.3).
+ * The antd theme of the console: the primary colour of the layout settings (SPEC section 9 default #1890FF), light or
+ * dark by the settings drawer's choice. Dialogs, drawers, menus and notices appear without animation for people
+ * whose system asks for reduced motion (WCAG 2.3.3).
  */
+export function consoleTheme({ primary, dark, reducedMotion }: { primary: string; dark: boolean; reducedMotion: boolean }) {
+  return {
+    algorithm: dark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
+    token: { colorPrimary: primary, colorInfo: primary, colorLink: primary, borderRadius: 6, motion: !reducedMotion },
+  } satisfies ThemeConfig;
+}
+
 function useTheme() {
   const primary = useLayoutSettings((s) => s.settings.primaryColor);
+  const dark = useDarkContent();
   const reducedMotion = usePrefersReducedMotion();
-  return useMemo(
-    () => ({ token: { colorPrimary: primary, colorInfo: primary, colorLink: primary, borderRadius: 6, motion: !reducedMotion } }),
-    [primary, reducedMotion],
-  );
+  return useMemo(() => consoleTheme({ primary, dark, reducedMotion }), [primary, dark, reducedMotion]);
 }
 
 /** How many messages, and how many notifications, are on screen at once; the oldest makes way for a new one. */

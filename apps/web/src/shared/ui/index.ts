@@ -12,3 +12,4 @@ export { NewPasswordFields, type NewPasswordFieldsProps } from './new-password-f
 export { SliderCaptcha, type SliderCaptchaProps } from './slider-captcha.tsx';
 export { RichTextEditor, type RichTextEditorProps } from './rich-text-editor/index.ts';
 export { LoadFailed } from './load-failed.tsx';
+export { useChartStyle } from './chart-style.tsx';

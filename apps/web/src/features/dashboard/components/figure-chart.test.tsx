@@ -1,6 +1,11 @@
-import { screen, within } from '@testing-library/react';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { act, render, screen, within } from '@testing-library/react';
+import { theme } from 'antd';
+import { I18nextProvider } from 'react-i18next';
+import { cloneElement, type ReactElement } from 'react';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../../shared/i18n/index.ts';
+import { useLayoutSettings } from '../../../shared/layout-settings/index.ts';
+import { AntdProviders, consoleTheme } from '../../../shared/ui/antd-providers.tsx';
 import { renderInConsole } from '../../../test-providers.tsx';
 import { AccessHourChart, AlarmLevelChart, AttendanceChart, CabinetChart, DeviceSystemChart, LoginWeekChart } from './dashboard-charts.tsx';
 
@@ -11,6 +16,12 @@ function tableOf(testId: string): string[][] {
     .getAllByRole('row')
     .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent ?? ''));
 }
+
+// jsdom lays nothing out, so a responsive chart would measure 0 px and draw nothing: here it is drawn 480 px wide.
+vi.mock('recharts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('recharts')>()),
+  ResponsiveContainer: ({ children }: { children: ReactElement<{ width?: number; height?: number }> }) => cloneElement(children, { width: 480, height: 220 }),
+}));
 
 const zeros = () => Array.from({ length: 24 }, () => 0);
 
@@ -96,5 +107,44 @@ describe('the home page charts', () => {
     expect(tableOf('chart-logins')[0]).toEqual([i18n.t('dashboard.day'), i18n.t('dashboard.logins')]);
     expect(tableOf('chart-logins')[2]).toEqual(['11/28', '3']);
     await i18n.changeLanguage('en-US');
+  });
+});
+
+describe('the charts in the light and the dark theme', () => {
+  const ticks = () => [...screen.getByTestId('chart-logins').querySelectorAll('.recharts-cartesian-axis-tick-value')].map((tick) => tick.getAttribute('fill'));
+  const legendColour = () => (screen.getByTestId('chart-logins').querySelector('.recharts-legend-item-text > span') as HTMLElement | null)?.style.color;
+  const grid = () => screen.getByTestId('chart-logins').querySelector('.recharts-cartesian-grid line')?.getAttribute('stroke');
+
+  afterAll(() => {
+    useLayoutSettings.getState().reset();
+  });
+
+  it('draw axis texts, grid and legend in the active theme’s colours and follow a switch at once', async () => {
+    useLayoutSettings.getState().update({ contentTheme: 'light' });
+    const days = [
+      { date: '2026-11-27', count: 2 },
+      { date: '2026-11-28', count: 3 },
+    ];
+    render(
+      <I18nextProvider i18n={i18n}>
+        <AntdProviders>
+          <LoginWeekChart days={days} />
+        </AntdProviders>
+      </I18nextProvider>,
+    );
+    const light = theme.getDesignToken(consoleTheme({ primary: '#1890FF', dark: false, reducedMotion: false }));
+    const dark = theme.getDesignToken(consoleTheme({ primary: '#1890FF', dark: true, reducedMotion: false }));
+    expect(ticks().length).toBeGreaterThan(0);
+    expect(new Set(ticks())).toEqual(new Set([light.colorTextSecondary]));
+    expect(grid()).toBe(light.colorBorderSecondary);
+    expect(legendColour()).toBe('rgba(0, 0, 0, 0.88)');
+
+    await act(async () => {
+      useLayoutSettings.getState().update({ contentTheme: 'dark' });
+    });
+    expect(dark.colorTextSecondary).not.toBe(light.colorTextSecondary);
+    expect(new Set(ticks())).toEqual(new Set([dark.colorTextSecondary]));
+    expect(grid()).toBe(dark.colorBorderSecondary);
+    expect(legendColour()).toBe('rgba(255, 255, 255, 0.85)');
   });
 });

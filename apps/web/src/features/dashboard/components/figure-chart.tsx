@@ -1,7 +1,7 @@
-import { Empty, theme } from 'antd';
-import type { CSSProperties } from 'react';
+import { Empty } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useChartStyle } from '../../../shared/ui/chart-style.tsx';
 import styles from './figure-chart.module.css';
 
 /** One series of a chart: a label, its colour and a value per category. */
@@ -27,25 +27,6 @@ function useNumber(): (value: number) => string {
   const { i18n } = useTranslation();
   const format = new Intl.NumberFormat(i18n.language);
   return (value) => format.format(value);
-}
-
-/** The chart's colours from the theme (light or dark). */
-function useChartStyle() {
-  const { token } = theme.useToken();
-  const text = { fill: token.colorTextSecondary, fontSize: token.fontSizeSM };
-  const tooltip: { contentStyle: CSSProperties; labelStyle: CSSProperties; itemStyle: CSSProperties } = {
-    contentStyle: { background: token.colorBgElevated, border: `1px solid ${token.colorBorderSecondary}`, borderRadius: token.borderRadius, boxShadow: token.boxShadowSecondary },
-    labelStyle: { color: token.colorText },
-    itemStyle: { color: token.colorText },
-  };
-  // legends in the page's text colour (a pale series would name itself unreadably), in the order the series are given
-  const legend = {
-    wrapperStyle: { color: token.colorText, fontSize: token.fontSizeSM },
-    iconSize: 10,
-    itemSorter: null,
-    formatter: (value: string) => <span style={{ color: token.colorText }}>{value}</span>,
-  } as const;
-  return { token, text, tooltip, grid: token.colorBorderSecondary, legend };
 }
 
 /** About how wide a label is drawn: a CJK character takes a full em, others a little over half. */
@@ -112,7 +93,7 @@ interface BarFigureProps {
 /** Bars (and lines) of series over categories, with the figures as a table beside; "nothing to show" when all are zero. */
 export function BarFigure({ title, categoryLabel, categories, series, stacked = false, horizontal = false, height = 260, testId }: BarFigureProps) {
   const number = useNumber();
-  const { token, text, tooltip, grid, legend } = useChartStyle();
+  const { text, tooltip, grid, legend, cursor } = useChartStyle();
   const empty = series.every((s) => s.values.every((v) => v === 0));
   const data = categories.map((category, i) => Object.fromEntries([['category', category], ...series.map((s) => [s.key, s.values[i] ?? 0])]));
   const valueAxis = { tick: text, tickFormatter: number, allowDecimals: false, axisLine: false, tickLine: false, width: 40 } as const;
@@ -137,7 +118,7 @@ export function BarFigure({ title, categoryLabel, categories, series, stacked = 
                   <YAxis {...valueAxis} />
                 </>
               )}
-              <Tooltip formatter={(value) => number(Number(value))} cursor={{ fill: token.colorFillSecondary }} {...tooltip} />
+              <Tooltip formatter={(value) => number(Number(value))} cursor={cursor} {...tooltip} />
               <Legend {...legend} />
               {series.map((s) =>
                 s.line ? (

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { clockTime, formatBytes, formatMs, formatPercent, uptimeParts } from '../components/format.ts';
 import { MonitorFrame } from '../components/monitor-frame.tsx';
+import { useChartStyle } from '../../../shared/ui/chart-style.tsx';
 import styles from '../components/monitor.module.css';
 
 const MB = 1024 * 1024;
@@ -40,6 +41,7 @@ function Figures({ info }: { info: RuntimeInfo }) {
 function Charts({ info }: { info: RuntimeInfo }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
+  const { token, text, tooltip, grid, legend } = useChartStyle();
   if (info.samples.length === 0) return <Empty description={t('monitor.jvm.noSamples', { seconds: MonitorLimits.sampleMs / 1000 })} />;
   const points = info.samples.map((s) => ({
     time: clockTime(s.time, lang),
@@ -56,14 +58,14 @@ function Charts({ info }: { info: RuntimeInfo }) {
           <div className={styles.chart} data-testid="monitor-memory-chart">
             <ResponsiveContainer>
               <LineChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="time" minTickGap={40} />
-                <YAxis unit=" MB" width={72} />
-                <Tooltip />
-                <Legend />
-                <Line type="monotone" dataKey="heapUsed" name={t('monitor.jvm.heapUsed')} stroke="#1677ff" dot={false} isAnimationActive={false} />
-                <Line type="monotone" dataKey="heapTotal" name={t('monitor.jvm.heapTotal')} stroke="#69b1ff" dot={false} isAnimationActive={false} />
-                <Line type="monotone" dataKey="rss" name={t('monitor.jvm.rss')} stroke="#fa8c16" dot={false} isAnimationActive={false} />
+                <CartesianGrid stroke={grid} strokeDasharray="3 3" />
+                <XAxis dataKey="time" minTickGap={40} tick={text} axisLine={{ stroke: grid }} tickLine={{ stroke: grid }} />
+                <YAxis unit=" MB" width={72} tick={text} axisLine={{ stroke: grid }} tickLine={{ stroke: grid }} />
+                <Tooltip {...tooltip} />
+                <Legend {...legend} />
+                <Line type="monotone" dataKey="heapUsed" name={t('monitor.jvm.heapUsed')} stroke={token.colorPrimary} dot={false} isAnimationActive={false} />
+                <Line type="monotone" dataKey="heapTotal" name={t('monitor.jvm.heapTotal')} stroke={token.colorPrimaryBorderHover} dot={false} isAnimationActive={false} />
+                <Line type="monotone" dataKey="rss" name={t('monitor.jvm.rss')} stroke={token.colorWarning} dot={false} isAnimationActive={false} />
               </LineChart>
             </ResponsiveContainer>
           </div>
@@ -74,13 +76,13 @@ function Charts({ info }: { info: RuntimeInfo }) {
           <div className={styles.chart} data-testid="monitor-loop-chart">
             <ResponsiveContainer>
               <LineChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="time" minTickGap={40} />
-                <YAxis unit=" ms" width={64} />
-                <Tooltip />
-                <Legend />
-                <Line type="monotone" dataKey="loopDelayMean" name={t('monitor.jvm.loopDelayMean')} stroke="#52c41a" dot={false} isAnimationActive={false} />
-                <Line type="monotone" dataKey="loopDelayP99" name={t('monitor.jvm.loopDelay')} stroke="#f5222d" dot={false} isAnimationActive={false} />
+                <CartesianGrid stroke={grid} strokeDasharray="3 3" />
+                <XAxis dataKey="time" minTickGap={40} tick={text} axisLine={{ stroke: grid }} tickLine={{ stroke: grid }} />
+                <YAxis unit=" ms" width={64} tick={text} axisLine={{ stroke: grid }} tickLine={{ stroke: grid }} />
+                <Tooltip {...tooltip} />
+                <Legend {...legend} />
+                <Line type="monotone" dataKey="loopDelayMean" name={t('monitor.jvm.loopDelayMean')} stroke={token.colorSuccess} dot={false} isAnimationActive={false} />
+                <Line type="monotone" dataKey="loopDelayP99" name={t('monitor.jvm.loopDelay')} stroke={token.colorError} dot={false} isAnimationActive={false} />
               </LineChart>
             </ResponsiveContainer>
           </div>

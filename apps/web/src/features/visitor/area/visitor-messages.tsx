@@ -22,7 +22,7 @@ export function VisitorMessageList() {
         dataSource={records}
         renderItem={(m) => (
           <List.Item
-            style={{ background: '#fff', padding: 12, marginBottom: 8, borderRadius: 8, cursor: m.read ? undefined : 'pointer' }}
+            style={{ background: 'var(--isps-bg-container)', padding: 12, marginBottom: 8, borderRadius: 8, cursor: m.read ? undefined : 'pointer' }}
             onClick={() => (m.read ? undefined : read.mutate(m.id))}
           >
             <List.Item.Meta

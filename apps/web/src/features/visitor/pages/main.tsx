@@ -64,7 +64,7 @@ export default function VisitorMainPage() {
             key: 'profile',
             label: t('visitorArea.profile'),
             children: (
-                <Descriptions bordered column={1} size="middle" style={{ marginBottom: 24, background: '#fff' }}>
+                <Descriptions bordered column={1} size="middle" style={{ marginBottom: 24, background: 'var(--isps-bg-container)' }}>
                   <Descriptions.Item label={t('visitor.name')}>{visitor.name}</Descriptions.Item>
                   <Descriptions.Item label={t('visitor.idCard')}>{visitor.idCardMasked}</Descriptions.Item>
                   <Descriptions.Item label={t('visitor.phone')}>{visitor.phone}</Descriptions.Item>
