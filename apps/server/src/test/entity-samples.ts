@@ -111,6 +111,7 @@ export const samples: Record<string, (n: number, fx: Fixtures) => Row> = {
   // attendance: the two rule screens share one table, so their names differ
   oaRule: (n) => attendanceRuleSample(`Sample OA rule ${n}`),
   attendanceRule: (n) => attendanceRuleSample(`Sample attendance rule ${n}`),
+  order: (n) => ({ orderCode: `ORD-${pad(n)}`, ctype: '1', orderDate: '2026-01-01', orderMoney: '100.50', content: `Sample order ${n}`, jeecgOrderCustomerList: [{ name: `Customer ${n}`, sex: '1', idcard: idCard(n), telphone: `1350000${pad(n)}` }], jeecgOrderTicketList: [{ ticketCode: `CA${n}`, tickectDate: '2026-01-02' }] }),
   visit: (n, fx) => ({ visitorId: fx.visitorId, hostId: fx.hostId, startTime: wireTimeAt(Date.UTC(2026, 0, 1, 8) + n * 60_000), endTime: wireTimeAt(Date.UTC(2026, 0, 1, 18) + n * 60_000), remark: `Sample visit ${n}` }),
 };
 

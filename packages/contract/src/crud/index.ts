@@ -27,3 +27,4 @@ export * from './registry.ts';
 export * from './issue-text.ts';
 export * from './door-schedule-entities.ts';
 export * from './cell-text.ts';
+export * from './order-entities.ts';

@@ -13,6 +13,7 @@ import { patrolLabels } from './patrol-entities.ts';
 import { ruleLibraryLabels } from './rule-library.ts';
 import { attendanceLabels } from './attendance-entities.ts';
 import { visitLabels } from './visitor-entities.ts';
+import { orderLabels } from './order-entities.ts';
 
 /** Texts of the entity label keys (titles, field labels, option labels) in the three languages; the console merges
  * them into its catalogues and the server uses them for export headers and validation messages. */
@@ -267,6 +268,7 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   ...ruleLibraryLabels,
   ...attendanceLabels,
   ...visitLabels,
+  ...orderLabels,
 };
 
 const column: Record<Language, 0 | 1 | 2> = { 'en-US': 0, 'zh-CN': 1, 'ja-JP': 2 };

@@ -63,6 +63,7 @@ import { deviceLogRequests } from './1700-device-log-requests.ts';
 import { fileNames } from './1701-file-names.ts';
 import { reportSchedules } from './1720-report-schedules.ts';
 import { floorPlanTables } from './1730-floor-plans.ts';
+import { orderTables } from './1740-orders.ts';
 
 /** Forward only: a released migration is never edited, a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -124,6 +125,7 @@ const migrations: Record<string, Migration> = {
   '1701-file-names': fileNames,
   '1720-report-schedules': reportSchedules,
   '1730-floor-plans': floorPlanTables,
+  '1740-orders': orderTables,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
