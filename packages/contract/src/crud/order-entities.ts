@@ -71,7 +71,7 @@ export const orderEntity: EntityDeclaration = {
 export const orderEntities: readonly EntityDeclaration[] = [orderEntity];
 
 export const orderLabels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]> = {
-  'order.title': ['Orders', '订单管理', '注文管理'],
+  'order.title': ['Orders', '订单列表', '注文一覧'],
   'order.field.orderCode': ['Order number', '订单号', '注文番号'],
   'order.field.ctype': ['Order type', '订单类型', '注文種別'],
   'order.field.orderDate': ['Order date', '订单日期', '注文日'],
