@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_HEADER, AccountPath, ApiKeyPath, ApiPath, AttendancePath, MetricsPath, MonitorPath, REPORT_SCREENS, reportPath, cabinetEntity, keyEntity, patrolEntities, PatrolPath, StoragePath, storageCheckUpdateEntity, VisitorPath, entityActions, entityDeclarations, importJobPath } from '@isps/contract';
+import { API_KEY_HEADER, AccountPath, ApiKeyPath, ApiPath, AttendancePath, MetricsPath, MonitorPath, REPORT_SCREENS, reportPath, cabinetEntity, keyEntity, patrolEntities, PatrolPath, StoragePath, storageCheckUpdateEntity, orderEntity, VisitorPath, entityActions, entityDeclarations, importJobPath } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
 import { createRoleWith, uploadFile, workbookOf } from './test/crud-helpers.ts';
 import { USER_PASSWORD, adminToken, api, buildTestApp, createTestUser, injectAs, login, testDialects, type Answer, type TestApp } from './test/harness.ts';
@@ -228,6 +228,10 @@ const NOT_A_GRANT: Record<string, string> = {
   'PUT /api/sysArea/floorPlan/save': 'places an area’s doors and devices on its plan (device:area:edit); it grants nobody a door (modules/device/floor-plan.test.ts)',
   'POST /api/sysArea/floorPlan/upload': 'an area’s plan image (device:area:edit); it grants nothing (modules/device/floor-plan.test.ts)',
   'DELETE /api/sysArea/floorPlan/image': 'removes an area’s plan image and places; it grants nothing (modules/device/floor-plan.test.ts)',
+  // orders and their lines are business records: they name no user, role, group or permission
+  ...Object.fromEntries(
+    [['POST', 'add'], ['PUT', 'edit'], ['DELETE', 'delete'], ['DELETE', 'deleteBatch'], ['POST', 'importExcel']].map(([method, verb]) => [`${method} /api${orderEntity.basePath}/${verb}`, 'orders, their customers and tickets give nobody a right (modules/message/order.test.ts)']),
+  ),
   'POST /api/cabinet/interfaceTest/send': 'a test command to a cabinet device of the caller’s tenant; it changes nobody’s rights (storage.test.ts)',
 };
 
@@ -268,6 +272,8 @@ function privilegeRoutes(app: FastifyInstance): string[] {
     /^\/sys\/webhook\//,
     // API keys act with permission codes in a tenant: making or rotating one is granting them
     /^\/sys\/apiKey\//,
+    // the order list (one-to-many lines written with each order)
+    /^\/test\/jeecgOrderMain\//,
   ];
   return app.routeCatalogue
     .filter((r) => r.method !== 'GET' && r.method !== 'HEAD' && r.url.startsWith(prefix))

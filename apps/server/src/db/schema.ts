@@ -1160,6 +1160,9 @@ export interface Database {
   sys_webhook_delivery: SysWebhookDelivery;
   sys_api_key: SysApiKey;
   sys_api_key_use: SysApiKeyUse;
+  jeecg_order_main: JeecgOrderMain;
+  jeecg_order_customer: JeecgOrderCustomer;
+  jeecg_order_ticket: JeecgOrderTicket;
 }
 
 // Attendance (migration 1620) ---------------------------------------------------------------------------------------
@@ -1332,4 +1335,41 @@ export interface SysApiKey extends Audited {
 export interface SysApiKeyUse extends Audited {
   last_used_at: string | null;
   last_used_ip: string | null;
+}
+
+// Orders, the one-to-many demo (migration 1740) ---------------------------------------------------------------
+
+/** An order of the one-to-many demo (1740, the origin's jeecg_order_main); its lines take its tenant. */
+export interface JeecgOrderMain extends Audited {
+  order_code: string;
+  /** 1 domestic, 2 international (ORDER_TYPES) */
+  ctype: string | null;
+  /** `yyyy-MM-dd` */
+  order_date: string | null;
+  /** decimal text, two places at most */
+  order_money: string | null;
+  content: string | null;
+  tenant_id: string | null;
+}
+
+/** A customer of an order (the origin's jeecg_order_customer). */
+export interface JeecgOrderCustomer extends Audited {
+  order_id: string;
+  /** the line's place among its order's customers, from 0 */
+  line_no: number;
+  name: string;
+  sex: string | null;
+  idcard: string | null;
+  telphone: string | null;
+  tenant_id: string | null;
+}
+
+/** A ticket of an order (the origin's jeecg_order_ticket). */
+export interface JeecgOrderTicket extends Audited {
+  order_id: string;
+  line_no: number;
+  ticket_code: string;
+  /** `yyyy-MM-dd` */
+  tickect_date: string | null;
+  tenant_id: string | null;
 }

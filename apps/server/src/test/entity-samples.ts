@@ -113,6 +113,7 @@ export const samples: Record<string, (n: number, fx: Fixtures) => Row> = {
   attendanceRule: (n) => attendanceRuleSample(`Sample attendance rule ${n}`),
   // a public test address (RFC 5737): no name to resolve, nothing of this machine
   webhook: (n) => ({ name: `Sample hook ${n}`, url: `https://203.0.113.${(n % 200) + 1}/hook`, events: 'opening,alarm', secret: 'sample-secret-0123456789' }),
+  order: (n) => ({ orderCode: `ORD-${pad(n)}`, ctype: '1', orderDate: '2026-01-01', orderMoney: '100.50', content: `Sample order ${n}`, jeecgOrderCustomerList: [{ name: `Customer ${n}`, sex: '1', idcard: idCard(n), telphone: `1350000${pad(n)}` }], jeecgOrderTicketList: [{ ticketCode: `CA${n}`, tickectDate: '2026-01-02' }] }),
   visit: (n, fx) => ({ visitorId: fx.visitorId, hostId: fx.hostId, startTime: wireTimeAt(Date.UTC(2026, 0, 1, 8) + n * 60_000), endTime: wireTimeAt(Date.UTC(2026, 0, 1, 18) + n * 60_000), remark: `Sample visit ${n}` }),
 };
 

@@ -195,6 +195,54 @@ export interface EntityDeclaration {
   deleteWarning?: string;
   /** buttons of each row that call a route with the row's id */
   rowCommands?: readonly RowCommandDeclaration[];
+  /** one-to-many: tables of lines that belong to each row, saved, deleted, exported and imported with it */
+  details?: readonly DetailDeclaration[];
+}
+
+/**
+ * Lines of a row kept in a table of their own (an order's customers): add and edit carry them as an array under
+ * `name` beside the row's fields and store them in the row's transaction (an edit's array replaces the lines: a line
+ * with the `id` of one of the row's lines changes it, one without is new, the lines left out are deleted; an edit
+ * without the array keeps them). They take the row's tenant and leave with the row. GET `basePath + path?id=` answers
+ * the row's lines (for holders of its list permission); an export writes each row's lines below it, one line a
+ * spreadsheet row, with the row's own cells on its first, and an import reads them back the same way.
+ */
+export interface DetailDeclaration {
+  /** the lines' key in bodies and rows: 'jeecgOrderCustomerList' */
+  name: string;
+  /** i18n key of the lines' tab (and of their columns' prefix in a spreadsheet) */
+  title: string;
+  /** i18n key naming one line in a refusal ('Customer' → 'Customer 2: …') */
+  lineLabel: string;
+  /** the route of one row's lines, below `basePath`: '/queryOrderCustomerListByMainId' */
+  path: string;
+  fields: Record<string, FieldDeclaration>;
+  /** the fields in order: table columns, form controls, spreadsheet columns */
+  columns: readonly string[];
+}
+
+/** Most lines of one detail a row may hold. */
+export const MAX_DETAIL_LINES = 200;
+
+/** The route answering one row's lines of a detail. */
+export function detailPath(entity: Pick<EntityDeclaration, 'basePath'>, detail: Pick<DetailDeclaration, 'path'>): string {
+  return entity.basePath + detail.path;
+}
+
+const shapes = new WeakMap<DetailDeclaration, EntityDeclaration>();
+
+/**
+ * A detail's lines as a declaration of their own (their fields, the owner's name and paths), for the helpers that
+ * read a declaration's fields: one object per detail, so what they work out once per declaration stays worked out.
+ */
+export function detailShape(entity: EntityDeclaration, detail: DetailDeclaration): EntityDeclaration {
+  let shape = shapes.get(detail);
+  if (!shape) {
+    const { details: _details, unique: _unique, tree: _tree, softDelete: _softDelete, ...owner } = entity;
+    shape = { ...owner, name: `${entity.name}.${detail.name}`, title: detail.title, fields: detail.fields, columns: detail.columns, formFields: detail.columns, search: {}, sortable: [], labelField: detail.columns[0] ?? 'id' };
+    shapes.set(detail, shape);
+  }
+  return shape;
 }
 
 /**

@@ -28,3 +28,4 @@ export * from './issue-text.ts';
 export * from './door-schedule-entities.ts';
 export * from './cell-text.ts';
 export * from './webhook-entities.ts';
+export * from './order-entities.ts';

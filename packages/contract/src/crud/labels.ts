@@ -14,6 +14,7 @@ import { ruleLibraryLabels } from './rule-library.ts';
 import { attendanceLabels } from './attendance-entities.ts';
 import { visitLabels } from './visitor-entities.ts';
 import { webhookLabels } from './webhook-entities.ts';
+import { orderLabels } from './order-entities.ts';
 
 /** Texts of the entity label keys (titles, field labels, option labels) in the three languages; the console merges
  * them into its catalogues and the server uses them for export headers and validation messages. */
@@ -269,6 +270,7 @@ const labels: Record<string, readonly [enUS: string, zhCN: string, jaJP: string]
   ...attendanceLabels,
   ...visitLabels,
   ...webhookLabels,
+  ...orderLabels,
 };
 
 const column: Record<Language, 0 | 1 | 2> = { 'en-US': 0, 'zh-CN': 1, 'ja-JP': 2 };

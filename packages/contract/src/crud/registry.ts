@@ -14,7 +14,8 @@ import { keyEntities } from './key-entities.ts';
 import { doorScheduleEntities } from './door-schedule-entities.ts';
 import { patrolEntities } from './patrol-entities.ts';
 import { attendanceEntities } from './attendance-entities.ts';
+import { orderEntities } from './order-entities.ts';
 import { webhookEntities } from './webhook-entities.ts';
 
 /** Every declared screen of the product, for the console's page registry and the declaration tests. */
-export const entityDeclarations: readonly EntityDeclaration[] = [...systemEntities, ...visitorEntities, ...deviceEntities, ...doorEntities, deviceRoleEntity, ...peopleEntities, ...accessEventEntities, ...softUpdateEntities, ...deviceExtraEntities, ...storageEntities, ...keyEntities, ...patrolEntities, ...attendanceEntities, ...doorScheduleEntities, ...fileEntities, ...webhookEntities];
+export const entityDeclarations: readonly EntityDeclaration[] = [...systemEntities, ...visitorEntities, ...deviceEntities, ...doorEntities, deviceRoleEntity, ...peopleEntities, ...accessEventEntities, ...softUpdateEntities, ...deviceExtraEntities, ...storageEntities, ...keyEntities, ...patrolEntities, ...attendanceEntities, ...doorScheduleEntities, ...fileEntities, ...webhookEntities, ...orderEntities];

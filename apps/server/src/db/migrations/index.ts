@@ -63,6 +63,7 @@ import { deviceLogRequests } from './1700-device-log-requests.ts';
 import { fileNames } from './1701-file-names.ts';
 import { reportSchedules } from './1720-report-schedules.ts';
 import { floorPlanTables } from './1730-floor-plans.ts';
+import { orderTables } from './1740-orders.ts';
 import { apiKeyTables } from './1750-api-keys.ts';
 import { webhookTables } from './1760-webhooks.ts';
 
@@ -126,6 +127,7 @@ const migrations: Record<string, Migration> = {
   '1701-file-names': fileNames,
   '1720-report-schedules': reportSchedules,
   '1730-floor-plans': floorPlanTables,
+  '1740-orders': orderTables,
   '1750-api-keys': apiKeyTables,
   '1760-webhooks': webhookTables,
 };

@@ -191,7 +191,7 @@ export const menuDefinition: readonly AreaDefinition[] = [
       { key: 'message', actions: CRUD, visible: true },
       { key: 'template', actions: [...CRUD, 'testSend'], visible: true },
       { key: 'fileStorage', actions: ['list', 'delete', 'export'], visible: true },
-      { key: 'order', actions: CRUD },
+      { key: 'order', actions: CRUD, visible: true },
     ],
   },
   {

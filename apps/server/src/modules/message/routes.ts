@@ -24,6 +24,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
 import { callerOf } from '../../platform/access.ts';
 import { envelope, refuse } from '../../platform/envelope.ts';
+import { orderRoutes } from './order.ts';
 import {
   addAnnouncement,
   announcementForCaller,
@@ -176,4 +177,5 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.systemNotices.registerTemplates((caller, lang, body) => sendTemplateMessage(app, caller, lang, body));
   await app.register(announcementRoutes);
   await app.register(messageCenterRoutes);
+  orderRoutes(app);
 };

@@ -1,5 +1,6 @@
 import type { EntityDeclaration } from '@isps/contract';
 import type { FastifyInstance } from 'fastify';
+import { detailRoutes } from './details.ts';
 import { exportRoute } from './exporting.ts';
 import { importRoutes } from './importing.ts';
 import { linkOptionsRoute } from './link-options.ts';
@@ -21,6 +22,7 @@ export function registerEntity(app: FastifyInstance, entity: EntityDeclaration, 
 
   app.register(async (routes) => {
     readRoutes(runtime, routes);
+    detailRoutes(runtime, routes);
     // the form's pickers: for those who may add or edit a row, whatever they may read of the linked lists
     const writers = (['add', 'edit'] as const).filter((action) => runtime.actions.has(action)).map(runtime.perm);
     if (writers.length > 0) linkOptionsRoute(app, routes, entity, writers, (linked) => app.crudEntities.get(linked));

@@ -1,4 +1,4 @@
-import { LANGUAGES, entityLabel, formFieldsOf, translate, type DictOption, type EntityDeclaration, type Language } from '@isps/contract';
+import { LANGUAGES, entityLabel, formFieldsOf, translate, type DetailDeclaration, type DictOption, type EntityDeclaration, type FieldDeclaration, type Language } from '@isps/contract';
 import type ExcelJS from 'exceljs';
 import type { FastifyBaseLogger } from 'fastify';
 import { PassThrough, Readable } from 'node:stream';
@@ -27,9 +27,63 @@ function labelKey(entity: EntityDeclaration, name: string): string {
 }
 
 /** The fixed choices of an options field, or none. */
-function optionsOf(entity: EntityDeclaration, name: string) {
+function optionsOf(entity: Pick<EntityDeclaration, 'fields'>, name: string) {
   const widget = entity.fields[name]?.widget;
   return widget?.kind === 'options' ? widget.options : undefined;
+}
+
+/** A column of a spreadsheet: a field of the row, or of a detail's lines (`detail`). */
+interface SheetColumn {
+  key: string;
+  name: string;
+  field?: FieldDeclaration;
+  detail?: DetailDeclaration;
+}
+
+/** The header of a detail's column: the detail's title, then the field's label ('Customers · Phone'). */
+function detailHeader(lang: Language, detail: DetailDeclaration, name: string): string {
+  return `${entityLabel(lang, detail.title)} · ${entityLabel(lang, detail.fields[name]?.label ?? name)}`;
+}
+
+/** The row's columns (`sheetFields`), then each detail's fields. */
+function sheetColumns(entity: EntityDeclaration): SheetColumn[] {
+  return [
+    ...sheetFields(entity).map((name) => ({ key: name, name, field: entity.fields[name] })),
+    ...(entity.details ?? []).flatMap((detail) => detail.columns.map((name) => ({ key: `${detail.name}.${name}`, name, field: detail.fields[name], detail }))),
+  ];
+}
+
+function headerOf(entity: EntityDeclaration, column: SheetColumn, lang: Language): string {
+  return column.detail ? detailHeader(lang, column.detail, column.name) : entityLabel(lang, labelKey(entity, column.name));
+}
+
+/** An answered value as a spreadsheet shows it: dictionary fields and links by their texts, fixed choices by their label. */
+function shownCell(field: FieldDeclaration | undefined, name: string, row: Record<string, unknown>, lang: Language): unknown {
+  // dictionary fields and links show their texts (role and group names), which the import reads back
+  let value = field?.dict || field?.link ? row[`${name}_dictText`] : row[name];
+  // a fixed choice shows its text in the caller's language, like a dictionary field
+  const option = field?.widget.kind === 'options' ? field.widget.options.find((o) => o.value === String(value)) : undefined;
+  if (option) value = entityLabel(lang, option.label);
+  return value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : value;
+}
+
+/**
+ * The spreadsheet rows of one row: its cells and its first line of each detail, then one spreadsheet row per further
+ * line (the row's own cells left empty, so an import knows the lines that follow are still that row's).
+ */
+function spreadsheetRows(entity: EntityDeclaration, row: Record<string, unknown>, cell: (column: SheetColumn, row: Record<string, unknown>) => unknown): Array<Record<string, unknown>> {
+  const columns = sheetColumns(entity);
+  const first: Record<string, unknown> = {};
+  for (const column of columns) if (!column.detail) first[column.key] = cell(column, row);
+  const out = [first];
+  for (const detail of entity.details ?? []) {
+    const lines = Array.isArray(row[detail.name]) ? (row[detail.name] as Array<Record<string, unknown>>) : [];
+    lines.forEach((line, index) => {
+      const target = (out[index] ??= {});
+      for (const column of columns) if (column.detail === detail) target[column.key] = cell(column, line);
+    });
+  }
+  return out;
 }
 
 /**
@@ -39,8 +93,7 @@ function optionsOf(entity: EntityDeclaration, name: string) {
 export async function streamWorkbook(entity: EntityDeclaration, pages: AsyncIterable<Record<string, unknown>[]>, lang: Language, out: PassThrough): Promise<number> {
   const workbook = new (await excel()).stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet(entityLabel(lang, entity.title).slice(0, 31));
-  const fields = sheetFields(entity);
-  sheet.columns = fields.map((name) => ({ header: entityLabel(lang, labelKey(entity, name)), key: name, width: 20 }));
+  sheet.columns = sheetColumns(entity).map((column) => ({ header: headerOf(entity, column, lang), key: column.key, width: 20 }));
   let count = 0;
   for await (const rows of pages) {
     // a slow reader holds the next page back, so what waits for it stays about a page; a gone one ends the export
@@ -57,16 +110,7 @@ export async function streamWorkbook(entity: EntityDeclaration, pages: AsyncIter
     }
     if (out.destroyed) return count;
     for (const row of rows) {
-      const values: Record<string, unknown> = {};
-      for (const name of fields) {
-        // dictionary fields and links show their texts (role and group names), which the import reads back
-        let value = entity.fields[name]?.dict || entity.fields[name]?.link ? row[`${name}_dictText`] : row[name];
-        // a fixed choice shows its text in the caller's language, like a dictionary field
-        const option = optionsOf(entity, name)?.find((o) => o.value === String(value));
-        if (option) value = entityLabel(lang, option.label);
-        values[name] = value === null || value === undefined ? '' : value;
-      }
-      sheet.addRow(values).commit();
+      for (const values of spreadsheetRows(entity, row, (column, source) => shownCell(column.field, column.name, source, lang))) sheet.addRow(values).commit();
       count++;
     }
     // between pages the event loop answers other requests
@@ -84,19 +128,19 @@ export async function streamWorkbook(entity: EntityDeclaration, pages: AsyncIter
 export async function refusedRowsWorkbook(entity: EntityDeclaration, rows: Array<{ row: number; cells: Record<string, unknown>; message: string }>, lang: Language): Promise<Buffer> {
   const workbook = new (await excel()).Workbook();
   const sheet = workbook.addWorksheet(entityLabel(lang, entity.title).slice(0, 31));
-  const fields = sheetFields(entity);
   sheet.columns = [
     { header: translate(lang, 'crud.importRowNumber'), key: '__row', width: 8 },
-    ...fields.map((name) => ({ header: entityLabel(lang, labelKey(entity, name)), key: name, width: 20 })),
+    ...sheetColumns(entity).map((column) => ({ header: headerOf(entity, column, lang), key: column.key, width: 20 })),
     { header: translate(lang, 'crud.importRefusalReason'), key: '__reason', width: 60 },
   ];
+  const asRead = (column: SheetColumn, source: Record<string, unknown>) => {
+    const value = source[column.name];
+    return value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : value;
+  };
   for (const { row, cells, message } of rows) {
-    const values: Record<string, unknown> = { __row: row, __reason: message };
-    for (const name of fields) {
-      const value = cells[name];
-      values[name] = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : value;
-    }
-    sheet.addRow(values);
+    const [first, ...more] = spreadsheetRows(entity, cells, asRead);
+    sheet.addRow({ ...first, __row: row, __reason: message });
+    for (const values of more) sheet.addRow(values);
   }
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
@@ -328,19 +372,38 @@ export async function readWorkbook(entity: EntityDeclaration, buffer: Buffer, di
   return rows;
 }
 
+/** A cell read into its field's value: dictionary texts and fixed choices' labels back to their values. */
+function valueOfCell(fields: EntityDeclaration['fields'], name: string, value: unknown, dictionaries: Record<string, DictOption[]>): unknown {
+  const dict = fields[name]?.dict;
+  if (dict) return dictionaries[dict]?.find((o) => o.text === String(value) || o.value === String(value))?.value ?? value;
+  const options = optionsOf({ fields }, name);
+  if (options) return options.find((o) => o.value === String(value) || LANGUAGES.some((lang) => entityLabel(lang, o.label) === String(value)))?.value ?? value;
+  return value;
+}
+
 async function* sheetRows(entity: EntityDeclaration, input: Readable, dictionaries: Record<string, DictOption[]>, log: ImportLog): AsyncGenerator<SheetRow> {
-  const byHeader = new Map<string, string>();
+  // a header names a field of the row, or (titled by its detail) a field of a detail's lines
+  const byHeader = new Map<string, { name: string; detail?: DetailDeclaration }>();
   for (const name of Object.keys(entity.fields)) {
     if (entity.fields[name]?.readOnly || entity.fields[name]?.writeOnly) continue;
-    byHeader.set(name.toLowerCase(), name);
-    for (const lang of LANGUAGES) byHeader.set(entityLabel(lang, labelKey(entity, name)).toLowerCase(), name);
+    byHeader.set(name.toLowerCase(), { name });
+    for (const lang of LANGUAGES) byHeader.set(entityLabel(lang, labelKey(entity, name)).toLowerCase(), { name });
   }
+  for (const detail of entity.details ?? []) {
+    for (const name of detail.columns) {
+      byHeader.set(`${detail.name}.${name}`.toLowerCase(), { name, detail });
+      for (const lang of LANGUAGES) byHeader.set(detailHeader(lang, detail, name).toLowerCase(), { name, detail });
+    }
+  }
+  const details = entity.details ?? [];
+  // a row with lines is yielded once the next row starts (a spreadsheet row with cells of its own) or the sheet ends
+  let held: SheetRow | null = null;
   const reader = new (await excel()).stream.xlsx.WorkbookReader(input, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
   let sheetSeen = false;
   try {
     for await (const worksheet of reader) {
       sheetSeen = true;
-      const columns = new Map<number, string>();
+      const columns = new Map<number, { name: string; detail?: DetailDeclaration }>();
       let count = 0;
       for await (const row of worksheet) {
         if (row.number === 1) {
@@ -356,20 +419,32 @@ async function* sheetRows(entity: EntityDeclaration, input: Readable, dictionari
         // the parse is pulled row by row: pausing here pauses it, and other requests get their turn
         if (count % ROWS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
         const values: Record<string, unknown> = {};
+        const lines = new Map<DetailDeclaration, Record<string, unknown>>();
         let any = false;
-        for (const [col, name] of columns) {
+        for (const [col, { name, detail }] of columns) {
           let value = cellText(row.getCell(col).value);
           if (typeof value === 'string') value = value.trim();
           if (value === undefined || value === '') continue;
-          const dict = entity.fields[name]?.dict;
-          if (dict) value = dictionaries[dict]?.find((o) => o.text === String(value) || o.value === String(value))?.value ?? value;
-          const options = optionsOf(entity, name);
-          if (options) value = options.find((o) => o.value === String(value) || LANGUAGES.some((lang) => entityLabel(lang, o.label) === String(value)))?.value ?? value;
-          values[name] = value;
-          any = true;
+          value = valueOfCell(detail ? detail.fields : entity.fields, name, value, dictionaries);
+          if (detail) lines.set(detail, { ...lines.get(detail), [name]: value });
+          else {
+            values[name] = value;
+            any = true;
+          }
         }
-        if (any) yield { row: row.number, values };
+        if (details.length === 0) {
+          if (any) yield { row: row.number, values };
+          continue;
+        }
+        if (!any && lines.size === 0) continue;
+        // a spreadsheet row of lines only continues the row above it
+        if (any || !held) {
+          if (held) yield held;
+          held = { row: row.number, values: { ...values, ...Object.fromEntries(details.map((d) => [d.name, []])) } };
+        }
+        for (const [detail, line] of lines) (held.values[detail.name] as Array<Record<string, unknown>>).push(line);
       }
+      if (held) yield held;
       if (columns.size === 0) refuse('crud.importUnknownColumns');
       // only the first worksheet is imported
       break;

@@ -5,6 +5,7 @@ import { OperationType } from '../audit-log.ts';
 import { toWire } from '../wire-time.ts';
 import { answeredRows } from './answered-rows.ts';
 import { log } from './audit.ts';
+import { linesOf } from './details.ts';
 import { streamWorkbook } from './excel.ts';
 import { sortOf, type Query } from './query.ts';
 import { listRows } from './reading.ts';
@@ -30,7 +31,13 @@ export function exportRoute(rt: EntityRuntime, routes: FastifyInstance): void {
       for (let offset = 0; rows.length > 0; ) {
         // a spreadsheet shows times as the wire does: `yyyy-MM-dd HH:mm:ss` in TIME_ZONE
         // an export is imported back: whole ID numbers for those who may edit, as the detail shows them
-        yield toWire(await answeredRows(rt, rows, ctx.lang, ctx.caller, ctx.caller.permissions.has(perm('edit'))), app.settings.timeZone);
+        const answered = await answeredRows(rt, rows, ctx.lang, ctx.caller, ctx.caller.permissions.has(perm('edit')));
+        // each row's lines go below it (one-to-many details)
+        if (rt.details.length > 0) {
+          const lines = await linesOf(rt, rows, ctx.lang);
+          for (const row of answered) Object.assign(row, lines.get(row.id as string));
+        }
+        yield toWire(answered, app.settings.timeZone);
         offset += rows.length;
         if (rows.length < EXPORT_PAGE || offset >= MAX_EXPORT_ROWS) return;
         rows = await pageOf(offset);

@@ -7,7 +7,7 @@ import { callerOf, type CurrentUser } from '../access.ts';
 import { AppError, refuse } from '../envelope.ts';
 import { tenantScoped, tenantScopedAcross } from '../tenancy.ts';
 import type { Query } from './query.ts';
-import { rowsOf, tableOf } from './tables.ts';
+import { detailRuntimes, rowsOf, tableOf, type DetailRuntime } from './tables.ts';
 import { linkFields } from './values.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -82,6 +82,8 @@ export interface EntityRuntime {
   /** the OpenAPI tags of its routes */
   tags: string[];
   links: LinkField[];
+  /** its details (one-to-many lines) with their tables */
+  details: DetailRuntime[];
   /** the link fields of other declarations that point at this entity's rows (a device role's doors, people, ...) */
   inboundLinks: Array<LinkField['link']>;
   /** its columns a search index holds (SQLite only), for a list's contains filters */
@@ -110,6 +112,7 @@ export function entityRuntime(app: FastifyInstance, entity: EntityDeclaration, h
     perm: (action: string) => permissionCode(entity, action),
     tags: [entity.name],
     links: linkFields(entity),
+    details: detailRuntimes(entity),
     inboundLinks: entityDeclarations.flatMap((other) => linkFields(other).map(({ link }) => link)).filter((link) => link.entity === entity.name),
     searched: app.dialect === 'sqlite' ? new Set(searchColumns().get(table) ?? []) : new Set<string>(),
     registered,

@@ -1,4 +1,4 @@
-import { DEVICE_ROLE_TYPES, KEY_ROLE_TYPE, type EntityDeclaration } from '@isps/contract';
+import { DEVICE_ROLE_TYPES, detailShape, KEY_ROLE_TYPE, type DetailDeclaration, type EntityDeclaration } from '@isps/contract';
 
 /** A link field's table: one row per (owner, target) pair. */
 export interface LinkTable {
@@ -18,6 +18,14 @@ interface EntityTables {
    * of the engine keeps to them (`applyScope`), and a new row gets the first value unless a field sets it.
    */
   rows?: { column: string; values: readonly string[] };
+  /** per detail of the declaration (`EntityDeclaration.details`, by its name): the lines' table and the column naming their row */
+  details?: Readonly<Record<string, DetailTable>>;
+}
+
+/** A detail's table: one row per line, its owner's id in `ownerColumn`, its place in `line_no`, its owner's tenant in `tenant_id`. */
+export interface DetailTable {
+  table: string;
+  ownerColumn: string;
 }
 
 /**
@@ -116,6 +124,14 @@ export const entityTables: Readonly<Record<string, EntityTables>> = {
   attendance: { table: 'sys_attendance_day' },
   attendanceMonth: { table: 'sys_attendance_month' },
   webhook: { table: 'sys_webhook' },
+  // the origin's one-to-many demo: orders, their customers and their tickets
+  order: {
+    table: 'jeecg_order_main',
+    details: {
+      jeecgOrderCustomerList: { table: 'jeecg_order_customer', ownerColumn: 'order_id' },
+      jeecgOrderTicketList: { table: 'jeecg_order_ticket', ownerColumn: 'order_id' },
+    },
+  },
 };
 
 function tablesOf(name: string): EntityTables {
@@ -139,6 +155,13 @@ export function rowsOf(entity: Pick<EntityDeclaration, 'name'>): EntityTables['r
   return Object.hasOwn(entityTables, entity.name) ? entityTables[entity.name]!.rows : undefined;
 }
 
+/** The table of an entity's detail. */
+export function detailTableOf(entity: Pick<EntityDeclaration, 'name'>, detail: string): DetailTable {
+  const found = tablesOf(entity.name).details?.[detail];
+  if (!found) throw new Error(`No detail table declared for ${entity.name}.${detail}`);
+  return found;
+}
+
 /** The link table of an entity's link field. */
 export function linkOf(entity: Pick<EntityDeclaration, 'name'>, field: string): LinkTable {
   const link = tablesOf(entity.name).links?.[field];
@@ -150,3 +173,25 @@ export function linkOf(entity: Pick<EntityDeclaration, 'name'>, field: string): 
 export function entityOfTable(table: string): string | undefined {
   return Object.entries(entityTables).find(([, t]) => t.table === table)?.[0];
 }
+
+/** One detail of a declaration as the engine works with it: its declaration, its lines' shape and its table. */
+export interface DetailRuntime {
+  detail: DetailDeclaration;
+  /** the lines as a declaration of their own, for the helpers that read fields */
+  shape: EntityDeclaration;
+  table: string;
+  ownerColumn: string;
+  /** the owner's id in an answered line, as the origin names it ('orderId') */
+  ownerField: string;
+}
+
+const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** The details of a declaration with their tables. */
+export function detailRuntimes(entity: EntityDeclaration): DetailRuntime[] {
+  return (entity.details ?? []).map((detail) => {
+    const { table, ownerColumn } = detailTableOf(entity, detail.name);
+    return { detail, shape: detailShape(entity, detail), table, ownerColumn, ownerField: camel(ownerColumn) };
+  });
+}
+

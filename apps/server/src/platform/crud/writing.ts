@@ -9,6 +9,7 @@ import { AppError, refuse } from '../envelope.ts';
 import { unchangedSeededColumns } from '../seeded-texts.ts';
 import { checkAdminOnlyFields, writeTenant } from '../tenancy.ts';
 import { log, recordVersion, versionRow } from './audit.ts';
+import { insertLines, removeLines, replaceLines, validateDetails, type DetailLines } from './details.ts';
 import { linkRow, removeLinks, writeLinks } from './links.ts';
 import { checkOfferedValues } from './offered-options.ts';
 import type { Query } from './query.ts';
@@ -21,11 +22,12 @@ import { linkIds, readableFields, toApiRow, toColumns, validateInput } from './v
 /** rows of one multi-row INSERT: far below the bound parameters every engine accepts */
 const INSERT_CHUNK = 200;
 
-/** A new row checked and ready to store: its id, its field values and every column of its INSERT. */
+/** A new row checked and ready to store: its id, its field values, every column of its INSERT and its lines. */
 export interface PreparedRow {
   id: string;
   values: Row;
   columns: Row;
+  lines?: DetailLines;
 }
 
 /** Validates one new row and runs the checks and hooks before its INSERT; the add route and every imported row go through here. */
@@ -34,6 +36,7 @@ export async function prepareRow(rt: EntityRuntime, ctx: CrudContext, input: Row
   const validated = validateInput(entity, input, 'add', ctx.lang, app.settings.timeZone);
   if (!validated.ok) throw new AppError('badRequest', 'error.validation', { message: validated.message });
   const values = validated.values;
+  const lines = rt.details.length > 0 ? validateDetails(rt, input, 'add', ctx.lang) : undefined;
   await checkAdminOnlyFields(app, entity, ctx.caller, values);
   // a system administrator may place the row in another tenant; anyone else writes into the tenant worked in
   const tenantId = entity.tenantScoped ? ((values.tenantId as string | undefined) || writeTenant(ctx.caller)) : null;
@@ -57,7 +60,7 @@ export async function prepareRow(rt: EntityRuntime, ctx: CrudContext, input: Row
     update_by: null,
     update_time: null,
   };
-  return { id, values, columns };
+  return { id, values, columns, lines };
 }
 
 /** Multi-row INSERTs of `rows` into `into`, grouped by their column set (not every engine takes DEFAULT in a row). */
@@ -81,6 +84,7 @@ async function insertMany(trx: AnyDb, into: string, rows: Row[]): Promise<void> 
 export async function storeRows(rt: EntityRuntime, ctx: CrudContext, trx: AnyDb, rows: PreparedRow[]): Promise<void> {
   const { table } = rt;
   await insertMany(trx, table, rows.map((r) => r.columns));
+  if (rt.details.length > 0) await insertLines(rt, trx, rows.map((r) => ({ id: r.id, tenantId: (r.columns.tenant_id as string | null | undefined) ?? null, lines: r.lines })), ctx.caller.username);
   const linkRows = new Map<string, Row[]>();
   for (const { name, link } of rt.links) {
     for (const row of rows) {
@@ -131,6 +135,7 @@ async function editRow(rt: EntityRuntime, ctx: CrudContext, body: Row): Promise<
   const validated = validateInput(entity, body, 'edit', ctx.lang, app.settings.timeZone);
   if (!validated.ok) throw new AppError('badRequest', 'error.validation', { message: validated.message });
   const values = validated.values;
+  const lines = rt.details.length > 0 ? validateDetails(rt, body, 'edit', ctx.lang) : {};
   const keptSeeded = new Set(await unchangedSeededColumns(app, entity.name, existing, toColumns(entity, values)));
   for (const name of Object.keys(values)) if (keptSeeded.has(readableFields(entity).get(name)?.column ?? '')) delete values[name];
   await checkAdminOnlyFields(app, entity, ctx.caller, values);
@@ -157,6 +162,7 @@ async function editRow(rt: EntityRuntime, ctx: CrudContext, body: Row): Promise<
       .where('id', '=', id)
       .execute();
     await writeLinks(rt, trx, id, values, ctx.caller.username);
+    if (rt.details.length > 0) await replaceLines(rt, trx, id, tenantAfter(), lines, ctx.caller.username);
   });
   await hooks.afterEdit?.(ctx, id, values);
   await recordVersion(rt, ctx, id);
@@ -167,6 +173,7 @@ async function editRow(rt: EntityRuntime, ctx: CrudContext, body: Row): Promise<
 export async function removeRows(rt: EntityRuntime, trx: AnyDb, caller: CurrentUser, ids: string[], deleted: boolean): Promise<void> {
   await applyScope(rt.entity, caller, trx.deleteFrom(rt.table) as DeleteQueryBuilder<Row, string, Row>, deleted).where('id', 'in', ids).execute();
   await removeLinks(rt, trx, ids);
+  await removeLines(rt, trx, ids);
 }
 
 /** Deletes (or marks deleted) the caller's rows among `ids`; a tree row with children stays. */

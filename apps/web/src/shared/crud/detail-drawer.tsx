@@ -1,8 +1,9 @@
-import type { EntityDeclaration } from '@isps/contract';
-import { Descriptions, Drawer, Spin } from 'antd';
+import { detailShape, type EntityDeclaration } from '@isps/contract';
+import { Descriptions, Drawer, Empty, Spin, Table, Tabs } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDrawerSize } from '../ui/index.ts';
+import { useDetailLines } from './api/detail-lines.ts';
 import { useEntityById } from './api/query-entity-by-id.ts';
 import { CheckRulesView } from './check-rules-editor.tsx';
 import { displayValue, fieldLabelKey, type CrudRow } from './entity-fields.ts';
@@ -41,8 +42,43 @@ export function DetailDrawer({ entity, row, onClose }: { entity: EntityDeclarati
             return { key: name, label: t(fieldLabelKey(entity, name)), children };
           })}
         />
+        {entity.details?.length ? <DetailLinesView entity={entity} id={row.id} /> : null}
       </Spin>
     </Drawer>
+  );
+}
+
+/** The row's lines of each detail, read-only: a tab per detail, a small table of its lines. */
+function DetailLinesView({ entity, id }: { entity: EntityDeclaration; id: string }) {
+  const { t } = useTranslation();
+  const lines = useDetailLines(entity, id);
+  return (
+    <Tabs
+      style={{ marginTop: 16 }}
+      items={(entity.details ?? []).map((detail) => {
+        const shape = detailShape(entity, detail);
+        const rows = lines.data?.[detail.name] ?? [];
+        return {
+          key: detail.name,
+          label: `${t(detail.title)} (${rows.length})`,
+          children: (
+            <Table<CrudRow>
+              size="small"
+              rowKey="id"
+              loading={lines.isFetching && !lines.data}
+              pagination={false}
+              scroll={{ x: 'max-content' }}
+              dataSource={rows}
+              locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('crud.noLines')} /> }}
+              columns={[
+                { key: '__no', title: t('crud.lineNumber'), width: 56, render: (_: unknown, _row: CrudRow, index: number) => index + 1 },
+                ...detail.columns.map((name) => ({ key: name, title: t(detail.fields[name]?.label ?? name), render: (_: unknown, line: CrudRow) => displayValue(shape, name, line, t) })),
+              ]}
+            />
+          ),
+        };
+      })}
+    />
   );
 }
 

@@ -6,9 +6,11 @@ import { isLanguage, storedLanguage } from '../i18n/index.ts';
 import { useTenantChooser } from '../permission/index.ts';
 import { useAddEntity } from './api/add-entity.ts';
 import { useEditEntity } from './api/edit-entity.ts';
+import { useDetailLines } from './api/detail-lines.ts';
 import { useEntityById } from './api/query-entity-by-id.ts';
 import { CheckRuleTrial } from './check-rules-editor.tsx';
 import type { FormAddonProps } from './crud-screen.tsx';
+import { DetailTabs } from './detail-lines-editor.tsx';
 import type { CrudRow } from './entity-fields.ts';
 import { FormControl } from './field-control.tsx';
 import { formPayload, initialFormValues } from './form-values.ts';
@@ -37,13 +39,19 @@ const WIDE_WIDGETS = new Set(['textarea', 'json', 'checkRules']);
  */
 export function EntityFormModal(props: EntityFormModalProps) {
   const { t } = useTranslation();
-  const masked = props.mode === 'edit' && props.row !== null && Object.values(props.entity.fields).some((f) => f.maskedInLists);
+  const editing = props.mode === 'edit' && props.row !== null;
+  const masked = editing && Object.values(props.entity.fields).some((f) => f.maskedInLists);
   const stored = useEntityById(props.entity, masked ? (props.row?.id ?? null) : null);
-  if (!masked) return <EntityForm {...props} />;
-  if (stored.data) return <EntityForm {...props} row={stored.data} />;
+  // the edit of a row with details starts from its stored lines
+  const withLines = editing && (props.entity.details?.length ?? 0) > 0;
+  const lines = useDetailLines(props.entity, withLines ? (props.row?.id ?? null) : null);
+  const row = masked ? stored.data : props.row;
+  if (!masked && !withLines) return <EntityForm {...props} />;
+  if (row && (!withLines || lines.data)) return <EntityForm {...props} row={{ ...row, ...lines.data }} />;
+  const error = stored.error ?? lines.error;
   return (
     <Modal open title={t('crud.editTitle', { entity: t(props.entity.title) })} footer={null} onCancel={props.onClose} destroyOnHidden>
-      {stored.isError ? <Alert type="error" showIcon title={stored.error.message} /> : <Skeleton active />}
+      {error ? <Alert type="error" showIcon title={error.message} /> : <Skeleton active />}
     </Modal>
   );
 }
@@ -67,7 +75,8 @@ function EntityForm({ entity, mode, row, fixed = {}, addons = {}, onClose }: Ent
   // A form taller than the window takes two columns on a desktop (>= 1200 px), so it is read without scrolling.
   const desktop = Grid.useBreakpoint().xl === true;
   const [windowHeight] = useState(() => window.innerHeight);
-  const twoColumns = desktop && fields.length * FIELD_HEIGHT + DIALOG_CHROME > windowHeight;
+  const hasDetails = (entity.details?.length ?? 0) > 0;
+  const twoColumns = desktop && (hasDetails || fields.length * FIELD_HEIGHT + DIALOG_CHROME > windowHeight);
   const save = async () => {
     let values: Record<string, unknown>;
     try {
@@ -75,6 +84,8 @@ function EntityForm({ entity, mode, row, fixed = {}, addons = {}, onClose }: Ent
     } catch {
       return;
     }
+    // a detail's lines whole, with the ids of stored lines (no control of their own)
+    for (const detail of entity.details ?? []) values[detail.name] = form.getFieldValue(detail.name) as unknown;
     setRefusal(null);
     const body = { ...formPayload(entity, mode, values, row?.id), ...fixed };
     try {
@@ -113,7 +124,7 @@ function EntityForm({ entity, mode, row, fixed = {}, addons = {}, onClose }: Ent
       confirmLoading={saving}
       mask={{ closable: false }}
       destroyOnHidden
-      width={twoColumns ? 1000 : 640}
+      width={twoColumns || hasDetails ? 1000 : 640}
     >
       {refusal ? <Alert type="error" showIcon title={refusal} style={{ marginBottom: 16 }} /> : null}
       <Form form={form} name={`${entity.name}-form`} layout="vertical" initialValues={initialValues} onFinish={() => void save()} onValuesChange={() => setRefusal(null)}>
@@ -157,6 +168,7 @@ function EntityForm({ entity, mode, row, fixed = {}, addons = {}, onClose }: Ent
             );
           })}
         </Row>
+        {hasDetails ? <DetailTabs entity={entity} formName={`${entity.name}-form`} lang={lang} /> : null}
         <button type="submit" hidden aria-hidden tabIndex={-1} />
       </Form>
     </Modal>

@@ -45,7 +45,25 @@ export function initialFormValues(entity: EntityDeclaration, mode: 'add' | 'edit
     const field = entity.fields[name];
     if (field) values[name] = toFormValue(field, value);
   }
+  // each detail's lines (an edit's row carries them under the detail's name), each line keeping its id
+  for (const detail of entity.details ?? []) {
+    const lines = mode === 'edit' && row && Array.isArray(row[detail.name]) ? (row[detail.name] as CrudRow[]) : [];
+    values[detail.name] = lines.map((line) => ({ id: line.id, ...Object.fromEntries(detail.columns.map((name) => [name, detail.fields[name] ? toFormValue(detail.fields[name], line[name]) : undefined])) }));
+  }
   return values;
+}
+
+/** One line of a detail as sent: its fields' API values (empty ones left out), and its id when it is a stored line. */
+function linePayload(fields: Readonly<Record<string, FieldDeclaration>>, columns: readonly string[], line: Record<string, unknown>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const name of columns) {
+    const field = fields[name];
+    if (!field) continue;
+    const value = toApiValue(field, line[name]);
+    if (!isEmpty(value)) body[name] = typeof value === 'string' ? value.trim() : value;
+  }
+  if (typeof line.id === 'string' && line.id !== '') body.id = line.id;
+  return body;
 }
 
 /**
@@ -63,6 +81,11 @@ export function formPayload(entity: EntityDeclaration, mode: 'add' | 'edit', val
       continue;
     }
     body[name] = typeof value === 'string' && field.kind !== 'json' ? value.trim() : value;
+  }
+  // every detail's lines are sent whole: an edit's list replaces the stored lines
+  for (const detail of entity.details ?? []) {
+    const lines = values[detail.name];
+    if (Array.isArray(lines)) body[detail.name] = lines.map((line) => linePayload(detail.fields, detail.columns, (line ?? {}) as Record<string, unknown>));
   }
   if (mode === 'edit' && id) body.id = id;
   return body;
