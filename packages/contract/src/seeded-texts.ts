@@ -82,6 +82,7 @@ export const buttonTitles: Readonly<Record<string, Texts>> = {
   correct: ['Correct', '更正', '訂正'],
   recompute: ['Recompute', '重新计算', '再計算'],
   rotate: ['Rotate', '轮换', 'ローテーション'],
+  resend: ['Send again', '重新发送', '再送信'],
 };
 
 const dictionaries = [...seededDictionaries, ...migratedDictionaries];
