@@ -1,9 +1,10 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, defineConfig, type Plugin, type Rollup } from 'vite';
 import { precompress } from '../../scripts/precompress.mjs';
@@ -11,6 +12,7 @@ import { precompress } from '../../scripts/precompress.mjs';
 import { AccountPath } from '../../packages/contract/src/account.ts';
 import { API_PREFIX_DEFAULT } from '../../packages/contract/src/http.ts';
 import { ApiPath } from '../../packages/contract/src/paths.ts';
+import { entityLabels } from '../../packages/contract/src/crud/labels.ts';
 import { BROWSER_LANGUAGE_JS, loginShellScript } from './src/app/login-shell/shell-script.ts';
 import { LOGIN_PATH } from './src/shared/session/redirect-target.ts';
 
@@ -102,6 +104,117 @@ function classicScript(
   };
 }
 
+/** Where a named import of a library's index is taken from instead: the module, and its name there. */
+type Sources = ReadonlyMap<string, { from: string; name: string }>;
+
+/** antd's components by their index's names: `export { default as Button } from './button';` */
+function antdSources(): Sources {
+  const index = join(dirname(createRequire(import.meta.url).resolve('antd/package.json')), 'es/index.js');
+  const sources = new Map<string, { from: string; name: string }>();
+  for (const match of readFileSync(index, 'utf8').matchAll(/export \{ default as (\w+) \} from '\.\/([\w/-]+)';/g)) sources.set(match[1]!, { from: `antd/es/${match[2]!}`, name: 'default' });
+  return sources;
+}
+
+/** rc-form's index builds its Form from everything it has; its contexts and parts are modules of their own. */
+const RC_FORM_SOURCES: Sources = new Map([
+  ['FormProvider', { from: '@rc-component/form/es/FormContext', name: 'FormProvider' }],
+  ['FieldContext', { from: '@rc-component/form/es/FieldContext', name: 'default' }],
+  ['ListContext', { from: '@rc-component/form/es/ListContext', name: 'default' }],
+  ['Field', { from: '@rc-component/form/es/Field', name: 'default' }],
+  ['List', { from: '@rc-component/form/es/List', name: 'default' }],
+  ['useForm', { from: '@rc-component/form/es/hooks/useForm', name: 'default' }],
+  ['useWatch', { from: '@rc-component/form/es/hooks/useWatch', name: 'default' }],
+]);
+
+/**
+ * `import { Button, Table } from 'antd'` becomes `import Button from 'antd/es/button'` and so on, in the console's
+ * code and in its libraries' (ProLayout's); antd's own `import { FormProvider } from '@rc-component/form'` (every
+ * input's form context) likewise. Rolldown places a module in the chunks of every screen that reaches it through
+ * static imports, used or not, and an index that does more than re-export reaches all it holds: a screen that drew
+ * one Result fetched the table, the tree, the select and the date picker the CRUD screens use, and any input the
+ * whole form engine. Imported one by one, a screen's chunks hold what it draws.
+ */
+function importsByModule(): Plugin {
+  const libraries = new Map<string, Sources>([
+    ['antd', antdSources()],
+    ['@rc-component/form', RC_FORM_SOURCES],
+  ]);
+  const IMPORT = /import\s*\{([^}]*)\}\s*from\s*(['"])(antd|@rc-component\/form)\2;?/g;
+  return {
+    name: 'isps-imports-by-module',
+    apply: 'build',
+    transform: {
+      filter: { code: /from\s*['"](antd|@rc-component\/form)['"]/ },
+      handler(code, id) {
+        if (!/\.[cm]?[jt]sx?$/.test(id.replace(/\?.*$/, ''))) return null;
+        let changed = false;
+        const out = code.replace(IMPORT, (whole, names: string, _quote: string, library: string) => {
+          const sources = libraries.get(library)!;
+          const specifiers = names.split(',').map((n) => n.trim()).filter((n) => n && !n.startsWith('type '));
+          const parts = specifiers.map((specifier) => {
+            const [imported, local = imported] = specifier.split(/\s+as\s+/) as [string, string?];
+            const source = sources.get(imported);
+            if (!source) return null;
+            return source.name === 'default' ? `import ${local} from '${source.from}';` : `import { ${source.name} as ${local} } from '${source.from}';`;
+          });
+          // a name the table does not know keeps the index
+          if (parts.some((p) => p === null)) return whole;
+          changed = true;
+          return parts.join('');
+        });
+        return changed ? { code: out, map: null } : null;
+      },
+    },
+  };
+}
+
+/** `virtual:isps-entity-labels/<language>`: the entity labels of one language (shared/i18n/entity-labels.ts). */
+const ENTITY_LABELS = 'virtual:isps-entity-labels/';
+
+/**
+ * The contract keeps each entity label in the three languages side by side, beside the screen declarations (with
+ * their zod schemas and the check rules' pattern engine) in the same modules: the console loading them took all of
+ * that and three languages for one. Here each language's labels are a module of their own, made when the console is
+ * built (or served; a change to the labels takes a restart there).
+ */
+function entityLabelsByLanguage(): Plugin {
+  return {
+    name: 'isps-entity-labels',
+    resolveId(id) {
+      return id.startsWith(ENTITY_LABELS) ? `\0${id}` : null;
+    },
+    load(id) {
+      if (!id.startsWith(`\0${ENTITY_LABELS}`)) return null;
+      const language = id.slice(ENTITY_LABELS.length + 1) as keyof typeof entityLabels;
+      if (!Object.hasOwn(entityLabels, language)) throw new Error(`no entity labels in ${language}`);
+      return `export default ${JSON.stringify(entityLabels[language])};\n`;
+    },
+  };
+}
+
+/** The languages the console speaks, in the names antd's and ProLayout's texts go by. */
+const CONSOLE_LOCALES = new Set(['zh_CN', 'en_US', 'ja_JP']);
+
+/**
+ * ProLayout's context module imports its texts in all 34 languages it knows (some 15 KB the frame carried); the
+ * console speaks three: the others become empty tables (a missing text falls back to ProLayout's own zh-CN, as it does
+ * for any language it lacks).
+ */
+function proLayoutLocales(): Plugin {
+  return {
+    name: 'isps-pro-layout-locales',
+    apply: 'build',
+    transform: {
+      filter: { id: /@ant-design[\\/]pro-components[\\/]es[\\/]provider[\\/]intl\.js$/ },
+      handler(code) {
+        const out = code.replace(/import (\w+) from "\.\/locale\/(\w+)";/g, (whole, local: string, locale: string) => (CONSOLE_LOCALES.has(locale) ? whole : `const ${local} = {};`));
+        if (out === code) throw new Error('ProLayout no longer imports its texts as expected: isps-pro-layout-locales needs a look');
+        return { code: out, map: null };
+      },
+    },
+  };
+}
+
 /** A `localStorage` in memory, for code of the console's that runs in Node at build time. */
 function memoryStorage(): Storage {
   const items = new Map<string, string>();
@@ -125,7 +238,7 @@ async function renderLoginShells(root: string): Promise<{ year: number; shells: 
       root,
       configFile: false,
       logLevel: 'silent',
-      plugins: [react()],
+      plugins: [react(), entityLabelsByLanguage()],
       ssr: { noExternal: true },
       build: { ssr: 'src/app/login-shell/render-login-shells.tsx', outDir: out, emptyOutDir: true, minify: false, rolldownOptions: { output: { entryFileNames: 'render.mjs' } } },
     });
@@ -183,7 +296,7 @@ function loginShell(): Plugin {
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), preloadCatalogue(), loginShell(), precompress()],
+  plugins: [react(), entityLabelsByLanguage(), importsByModule(), proLayoutLocales(), preloadCatalogue(), loginShell(), precompress()],
   test: { setupFiles: [`${import.meta.dirname}/src/test-setup.ts`] },
   server: {
     proxy: { '/api': { target: 'http://localhost:8080', changeOrigin: true, ws: true } },
@@ -192,6 +305,9 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
+    // an icon's chunk (icon-by-name.tsx loads any of some 800 by name) needs only what the frame has already loaded,
+    // antd's icon base: no preload list for each, which the frame would carry
+    modulePreload: { resolveDependencies: (file, deps) => (/\/[A-Z]\w*(Outlined|Filled|TwoTone)-[\w-]+\.js$/.test(file) ? [] : deps) },
     rolldownOptions: {
       // zod's schema builders have no side effects: a module's unused schemas (the contract declares many beside the
       // constants and helpers the login page needs) are dropped instead of bringing zod along

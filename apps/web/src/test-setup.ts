@@ -3,13 +3,13 @@ import './test-browser-language.ts';
 import { cleanup, configure } from '@testing-library/react';
 import { Modal, message, notification } from 'antd';
 import { afterEach } from 'vitest';
-import type { Language } from '@isps/contract';
+import { entityLabels, serverMessages, type Language } from '@isps/contract';
 import { setFeedback } from './shared/api/index.ts';
 import { addCatalogue, addEntityLabels, catalogues } from './shared/i18n/index.ts';
 
 // The console loads the active language's catalogue before its first render; tests switch languages freely.
 for (const [language, messages] of Object.entries(catalogues)) addCatalogue(language as Language, messages);
-addEntityLabels();
+addEntityLabels(entityLabels, serverMessages);
 
 // antd's static notices and modals, where the console mounts its themed antd context (tests replace them at will)
 setFeedback({

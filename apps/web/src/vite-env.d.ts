@@ -8,3 +8,9 @@ interface ImportMetaEnv {
 interface ImportMeta {
   readonly env: ImportMetaEnv;
 }
+
+/** The entity labels of one language, made from the contract's by vite.config.ts (entityLabelsByLanguage). */
+declare module 'virtual:isps-entity-labels/*' {
+  const labels: Record<string, string>;
+  export default labels;
+}

@@ -8,6 +8,8 @@ export * from './account.ts';
 export * from './visitor.ts';
 export * from './permissions.ts';
 export * from './messages/index.ts';
+// apart from messages/index.ts, which holds every language's messages: the console loads only the active one's
+export * from './messages/load.ts';
 export * from './dashboard.ts';
 export * from './menu-keys.ts';
 export * from './crud/index.ts';

@@ -3,6 +3,8 @@ import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { isAccountPath } from '../features/user/account-paths.ts';
 import LoginPage from '../features/user/pages/login.tsx';
 import { isVisitorPath } from '../features/visitor/visitor-paths.ts';
+import { loadEntityLabels } from '../shared/i18n/entity-labels.ts';
+import { storedLanguage } from '../shared/i18n/language.ts';
 import { useSession } from '../shared/session/session-store.ts';
 import { AntdScope } from '../shared/ui/antd-scope.tsx';
 import { FullPageSpin } from '../shared/ui/full-page-spin.tsx';
@@ -13,12 +15,12 @@ import { STANDALONE_PATHS } from './static-routes.ts';
 // The shell holds the login page and only what it needs, and no antd: every other screen is a chunk loaded by its
 // route, inside antd's context loaded with it. The login page is no chunk of its own: a page that suspends on its
 // first render is shown only after React's pause for revealing a boundary, some 300 ms after its fallback. The screens after login show entity titles and field labels,
-// added to the catalogues when the first of them loads.
+// added to the catalogues when the first of them loads, with the server's messages in the active language (a switch
+// reloads the page).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as React.lazy itself: any props
 function later<T extends ComponentType<any>>(load: () => Promise<T>) {
   return lazy(async () => {
-    const [component, labels] = await Promise.all([load(), import('../shared/i18n/entity-labels.ts')]);
-    labels.addEntityLabels();
+    const [component] = await Promise.all([load(), loadEntityLabels(storedLanguage())]);
     return { default: component };
   });
 }
@@ -28,7 +30,7 @@ const PanelPage = later(() => import('./pages/panel-page.tsx').then((m) => m.Pan
 const ResultPage = later(() => import('./pages/result-page.tsx').then((m) => m.ResultPage));
 const VisitorRoutes = later(() => import('../features/visitor/visitor-routes.tsx').then((m) => m.VisitorRoutes));
 const AccountRoutes = later(() => import('../features/user/account-routes.tsx').then((m) => m.AccountRoutes));
-const ForcedPasswordChange = later(() => import('./signed-in-routes.tsx').then((m) => m.ForcedPasswordChange));
+const ForcedPasswordChange = later(() => import('./forced-password-change.tsx').then((m) => m.ForcedPasswordChange));
 const SignedInRoutes = later(() => import('./signed-in-routes.tsx').then((m) => m.SignedInRoutes));
 
 function PublicRoutes() {

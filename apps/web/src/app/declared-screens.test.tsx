@@ -1,6 +1,7 @@
 import { entityDeclarations, type EntityDeclaration } from '@isps/contract';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { DECLARED_SCREENS } from './declared-screen-list.ts';
 import { hasPage, pageModuleKey } from './page-registry';
 import { MenuPage } from './tabs/page-host.tsx';
 
@@ -29,5 +30,12 @@ describe('screens that are only a declaration', () => {
     expect(hasPage(entity.component)).toBe(true);
     render(<MenuPage component={entity.component} />);
     expect(await screen.findByText(`generic screen of ${entity.name}`, {}, { timeout: 10_000 })).toBeTruthy();
+  });
+});
+
+// The frame knows the declared screens by this list, without loading the declarations (their zod and pattern engine).
+describe('the list of declared screens', () => {
+  it('names every declaration by its menu component, and nothing else', () => {
+    expect(DECLARED_SCREENS).toEqual(Object.fromEntries(entityDeclarations.map((entity) => [entity.component, entity.name])));
   });
 });

@@ -1,5 +1,6 @@
-import { Limits, entityDeclarations, type EntityDeclaration } from '@isps/contract';
+import { Limits, type EntityDeclaration } from '@isps/contract';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { DECLARED_SCREENS } from './declared-screen-list.ts';
 
 type PageModule = { default: ComponentType };
 
@@ -32,11 +33,13 @@ export function pageModuleKey(component: string): string {
   return `../features/${kebab(area)}/pages/${kebab(screen)}.tsx`;
 }
 
-// Screens that are only a declaration (issue 4): the generic CRUD screen renders them, with no page file.
-const declaredScreens = new Map<string, EntityDeclaration>(entityDeclarations.map((entity) => [entity.component, entity]));
-
-function declarationOf(component: string): EntityDeclaration | undefined {
-  return declaredScreens.get(component.replace(/^\/+|\.(tsx|vue)$/g, ''));
+// Screens that are only a declaration (issue 4): the generic CRUD screen renders them, with no page file. The frame
+// knows them by name only; the declarations load with the first of them opened.
+/** The declared screen a menu component names (its component without slashes or extension, its declaration's name). */
+function declarationOf(component: string): { component: string; name: string } | undefined {
+  const clean = component.replace(/^\/+|\.(tsx|vue)$/g, '');
+  const name = Object.hasOwn(DECLARED_SCREENS, clean) ? DECLARED_SCREENS[clean] : undefined;
+  return name === undefined ? undefined : { component: clean, name };
 }
 
 type EntityScreen = ComponentType<{ entity: EntityDeclaration }>;
@@ -54,10 +57,15 @@ const declaredScreenLoaders: Record<string, () => Promise<EntityScreen>> = {
   message: () => import('../features/message/file-storage-screen.tsx').then((m) => m.MessageEntityScreen),
 };
 
-function loadDeclaredScreen(entity: EntityDeclaration): (() => Promise<PageModule>) | undefined {
-  const loader = declaredScreenLoaders[entity.component.split('/')[0] ?? ''];
+function loadDeclaredScreen({ component, name }: { component: string; name: string }): (() => Promise<PageModule>) | undefined {
+  const loader = declaredScreenLoaders[component.split('/')[0] ?? ''];
   if (!loader) return undefined;
-  return () => loader().then((Screen) => ({ default: () => <Screen entity={entity} /> }));
+  return () =>
+    Promise.all([loader(), import('../shared/crud/entity-declarations.ts')]).then(([Screen, { entityDeclarations }]) => {
+      const entity = entityDeclarations.find((e) => e.name === name);
+      if (!entity) throw new Error(`no declaration named ${name}`);
+      return { default: () => <Screen entity={entity} /> };
+    });
 }
 
 export function hasPage(component: string): boolean {

@@ -2,15 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
-import { ChangePasswordDialog, takeWelcome, welcomeBack } from '../features/user/index.ts';
+import { takeWelcome, welcomeBack } from '../features/user/greeting.ts';
 import { ApiError, feedback } from '../shared/api/index.ts';
 import { EmptyMenuError, fetchUserPermissions, logout, useSession } from '../shared/session/index.ts';
-import { FullPageSpin, useDocumentTitle } from '../shared/ui/index.ts';
-import { UserLayout } from './layouts/user-layout.tsx';
+import { FullPageSpin } from '../shared/ui/index.ts';
 import { isConsolePage, keepAlivePaths, menuRoutes } from './menu-model.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { ExceptionPage } from './pages/exception-page.tsx';
-import { TestHomePage } from './pages/test-home-page.tsx';
 import { HOME_PATH, LOGIN_PATH } from './route-guard.ts';
 import { STATIC_ROUTES } from './static-routes.ts';
 import { MenuPage } from './tabs/page-host.tsx';
@@ -20,17 +18,8 @@ import { MenuPage } from './tabs/page-host.tsx';
 
 // The signed-in frame (and ProLayout with it) loads only once the menu is in.
 const BasicLayout = lazy(() => import('./layouts/basic-layout.tsx').then((m) => ({ default: m.BasicLayout })));
-
-/** First login with an initial password: nothing else is reachable until it is replaced. */
-export function ForcedPasswordChange() {
-  const { t } = useTranslation();
-  useDocumentTitle(t('password.title'));
-  return (
-    <UserLayout>
-      <ChangePasswordDialog open forced />
-    </UserLayout>
-  );
-}
+// the testers' list of static routes draws a table no page of the frame needs
+const TestHomePage = lazy(() => import('./pages/test-home-page.tsx').then((m) => ({ default: m.TestHomePage })));
 
 /** An address no route of this user's menu takes: a console page they do not hold is denied (403), anything else not found. */
 function UnheldOrUnknown() {
@@ -105,7 +94,14 @@ export function SignedInRoutes() {
         <Route path="/exception/403" element={<ExceptionPage status="403" />} />
         <Route path="/exception/404" element={<ExceptionPage status="404" />} />
         <Route path="/exception/500" element={<ExceptionPage status="500" />} />
-        <Route path="/test/home" element={<TestHomePage />} />
+        <Route
+          path="/test/home"
+          element={
+            <Suspense fallback={<FullPageSpin />}>
+              <TestHomePage />
+            </Suspense>
+          }
+        />
         <Route path="/isps/userAnnouncement" element={<MenuPage component="message/userAnnouncement" />} />
         <Route path="*" element={<UnheldOrUnknown />} />
       </Route>

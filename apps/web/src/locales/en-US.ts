@@ -143,6 +143,7 @@ export const enUS = {
   'exception.accessDenied': 'No access',
   'exception.serverError': 'Server error',
   'exception.chunkFailed': 'This page could not be loaded. Check the connection and try again.',
+  'exception.dialogFailed': 'This could not be opened. Check the connection and try again.',
   'panel.title': 'Console panel',
   'panel.description': 'One console for door access, storage cabinets, visitors, patrol and attendance. Sign in to manage your organisation.',
   'panel.login': 'Go to login',

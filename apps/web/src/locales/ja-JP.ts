@@ -143,6 +143,7 @@ export const jaJP: Record<MessageKey, string> = {
   'exception.accessDenied': 'アクセス権なし',
   'exception.serverError': 'サーバーエラー',
   'exception.chunkFailed': 'ページを読み込めませんでした。接続を確認して再試行してください。',
+  'exception.dialogFailed': '開けませんでした。接続を確認して再試行してください。',
   'panel.title': 'コンソールパネル',
   'panel.description': '入退室、キャビネット、来訪者、巡回、勤怠を一つのコンソールで。ログインして組織を管理します。',
   'panel.login': 'ログインへ',

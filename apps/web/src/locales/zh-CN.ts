@@ -143,6 +143,7 @@ export const zhCN: Record<MessageKey, string> = {
   'exception.accessDenied': '无权访问',
   'exception.serverError': '服务器错误',
   'exception.chunkFailed': '页面加载失败，请检查网络后重试。',
+  'exception.dialogFailed': '无法打开，请检查网络后重试。',
   'panel.title': '控制台面板',
   'panel.description': '门禁、储物柜、访客、巡更和考勤的统一管理控制台。登录后管理你的组织。',
   'panel.login': '前往登录',

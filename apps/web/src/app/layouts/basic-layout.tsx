@@ -8,12 +8,12 @@ import { Link, useLocation } from 'react-router';
 import { EmergencyAlarm } from '../../features/emergency/index.ts';
 import { KeyOverdueNotices } from '../../features/keys/index.ts';
 import { PatrolMissedNotices } from '../../features/patrol/index.ts';
-import { ChangePasswordDialog, DepartSelectDialog, TwoFactorDialog } from '../../features/user/index.ts';
 import { storedLanguage, translateTitle } from '../../shared/i18n/index.ts';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, headerHidden, useLayoutSettings } from '../../shared/layout-settings/index.ts';
 import { useSession } from '../../shared/session/index.ts';
 import { Copyright, LanguageSwitch, useDocumentTitle } from '../../shared/ui/index.ts';
 import { IconByName } from '../../shared/ui/icon-by-name.tsx';
+import { lazyDialog } from '../../shared/ui/lazy-dialog.tsx';
 import { breadcrumbTrail, sideMenu, titlesByPath, type SideMenuItem } from '../menu-model.tsx';
 import { latestLocation, onNavigation, type NavigatedLocation } from '../navigation.ts';
 import { HOME_PATH } from '../route-guard.ts';
@@ -25,9 +25,21 @@ import { useTabs } from '../tabs/tab-store.ts';
 import { HeaderExtras } from './header-extras.tsx';
 import { headerTokens, siderTokens } from './layout-theme.ts';
 import { MenuSearch } from './menu-search.tsx';
-import { SettingsDrawer } from './settings-drawer.tsx';
 import { UserMenu } from './user-menu.tsx';
 import styles from './basic-layout.module.css';
+
+// the header's dialogs and the settings drawer load when first opened (or as the menu that opens them shows)
+const SettingsDrawer = lazyDialog(() => import('./settings-drawer.tsx').then((m) => m.SettingsDrawer));
+const ChangePasswordDialog = lazyDialog(() => import('../../features/user/components/change-password-dialog.tsx').then((m) => m.ChangePasswordDialog));
+const TwoFactorDialog = lazyDialog(() => import('../../features/user/components/two-factor-dialog.tsx').then((m) => m.TwoFactorDialog));
+const DepartSelectDialog = lazyDialog(() => import('../../features/user/components/depart-select-dialog.tsx').then((m) => m.DepartSelectDialog));
+
+function prefetchUserMenuDialogs() {
+  SettingsDrawer.prefetch();
+  ChangePasswordDialog.prefetch();
+  TwoFactorDialog.prefetch();
+  DepartSelectDialog.prefetch();
+}
 
 function withIcons(items: SideMenuItem[]): (SideMenuItem & { icon?: ReactNode })[] {
   return items.map((item) => ({
@@ -169,12 +181,21 @@ export function BasicLayout({ menu, keepAlive }: BasicLayoutProps) {
       <HeaderExtras />
       {mobile ? null : (
         <Tooltip title={t('header.systemSettings')}>
-          <Button type="text" className={styles.headerButton} icon={<SettingOutlined />} aria-label={t('header.systemSettings')} onClick={() => setSettingsOpen(true)} />
+          <Button
+            type="text"
+            className={styles.headerButton}
+            icon={<SettingOutlined />}
+            aria-label={t('header.systemSettings')}
+            onPointerEnter={SettingsDrawer.prefetch}
+            onFocus={SettingsDrawer.prefetch}
+            onClick={() => setSettingsOpen(true)}
+          />
         </Tooltip>
       )}
       <LanguageSwitch className={styles.headerButton} />
       <UserMenu
         compact={mobile}
+        onMenuShown={prefetchUserMenuDialogs}
         onSettings={() => setSettingsOpen(true)}
         onChangePassword={() => setPasswordOpen(true)}
         onSwitchDepart={() => setDepartOpen(true)}

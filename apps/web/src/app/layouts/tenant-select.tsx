@@ -1,12 +1,16 @@
 import { TENANT_DICT } from '@isps/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Select } from 'antd';
-import { useState } from 'react';
+import type { SelectProps } from 'antd';
+import { useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { chosenTenant } from '../../shared/api/client.ts';
 import { dictItemsQuery } from '../../shared/api/get-dict-items.ts';
 import { useTenantChooser } from '../../shared/permission/index.ts';
 import { StorageKey, setStored } from '../../shared/storage/index.ts';
+import { lazyPart } from '../../shared/ui/lazy-dialog.tsx';
+
+// antd's select loads only where there are tenants to choose (the menu search's stand-in keeps it from the frame too)
+const Select = lazyPart(() => import('antd/es/select').then((m) => m.default as ComponentType<SelectProps<string>>));
 
 /** The header's tenant selector: every call carries the choice (`tenant-id`), kept across reloads. */
 export function TenantSelect() {

@@ -3,11 +3,13 @@ import { App, Avatar, Dropdown } from 'antd';
 import { reshownSeededText, type Language } from '@isps/contract';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { greetingKey } from '../../features/user/index.ts';
+import { greetingKey } from '../../features/user/greeting.ts';
 import { logout, useSession } from '../../shared/session/index.ts';
 import styles from './basic-layout.module.css';
 
 export interface UserMenuProps {
+  /** the menu opens (its dialogs' code can start loading) */
+  onMenuShown?: () => void;
   onSettings: () => void;
   onChangePassword: () => void;
   onSwitchDepart: () => void;
@@ -17,7 +19,7 @@ export interface UserMenuProps {
 }
 
 /** The avatar with the welcome text of the time of day and the person's own actions. */
-export function UserMenu({ onSettings, onChangePassword, onSwitchDepart, onTwoFactor, compact }: UserMenuProps) {
+export function UserMenu({ onMenuShown, onSettings, onChangePassword, onSwitchDepart, onTwoFactor, compact }: UserMenuProps) {
   const { t, i18n } = useTranslation();
   const { modal, message } = App.useApp();
   const navigate = useNavigate();
@@ -44,6 +46,9 @@ export function UserMenu({ onSettings, onChangePassword, onSwitchDepart, onTwoFa
   return (
     <Dropdown
       trigger={['click']}
+      onOpenChange={(open) => {
+        if (open) onMenuShown?.();
+      }}
       menu={{
         items: [
           { key: 'settings', icon: <SettingOutlined />, label: t('header.systemSettings'), onClick: onSettings },

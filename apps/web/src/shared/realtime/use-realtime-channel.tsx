@@ -1,10 +1,11 @@
-import { DeviceSyncState, RealtimeCmd, realtimePath, serverMessages, type DeviceSyncNotice, type Language, type RealtimeMessage } from '@isps/contract';
+import { DeviceSyncState, RealtimeCmd, loadServerMessages, realtimePath, type DeviceSyncNotice, type RealtimeMessage } from '@isps/contract';
 import { App, Button } from 'antd';
 import type { NotificationInstance } from 'antd/es/notification/interface';
 import type { TFunction } from 'i18next';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { API_BASE, reactToFailure } from '../api/index.ts';
+import { isLanguage } from '../i18n/language.ts';
 import { useSession } from '../session/index.ts';
 import { emitAppEvent } from './app-events.ts';
 import { DevicePresenceNotices, type PresenceView } from './device-presence.ts';
@@ -113,10 +114,12 @@ export function useRealtimeChannel(): void {
     const presence = new DevicePresenceNotices();
     const showDevice = (message: RealtimeMessage, connected: boolean) => showPresence(ui.current, presence, presence.apply(message, connected));
     const showSync = (notice: DeviceSyncNotice, deviceName: string) => {
-      const { notification, lang } = ui.current;
-      const messages = (serverMessages[lang as Language] ?? serverMessages['zh-CN']) as Record<string, string>;
+      const { lang } = ui.current;
       const kind = notice.state === DeviceSyncState.succeeded ? 'success' : notice.state === DeviceSyncState.disconnected ? 'warning' : 'error';
-      notification[kind]({ key: `device-sync-${notice.deviceId}-${notice.state}`, title: messages[notice.messageKey ?? ''] ?? notice.messageKey, description: deviceName });
+      // the server's messages in the active language, a chunk loaded with the first notice
+      void loadServerMessages(isLanguage(lang) ? lang : 'zh-CN').then((messages: Record<string, string>) =>
+        ui.current.notification[kind]({ key: `device-sync-${notice.deviceId}-${notice.state}`, title: messages[notice.messageKey ?? ''] ?? notice.messageKey, description: deviceName }),
+      );
     };
     const client = new RealtimeClient({
       url: realtimeUrl(API_BASE, realtimePath(userId), window.location),

@@ -13,6 +13,8 @@ describe('IconByName', () => {
   it('loads the named icon and nothing for an unknown name', async () => {
     const { container } = render(<IconByName name="dashboard" />);
     await waitFor(() => expect(container.querySelector('.anticon-dashboard')).not.toBeNull());
+    const filled = render(<IconByName name="SettingFilled" />);
+    await waitFor(() => expect(filled.container.querySelector('.anticon-setting')).not.toBeNull());
     const unknown = render(<IconByName name="no-such-icon" />);
     expect(unknown.container.innerHTML).toBe('');
   });

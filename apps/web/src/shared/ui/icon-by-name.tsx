@@ -2,11 +2,20 @@ import { createElement, useEffect, useState, type ComponentType } from 'react';
 
 type IconModule = { default: ComponentType };
 
-// One lazy chunk per icon: a server-named menu icon loads only that icon, never the whole set.
-const iconModules = import.meta.glob<IconModule>('../../../../../node_modules/@ant-design/icons/es/icons/*.js');
+// One lazy chunk per icon: a server-named menu icon loads only that icon, never the whole set. Keyed by file name
+// (base), and without preload lists (vite.config.ts): the frame carries this table of the outlined icons, the menu's;
+// the filled and two-tone ones have a table of their own (more-icons.ts), loaded when one of them is named.
+const outlinedModules = import.meta.glob<IconModule>('./*Outlined.js', { base: '../../../../../node_modules/@ant-design/icons/es/icons/' });
 const iconLoaders = new Map(
-  Object.entries(iconModules).map(([path, load]) => [path.slice(path.lastIndexOf('/') + 1, -'.js'.length), load] as const),
+  Object.entries(outlinedModules).map(([path, load]) => [path.slice(path.lastIndexOf('/') + 1, -'.js'.length), load] as const),
 );
+
+/** The loader of the icon named `key` (a component name), if there is such an icon. */
+function loaderOf(key: string): Promise<(() => Promise<IconModule>) | undefined> {
+  if (key.endsWith('Outlined')) return Promise.resolve(iconLoaders.get(key));
+  if (!/(Filled|TwoTone)$/.test(key)) return Promise.resolve(undefined);
+  return import('./more-icons.ts').then((m) => m.moreIconLoaders.get(key));
+}
 const loaded = new Map<string, ComponentType>();
 
 /** 'dashboard', 'clock-circle-o' and 'DashboardOutlined' all name the same outlined icon. */
@@ -21,13 +30,14 @@ export function IconByName({ name }: { name: string | null | undefined }) {
   const key = name ? iconComponentName(name) : '';
   const [fetched, setFetched] = useState<{ key: string; Icon: ComponentType } | null>(null);
   useEffect(() => {
-    const load = iconLoaders.get(key);
-    if (!load || loaded.has(key)) return;
+    if (!key || loaded.has(key)) return;
     let current = true;
-    void load().then((module) => {
-      loaded.set(key, module.default);
-      if (current) setFetched({ key, Icon: module.default });
-    });
+    void loaderOf(key).then((load) =>
+      load?.().then((module) => {
+        loaded.set(key, module.default);
+        if (current) setFetched({ key, Icon: module.default });
+      }),
+    );
     return () => {
       current = false;
     };
@@ -40,7 +50,6 @@ export function IconByName({ name }: { name: string | null | undefined }) {
 /** Every outlined icon by its short name ('area-chart'), for the icon picker. */
 export function outlinedIconNames(): string[] {
   return [...iconLoaders.keys()]
-    .filter((name) => name.endsWith('Outlined'))
     .map((name) =>
       name
         .slice(0, -'Outlined'.length)
