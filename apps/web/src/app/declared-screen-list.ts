@@ -65,4 +65,6 @@ export const DECLARED_SCREENS: Readonly<Record<string, string>> = {
   'device/attendanceMonth': 'attendanceMonth',
   'device/doorSchedule': 'doorSchedule',
   'message/fileStorage': 'fileStorage',
+  'system/webhook': 'webhook',
+  'message/order': 'order',
 };
