@@ -53,10 +53,16 @@ export async function followInApp(page: Page, path: string) {
 export async function openInApp(page: Page, path: string) {
   await followInApp(page, path);
   // the page area of `path` shown (the page host names it), and its page loaded, not the loading dots
-  const area = page.locator(`[data-page-path="${path}"]:visible`);
+  const area = pageArea(page, path);
   await area.waitFor();
   await expect.poll(() => area.getByRole('status').filter({ has: page.locator('span[aria-hidden] > i') }).count()).toBe(0);
 }
+
+/**
+ * The page area of `path` on screen: the page host names each page's area, and a kept-alive tab's page stays mounted
+ * but hidden, so locators scoped to this area (`rows(area)`, `searchForm(area)`) never reach into another tab.
+ */
+export const pageArea = (page: Page, path: string) => page.locator(`[data-page-path="${path.split('?')[0]}"]:visible`);
 
 /** Opens a screen in a new context of a signed-in person; the context joins `contexts`, which the file closes at its end. */
 export async function openSignedIn(
@@ -73,10 +79,10 @@ export async function openSignedIn(
   return page;
 }
 
-// a list's rows: a desktop's table rows, a phone's cards
-export const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row, [data-testid="crud-cards"] > li');
+// a list's rows: a desktop's table rows, a phone's cards; of the whole page, or of a page area (`pageArea`)
+export const rows = (within: Page | Locator) => within.locator('.ant-table-tbody tr.ant-table-row, [data-testid="crud-cards"] > li');
 export const firstCells = async (page: Page, column: number) => (await rows(page).locator(`td:nth-child(${column})`).allInnerTexts()).map((s) => s.trim());
-export const searchForm = (page: Page) => page.getByRole('search');
+export const searchForm = (within: Page | Locator) => within.getByRole('search');
 export const dialog = (page: Page) => page.locator('.ant-modal-wrap:visible .ant-modal').last();
 
 /**

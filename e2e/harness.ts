@@ -1,6 +1,6 @@
 /** Starts the real server (built console + compiled API) on a free port with a fresh data folder, and Debian's Chromium. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,11 +27,38 @@ export interface RunningServer {
 export interface StartOptions {
   /** listen here instead of a free port (a restart that clients must find at the same address) */
   port?: number;
+  /** a first start on an empty data folder, not on a copy of the run's seeded one (`SEEDED_DATA_DIR`) */
+  fresh?: boolean;
+}
+
+/**
+ * The environment variable naming a data folder as a first start leaves it (migrated, seeded, its secrets made):
+ * global-setup.ts makes one per run, and every server started without a folder of its own starts from a copy of it.
+ * A first start migrates and seeds some 375 tables, seconds of a busy machine's time; a start on a copy skips that,
+ * and adds nothing to it (its rows are those of the first start).
+ */
+export const SEEDED_DATA_DIR = 'ISPS_E2E_SEEDED_DATA_DIR';
+
+/** Makes the seeded data folder `global-setup.ts` hands every file: one first start of the server, then stopped. */
+export async function makeSeededDataDir(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'isps-e2e-seeded-'));
+  const server = await startServer({}, dir, { fresh: true });
+  await server.stop();
+  return dir;
+}
+
+/** A new data folder: a copy of the run's seeded one when there is one, else empty (the server's first start). */
+function newDataDir(fresh: boolean): string {
+  const dir = mkdtempSync(join(tmpdir(), 'isps-e2e-'));
+  const seeded = process.env[SEEDED_DATA_DIR];
+  if (!fresh && seeded && existsSync(join(seeded, 'isps.db'))) cpSync(seeded, dir, { recursive: true });
+  return dir;
 }
 
 export async function startServer(env: Record<string, string> = {}, dataDir?: string, options: StartOptions = {}): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
-  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'isps-e2e-'));
+  // a database in PostgreSQL or MariaDB is not in the folder: a copy would hold secrets that do not fit it
+  const dir = dataDir ?? newDataDir(Boolean(options.fresh) || Boolean(env.DATABASE_URL));
   let output = '';
   // the compiled server, as `npm start` runs it (global-setup.ts has built what was stale)
   const child: ChildProcess = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUSED_RECIPIENT_REPLY, startSmtp, type LocalSmtp } from '../apps/server/src/test/smtp-server.ts';
 import { ANNOUNCEMENT_UPLOAD_BIZ, AnnouncementPath, FilePath, MessageTemplatePath, translate, type NoticeSummary } from '../packages/contract/src/index.ts';
 import { text, type UiLanguage } from './catalogues.ts';
-import { SCREENSHOT_VIEWS, cellsUnderActions, openScreen, pickOption, pickOptions, pickTime } from './crud-page.ts';
+import { SCREENSHOT_VIEWS, cellsUnderActions, openInApp, openScreen, pageArea, pickOption, pickOptions, pickTime } from './crud-page.ts';
 import { ADMIN_PASSWORD, api, apiLogin, changeAdminPassword, launchBrowser, newContext, screenshot, signedInState, startServer, type RunningServer, type SignedInState } from './harness.ts';
 
 const PASSWORD = 'Screens#Pass2';
@@ -475,13 +475,16 @@ describe('announcement and message screens', () => {
       const view = await context.newPage();
       await openScreen(view, server.url, screens[0][0]);
       for (const [path, name] of screens) {
-        if (new URL(view.url()).pathname !== path) await view.goto(`${server.url}${path}`);
-        const form = view.getByRole('search');
-        await view.locator('.ant-table').first().waitFor();
+        // the first screen is open: the others are reached inside the console, as from its menu (each once, so none
+        // shows a list kept from before)
+        await openInApp(view, path);
+        const area = pageArea(view, path);
+        const form = area.getByRole('search');
+        await area.locator('.ant-table').first().waitFor();
         if (viewport === 'mobile') {
           // on a phone the conditions wait folded behind the Filters button, the list first
           expect(await form.isVisible()).toBe(false);
-          await view.getByRole('main').getByRole('button', { name: text(lang, 'crud.filters') }).click();
+          await area.getByRole('button', { name: text(lang, 'crud.filters') }).click();
         }
         await form.waitFor();
         const controls = await form.locator('.ant-form-item-control-input-content > *').evaluateAll((els) =>
@@ -513,7 +516,7 @@ describe('announcement and message screens', () => {
         await screenshot(view, `notices-search-${name}-${lang}-${viewport}`);
         if (name === 'template' && viewport === 'mobile') {
           // the search narrows the list, the reset empties the fields and lists everything again
-          const tableRows = view.locator('.ant-table-tbody tr.ant-table-row');
+          const tableRows = area.locator('.ant-table-tbody tr.ant-table-row');
           const code = form.getByLabel(text(lang, 'template.field.templateCode'), { exact: true });
           await code.fill('search_form_b');
           await form.getByRole('button', { name: text(lang, 'crud.search') }).click();
@@ -609,8 +612,9 @@ describe('announcement and message screens', () => {
       await fitsWindow();
       await screenshot(view, `notices-message-list-${lang}-${viewport}`);
 
-      await view.goto(`${server.url}/message/template`);
-      await view.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: code }).getByRole('button', { name: text(lang, 'template.testSend') }).click();
+      // the next screens are reached inside the console, as from its menu
+      await openInApp(view, '/message/template');
+      await pageArea(view, '/message/template').locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: code }).getByRole('button', { name: text(lang, 'template.testSend') }).click();
       const send = view.locator('.ant-modal-wrap:visible .ant-modal').last();
       await send.getByText('王磊，您好： 夜班将于 20:00 交接，请提前到岗。').waitFor();
       await send.getByLabel(text(lang, 'template.receiver')).fill('ops@example.com');
@@ -620,8 +624,8 @@ describe('announcement and message screens', () => {
       await screenshot(view, `notices-template-test-send-${lang}-${viewport}`);
 
       if (viewport === 'mobile') {
-        await view.goto(`${server.url}/system/announcement`);
-        const announcementRow = view.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: title });
+        await openInApp(view, '/system/announcement');
+        const announcementRow = pageArea(view, '/system/announcement').locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: title });
         // on a phone the actions scroll with the row instead of lying over its title
         const [titleBox, actionsBox] = [await announcementRow.locator('td').first().boundingBox(), await announcementRow.locator('td').last().boundingBox()];
         expect(actionsBox!.x).toBeGreaterThanOrEqual(titleBox!.x + titleBox!.width - 1);
