@@ -7,8 +7,7 @@ import { ApiError, feedback } from '../shared/api/index.ts';
 import { EmptyMenuError, fetchUserPermissions, logout, useSession } from '../shared/session/index.ts';
 import { FullPageSpin } from '../shared/ui/index.ts';
 import { isConsolePage, keepAlivePaths, menuRoutes } from './menu-model.tsx';
-import { NotFoundPage } from './not-found-page.tsx';
-import { ExceptionPage } from './pages/exception-page.tsx';
+import type { ExceptionStatus } from './pages/exception-page.tsx';
 import { HOME_PATH, LOGIN_PATH } from './route-guard.ts';
 import { STATIC_ROUTES } from './static-routes.ts';
 import { MenuPage } from './tabs/page-host.tsx';
@@ -20,6 +19,16 @@ import { MenuPage } from './tabs/page-host.tsx';
 const BasicLayout = lazy(() => import('./layouts/basic-layout.tsx').then((m) => ({ default: m.BasicLayout })));
 // the testers' list of static routes draws a table no page of the frame needs
 const TestHomePage = lazy(() => import('./pages/test-home-page.tsx').then((m) => ({ default: m.TestHomePage })));
+// the exception pages draw antd's Result with its illustrations, which the home page does not need
+const LazyExceptionPage = lazy(() => import('./pages/exception-page.tsx').then((m) => ({ default: m.ExceptionPage })));
+
+function ExceptionPage({ status }: { status: ExceptionStatus }) {
+  return (
+    <Suspense fallback={<FullPageSpin />}>
+      <LazyExceptionPage status={status} />
+    </Suspense>
+  );
+}
 
 /** An address no route of this user's menu takes: a console page they do not hold is denied (403), anything else not found. */
 function UnheldOrUnknown() {
@@ -90,7 +99,7 @@ export function SignedInRoutes() {
             <Route key={route.path} path={route.path} element={<Navigate to="/404" replace />} />
           ),
         )}
-        <Route path="/404" element={<NotFoundPage />} />
+        <Route path="/404" element={<ExceptionPage status="404" />} />
         <Route path="/exception/403" element={<ExceptionPage status="403" />} />
         <Route path="/exception/404" element={<ExceptionPage status="404" />} />
         <Route path="/exception/500" element={<ExceptionPage status="500" />} />

@@ -1,8 +1,9 @@
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
 import { Component, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { FullPageSpin } from '../../shared/ui/index.ts';
+import { LazyResult } from '../../shared/ui/lazy-result.tsx';
 import { forgetPage, lazyPage } from '../page-registry.tsx';
 import { useTabs } from './tab-store.ts';
 
@@ -15,7 +16,7 @@ export function isChunkLoadError(error: unknown): boolean {
 function PageFailure({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const { t } = useTranslation();
   return (
-    <Result
+    <LazyResult
       status="500"
       title={t('exception.pageFailed')}
       subTitle={isChunkLoadError(error) ? t('exception.chunkFailed') : t('request.failed')}

@@ -13,3 +13,4 @@ export { SliderCaptcha, type SliderCaptchaProps } from './slider-captcha.tsx';
 export { RichTextEditor, type RichTextEditorProps } from './rich-text-editor/index.ts';
 export { LoadFailed } from './load-failed.tsx';
 export { useChartStyle } from './chart-style.tsx';
+export { LazyResult, type LazyResultProps } from './lazy-result.tsx';

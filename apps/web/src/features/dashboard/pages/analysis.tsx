@@ -1,10 +1,11 @@
 import { AlertOutlined, ApartmentOutlined, ApiOutlined, DisconnectOutlined, LoginOutlined, SafetyOutlined, TeamOutlined, UnlockOutlined, WifiOutlined } from '@ant-design/icons';
-import { Button, Card, Col, Empty, Result, Row, Skeleton, Statistic } from 'antd';
+import { Button, Card, Col, Empty, Row, Skeleton, Statistic } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DashboardFigurePermission, RealtimeCmd, type DashboardDevices, type DashboardSummary } from '@isps/contract';
 import { usePermissionCheck } from '../../../shared/permission/index.ts';
+import { LazyResult } from '../../../shared/ui/index.ts';
 import { useAppEvent } from '../../../shared/realtime/index.ts';
 import { dashboardDevicesKey, useDashboardDevices } from '../api/get-dashboard-devices.ts';
 import { useDashboardSummary } from '../api/get-dashboard-summary.ts';
@@ -84,7 +85,7 @@ export default function AnalysisPage() {
 
   if (summary.isError) {
     return (
-      <Result
+      <LazyResult
         status="warning"
         title={t('dashboard.loadFailed')}
         subTitle={summary.error.message}
