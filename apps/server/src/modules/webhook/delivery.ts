@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
-import https from 'node:https';
 import { isIP } from 'node:net';
 import { WebhookHeader } from '@isps/contract';
 import { withDeadline } from '../../platform/outbound.ts';
@@ -47,9 +46,10 @@ export async function attemptDelivery(target: { url: string; secret: string; all
     [WebhookHeader.event]: delivery.kind,
   };
   try {
+    // node's https (and with it tls) loads with the first https delivery, not with the server (build-server.test.ts)
+    const client = url.protocol === 'https:' ? (await import('node:https')).default : http;
     return await withDeadline(timeoutMs, (signal) =>
       new Promise<AttemptOutcome>((resolve, reject) => {
-        const client = url.protocol === 'https:' ? https : http;
         const request = client.request(url, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(delivery.body) }, signal, lookup: guardedLookup(target.allowLoopback) as never }, (response) => {
           const status = response.statusCode ?? 0;
           const chunks: Buffer[] = [];
