@@ -1,6 +1,7 @@
 import { Suspense, lazy, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { browser } from '../shared/api/index.ts';
+import { PlainResult as PlainTexts } from '../shared/ui/lazy-result.tsx';
 import styles from './route-error.module.css';
 
 interface FailureProps {
@@ -14,15 +15,15 @@ interface FailureProps {
 /** The same texts without antd's illustration, while it loads or when it cannot (a new release replaced the chunks). */
 function PlainResult({ title, subTitle, reloadText, onReload }: FailureProps) {
   return (
-    <div className={styles.plain} role="alert">
-      <div className={styles.title}>{title}</div>
-      <div className={styles.subTitle}>{subTitle}</div>
-      <div className={styles.extra}>
+    <PlainTexts
+      title={title}
+      subTitle={subTitle}
+      extra={
         <button type="button" className={styles.reload} onClick={onReload}>
           {reloadText}
         </button>
-      </div>
-    </div>
+      }
+    />
   );
 }
 

@@ -24,6 +24,18 @@ function SettingRow({ label, hint, disabled, children }: { label: string; hint?:
 }
 
 /** SPEC section 2 settings drawer: every layout preference, applied at once and kept in this browser. */
+/** A titled section of the drawer with one choice among a few, as solid buttons. */
+function ChoiceSection<T extends string>({ id, title, value, onChange, options }: { id: string; title: string; value: T; onChange: (value: T) => void; options: { value: T; label: string }[] }) {
+  return (
+    <section aria-labelledby={id}>
+      <Typography.Title level={5} id={id} className={styles.heading}>
+        {title}
+      </Typography.Title>
+      <Radio.Group optionType="button" buttonStyle="solid" aria-labelledby={id} className={styles.choice} value={value} onChange={(e) => onChange(e.target.value as T)} options={options} />
+    </section>
+  );
+}
+
 export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -63,35 +75,21 @@ export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () =
 
   return (
     <Drawer open={open} onClose={onClose} title={t('settings.title')} size={300} destroyOnHidden={false}>
-      <section aria-labelledby="settings-content-theme">
-        <Typography.Title level={5} id="settings-content-theme" className={styles.heading}>
-          {t('settings.contentTheme')}
-        </Typography.Title>
-        <Radio.Group
-          optionType="button"
-          buttonStyle="solid"
-          aria-labelledby="settings-content-theme"
-          className={styles.choice}
-          value={settings.contentTheme}
-          onChange={(e) => update({ contentTheme: e.target.value as LayoutSettings['contentTheme'] })}
-          options={CONTENT_THEMES.map((value) => ({ value, label: t(`settings.contentTheme.${value}`) }))}
-        />
-      </section>
+      <ChoiceSection
+        id="settings-content-theme"
+        title={t('settings.contentTheme')}
+        value={settings.contentTheme}
+        onChange={(contentTheme) => update({ contentTheme })}
+        options={CONTENT_THEMES.map((value) => ({ value, label: t(`settings.contentTheme.${value}`) }))}
+      />
       <Divider />
-      <section aria-labelledby="settings-nav-theme">
-        <Typography.Title level={5} id="settings-nav-theme" className={styles.heading}>
-          {t('settings.navTheme')}
-        </Typography.Title>
-        <Radio.Group
-          optionType="button"
-          buttonStyle="solid"
-          aria-labelledby="settings-nav-theme"
-          className={styles.choice}
-          value={settings.navTheme}
-          onChange={(e) => update({ navTheme: e.target.value as LayoutSettings['navTheme'] })}
-          options={(['dark', 'light'] as const).map((value) => ({ value, label: t(`settings.navTheme.${value}`) }))}
-        />
-      </section>
+      <ChoiceSection
+        id="settings-nav-theme"
+        title={t('settings.navTheme')}
+        value={settings.navTheme}
+        onChange={(navTheme) => update({ navTheme })}
+        options={(['dark', 'light'] as const).map((value) => ({ value, label: t(`settings.navTheme.${value}`) }))}
+      />
       <Divider />
       <section aria-labelledby="settings-primary-color">
         <Typography.Title level={5} id="settings-primary-color" className={styles.heading}>

@@ -10,7 +10,7 @@ export interface LazyResultProps {
 
 /** The same texts and buttons without antd's icon or illustration: while it loads, or when it cannot (a page's chunk
  * failed to arrive, and so may this one). */
-function PlainResult({ title, subTitle, extra }: LazyResultProps) {
+export function PlainResult({ title, subTitle, extra }: Omit<LazyResultProps, 'status'>) {
   return (
     <div className={styles.plain} role="alert">
       <div className={styles.title}>{title}</div>
